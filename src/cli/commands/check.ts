@@ -1,0 +1,124 @@
+/**
+ * `robots check`: the verdict and the deciding line.
+ *   robots check <robots.txt | -> <agent> <url>         one check against a local file
+ *   robots check --robots <robots.txt> --agent <token>  one verdict per URL read from stdin
+ */
+import { createInterface } from "node:readline";
+import { validateProductToken } from "../../match/agent-token.js";
+import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
+import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
+import type { Profile } from "../../parse/profile.js";
+import { CliError, EXIT } from "../errors.js";
+import { describeGroups, describeRule, verdictWord } from "../format.js";
+import { readBodyArg, writeOut } from "../io.js";
+
+export const checkHelp = `Usage:
+  robots check <robots.txt | -> <agent> <url>
+  robots check --robots <robots.txt | -> --agent <token> [--format text|tsv|json] < urls.txt
+
+Prints whether <agent> may fetch <url> under the given robots.txt, and the
+line that decided it. Exit status: 0 allowed, 1 disallowed, 2 usage or I/O
+error. With --robots, reads one URL per line from stdin and prints one
+verdict per URL (exit 1 if any was disallowed).
+
+Options:
+  --agent <token>     the crawler's product token (letters, "-" and "_")
+  --robots <file>     the robots.txt for bulk checks ("-" is not allowed with URLs on stdin)
+  --format <f>        text (default), tsv or json (JSON Lines in bulk mode)
+  --profile <p>       google (default), rfc9309 or legacy1996
+
+Examples:
+  robots check examples/robots.txt Googlebot https://example.com/private/x
+  robots check --robots examples/robots.txt --agent GPTBot < urls.txt`;
+
+export interface CheckOptions {
+  agent?: string | undefined;
+  robots?: string | undefined;
+  format?: string | undefined;
+  profile: Profile;
+}
+
+function verdictJson(v: Verdict, url: string): string {
+  return JSON.stringify({
+    url,
+    allowed: v.allowed,
+    line: v.line,
+    rule: v.rule
+      ? {
+          kind: v.rule.kind,
+          value: v.rule.value,
+          pattern: v.rule.pattern,
+          matchedPattern: v.rule.matchedPattern,
+        }
+      : null,
+    source: v.source,
+    groups: v.groups,
+  });
+}
+
+function formatOne(v: Verdict, url: string, robots: RobotsTxt, format: string): string {
+  if (format === "json") return `${verdictJson(v, url)}\n`;
+  if (format === "tsv") return `${url}\t${v.allowed ? "allowed" : "disallowed"}\t${v.line}\n`;
+  return `${verdictWord(v.allowed)} ${url}\n  ${describeRule(v)}\n  ${describeGroups(v, robots)}\n`;
+}
+
+export async function runCheck(positionals: string[], opts: CheckOptions): Promise<number> {
+  const format = opts.format ?? "text";
+  if (!["text", "tsv", "json"].includes(format)) {
+    throw new CliError(`unknown --format ${JSON.stringify(format)}: use text, tsv or json`);
+  }
+  if (opts.robots !== undefined) {
+    if (positionals.length > 0) {
+      throw new CliError("with --robots, URLs are read from stdin: remove the extra arguments");
+    }
+    if (opts.robots === "-")
+      throw new CliError("--robots - conflicts with URLs on stdin: pass a file");
+    const agent = requireAgent(opts.agent);
+    const robots = parseRobotsTxt(await readBodyArg(opts.robots), { profile: opts.profile });
+    return bulk(compileMatcher(robots, agent), robots, format);
+  }
+  if (positionals.length !== 3) {
+    throw new CliError(
+      `expected <robots.txt> <agent> <url>, got ${positionals.length} argument(s); see robots check --help`,
+    );
+  }
+  const [file, agentArg, url] = positionals as [string, string, string];
+  const agent = requireAgent(agentArg);
+  const robots = parseRobotsTxt(await readBodyArg(file), { profile: opts.profile });
+  const v = compileMatcher(robots, agent).check(url);
+  await writeOut(formatOne(v, url, robots, format));
+  return v.allowed ? EXIT.allowed : EXIT.disallowed;
+}
+
+export function requireAgent(agent: string | undefined): string {
+  if (agent === undefined) throw new CliError("missing --agent <token>, e.g. --agent Googlebot");
+  try {
+    return validateProductToken(agent);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
+async function bulk(m: RobotsMatcher, robots: RobotsTxt, format: string): Promise<number> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  let anyDisallowed = false;
+  const progress = process.stderr.isTTY ? { n: 0, t: Date.now() } : null;
+  if (format === "tsv") await writeOut("url\tverdict\tline\n");
+  for await (const raw of rl) {
+    const url = raw.trim();
+    if (url === "") continue;
+    const v = m.check(url);
+    if (!v.allowed) anyDisallowed = true;
+    const wait = writeOut(
+      format === "text"
+        ? `${v.allowed ? "allowed   " : "disallowed"} ${v.line}\t${url}\n`
+        : formatOne(v, url, robots, format),
+    );
+    if (wait) await wait;
+    if (progress !== null && ++progress.n % 10000 === 0 && Date.now() - progress.t > 1000) {
+      process.stderr.write(`\r${progress.n} URLs checked`);
+    }
+  }
+  if (progress !== null && progress.n >= 10000) process.stderr.write("\n");
+  return anyDisallowed ? EXIT.disallowed : EXIT.allowed;
+}

@@ -1,0 +1,33 @@
+import type { Verdict } from "../match/compile.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+
+/** "named in the group at line 1", "fell back to * (lines 5, 9)", "no group applies". */
+export function describeGroups(v: Verdict, robots: RobotsTxt): string {
+  const lines = v.groups.map((g) => robots.groups[g]?.agents[0]?.line ?? 0);
+  const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(", ")}`;
+  const merged = lines.length > 1 ? "groups merged from " : "group at ";
+  switch (v.source) {
+    case "named":
+      return `${JSON.stringify(v.agent)} is named: ${merged}${where}`;
+    case "global":
+      return `${JSON.stringify(v.agent)} is not named: fell back to * (${merged}${where})`;
+    default:
+      return `no group names ${JSON.stringify(v.agent)} and there is no * group`;
+  }
+}
+
+/** The deciding rule as a person reads it. */
+export function describeRule(v: Verdict): string {
+  const r = v.rule;
+  if (r === null) return "no rule matched";
+  const name = r.kind === "allow" ? "Allow" : "Disallow";
+  let s = `line ${r.line}: ${name}: ${r.value}`;
+  if (r.pattern !== r.value) s += ` (normalised ${r.pattern})`;
+  if (r.viaIndexHtml) s += ` (as ${r.matchedPattern}, Google's index.html rule)`;
+  if (r.kind === "disallow" && r.priority === 0) s += " (empty: disallows nothing)";
+  return s;
+}
+
+export function verdictWord(allowed: boolean): string {
+  return allowed ? "ALLOWED" : "DISALLOWED";
+}

@@ -1,0 +1,124 @@
+/**
+ * Typed accessors for the directives that are not access control (SPEC.md
+ * §7), with the same group selection as rules (SPEC.md §4): the groups that
+ * name the crawler, else the `*` groups.
+ */
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Directive } from "../parse/types.js";
+import { selectGroups } from "./select-groups.js";
+
+/** Every directive with `key` (case-insensitive) in the groups that apply to `agent`, in file order. */
+export function directivesFor(robots: RobotsTxt, agent: string, key: string): Directive[] {
+  const k = key.toLowerCase();
+  const out: Directive[] = [];
+  for (const g of selectGroups(robots, agent).groups) {
+    for (const d of g.directives) if (d.key === k) out.push(d);
+  }
+  return out;
+}
+
+function firstNumber(value: string): number | undefined {
+  const m = /^[+]?(\d+(?:\.\d*)?|\.\d+)/.exec(value.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** `Crawl-delay` in seconds (fractional allowed) for `agent`, or undefined. The first valid one wins. */
+export function crawlDelay(robots: RobotsTxt, agent: string): number | undefined {
+  for (const d of directivesFor(robots, agent, "crawl-delay")) {
+    const n = firstNumber(d.value);
+    if (n !== undefined) return n;
+  }
+  return undefined;
+}
+
+export interface RequestRate {
+  /** Requests… */
+  readonly requests: number;
+  /** …per this many seconds. */
+  readonly seconds: number;
+  readonly line: number;
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** `Request-rate: n/m[unit]` (unit s, m, h or d; default seconds) for `agent`, or undefined. */
+export function requestRate(robots: RobotsTxt, agent: string): RequestRate | undefined {
+  for (const d of directivesFor(robots, agent, "request-rate")) {
+    const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*([smhd])?/i.exec(d.value);
+    if (!m) continue;
+    const requests = Number(m[1]);
+    const unit = UNIT_SECONDS[(m[3] ?? "s").toLowerCase()] ?? 1;
+    const seconds = Number(m[2]) * unit;
+    if (requests > 0 && seconds > 0) return { requests, seconds, line: d.line };
+  }
+  return undefined;
+}
+
+/** The `Host:` value (Yandex's preferred mirror), wherever it appears in the file. */
+export function host(robots: RobotsTxt): string | undefined {
+  return robots.directives.find((d) => d.key === "host" && d.value.length > 0)?.value;
+}
+
+export interface CleanParam {
+  /** Query parameter names that do not change the page. */
+  readonly params: string[];
+  /** The path prefix they apply to (all paths when absent). */
+  readonly path?: string;
+  readonly line: number;
+}
+
+/** `Clean-param: p1&p2 [/path]` (Yandex) for `agent`. */
+export function cleanParams(robots: RobotsTxt, agent: string): CleanParam[] {
+  return directivesFor(robots, agent, "clean-param").flatMap((d) => {
+    const [params, path] = d.value.trim().split(/\s+/, 2);
+    if (!params) return [];
+    const list = params.split("&").filter((p) => p.length > 0);
+    return [path ? { params: list, path, line: d.line } : { params: list, line: d.line }];
+  });
+}
+
+export interface ContentSignal {
+  /** Usage category → preference, e.g. `{ search: "yes", "ai-train": "no" }`. */
+  readonly signals: Readonly<Record<string, string>>;
+  /** The path the signals apply to, when the directive names one (Content-Usage form). */
+  readonly path?: string;
+  readonly key: "content-signal" | "content-usage";
+  readonly line: number;
+}
+
+/**
+ * AI usage preferences (`Content-Signal: search=yes, ai-train=no`, and the IETF
+ * draft form `Content-Usage: [path] train-ai=n`) for `agent`.
+ */
+export function contentSignals(robots: RobotsTxt, agent: string): ContentSignal[] {
+  const out: ContentSignal[] = [];
+  for (const key of ["content-signal", "content-usage"] as const) {
+    for (const d of directivesFor(robots, agent, key)) {
+      let text = d.value.trim();
+      let path: string | undefined;
+      if (text.startsWith("/")) {
+        const sp = text.search(/\s/);
+        path = sp < 0 ? text : text.slice(0, sp);
+        text = sp < 0 ? "" : text.slice(sp + 1);
+      }
+      const signals: Record<string, string> = {};
+      for (const part of text.split(/[,;]/)) {
+        const eq = part.indexOf("=");
+        if (eq <= 0) continue;
+        const name = part.slice(0, eq).trim().toLowerCase();
+        const value = part
+          .slice(eq + 1)
+          .trim()
+          .toLowerCase();
+        if (name) signals[name] = value;
+      }
+      out.push(
+        path === undefined ? { signals, key, line: d.line } : { signals, path, key, line: d.line },
+      );
+    }
+  }
+  out.sort((a, b) => a.line - b.line);
+  return out;
+}

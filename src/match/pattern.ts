@@ -1,0 +1,86 @@
+/**
+ * Pattern matching (SPEC.md §5). A pattern matches a prefix of the path; `*`
+ * matches any run of characters; `$` anchors the end only as the pattern's
+ * last character. Compiled once into a literal prefix plus the literal
+ * segments between stars, then matched with greedy leftmost search, which is
+ * exact for this language and runs in O(pattern × path) at worst: no RegExp
+ * is ever built from a pattern, and nothing backtracks.
+ */
+
+export const PatternShape = {
+  /** No `*`, no final `$`: the literal prefix is the whole test. */
+  prefix: 0,
+  /** No `*`, final `$`: the path must end right after the prefix. */
+  exact: 1,
+  /** Has `*`: the segments must follow in order. */
+  glob: 2,
+} as const;
+export type PatternShape = (typeof PatternShape)[keyof typeof PatternShape];
+
+export interface CompiledPattern {
+  /** Literal text before the first `*` (or the final `$`). */
+  readonly prefix: string;
+  readonly shape: PatternShape;
+  /** Non-empty literal segments after the prefix, in order (glob only). */
+  readonly segments: readonly string[];
+  /** The last segment must end at the end of the path (glob only). */
+  readonly anchored: boolean;
+}
+
+export function compilePattern(pattern: string): CompiledPattern {
+  let body = pattern;
+  let anchored = false;
+  if (body.length > 0 && body.charCodeAt(body.length - 1) === 0x24 /* $ */) {
+    anchored = true;
+    body = body.slice(0, -1);
+  }
+  const star = body.indexOf("*");
+  if (star < 0) {
+    return {
+      prefix: body,
+      shape: anchored ? PatternShape.exact : PatternShape.prefix,
+      segments: [],
+      anchored,
+    };
+  }
+  const parts = body.split("*");
+  const prefix = parts[0]!;
+  // "…*$" lets anything follow: the anchor then adds nothing.
+  if (anchored && parts[parts.length - 1] === "") anchored = false;
+  const segments = parts.slice(1).filter((p) => p.length > 0);
+  if (segments.length === 0) {
+    return { prefix, shape: PatternShape.prefix, segments, anchored: false };
+  }
+  return { prefix, shape: PatternShape.glob, segments, anchored };
+}
+
+/**
+ * Does the rest of a pattern match `str[pos, end)`, given that its literal
+ * prefix already matched `str` ending at `pos`?
+ */
+export function matchRest(p: CompiledPattern, str: string, pos: number, end: number): boolean {
+  if (p.shape === PatternShape.prefix) return true;
+  if (p.shape === PatternShape.exact) return pos === end;
+  const segs = p.segments;
+  const last = segs.length - 1;
+  for (let i = 0; i < last; i++) {
+    const seg = segs[i]!;
+    const at = str.indexOf(seg, pos);
+    if (at < 0 || at + seg.length > end) return false;
+    pos = at + seg.length;
+  }
+  const seg = segs[last]!;
+  if (p.anchored) {
+    const at = end - seg.length;
+    return at >= pos && str.startsWith(seg, at);
+  }
+  const at = str.indexOf(seg, pos);
+  return at >= 0 && at + seg.length <= end;
+}
+
+/** Does `pattern` match `path` (the whole string)? For tools and tests; the matcher uses compiled forms. */
+export function matchesPattern(pattern: string, path: string): boolean {
+  const p = compilePattern(pattern);
+  if (p.prefix.length > path.length || !path.startsWith(p.prefix)) return false;
+  return matchRest(p, path, p.prefix.length, path.length);
+}

@@ -1,0 +1,79 @@
+/**
+ * Which groups apply to a crawler (SPEC.md §4): every group that names it,
+ * merged; only if none does, every global (`*`) group; otherwise none.
+ */
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Group } from "../parse/types.js";
+
+export type GroupSource = "named" | "global" | "none";
+
+export interface GroupSelection {
+  /** Why these groups apply: the crawler is named, it fell back to `*`, or nothing applies. */
+  readonly source: GroupSource;
+  /** The groups whose rules and directives apply, in file order. */
+  readonly groups: readonly Group[];
+}
+
+/** ASCII-only lowercase, as the reference compares agents (no Unicode case folding). */
+export function asciiLower(s: string): string {
+  let lower = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) {
+      lower = false;
+      break;
+    }
+  }
+  if (lower) return s;
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    out += c >= 0x41 && c <= 0x5a ? String.fromCharCode(c | 0x20) : s[i];
+  }
+  return out;
+}
+
+/**
+ * The groups for `agent`, compared verbatim and ASCII case-insensitively with
+ * each line's agent token, exactly as the reference does (SPEC.md §4): no
+ * validation here, so `AB42bot` or `Foo Bar` simply match nothing.
+ */
+export function selectGroups(robots: RobotsTxt, agent: string): GroupSelection {
+  if (robots.profile === "legacy1996") return selectLegacy(robots, agent);
+  const want = asciiLower(agent);
+  const named: Group[] = [];
+  const global: Group[] = [];
+  for (const g of robots.groups) {
+    let isNamed = false;
+    let isGlobal = false;
+    for (const a of g.agents) {
+      if (a.global) isGlobal = true;
+      else if (a.token.length === want.length && asciiLower(a.token) === want) isNamed = true;
+    }
+    if (isNamed) named.push(g);
+    else if (isGlobal) global.push(g);
+  }
+  if (named.length > 0) return { source: "named", groups: named };
+  if (global.length > 0) return { source: "global", groups: global };
+  return { source: "none", groups: [] };
+}
+
+/**
+ * The 1996 draft (SPEC.md §9): the first group whose agent name is a
+ * case-insensitive substring of the crawler's name decides alone; else the
+ * first `*` group.
+ */
+function selectLegacy(robots: RobotsTxt, agent: string): GroupSelection {
+  const name = asciiLower(agent.split("/")[0] ?? "");
+  let fallback: Group | undefined;
+  for (const g of robots.groups) {
+    for (const a of g.agents) {
+      if (a.global) {
+        fallback ??= g;
+      } else if (a.token.length > 0 && name.includes(asciiLower(a.token))) {
+        return { source: "named", groups: [g] };
+      }
+    }
+  }
+  return fallback ? { source: "global", groups: [fallback] } : { source: "none", groups: [] };
+}

@@ -1,0 +1,77 @@
+/**
+ * The part of a URL that robots.txt rules match against (SPEC.md §5): path,
+ * params and query; no scheme, authority or fragment; always starting with
+ * `/`. Reproduces the reference's GetPathParamsQuery byte for byte, including
+ * its treatment of scheme-less and odd URLs. Nothing is decoded or encoded.
+ */
+
+/** Where the path lies in a string: `str.slice(start, end)` is the path. */
+export interface PathSpan {
+  str: string;
+  start: number;
+  end: number;
+}
+
+const SLASH = 0x2f;
+const QUESTION = 0x3f;
+const SEMICOLON = 0x3b;
+
+function isPathStart(c: number): boolean {
+  return c === SLASH || c === QUESTION || c === SEMICOLON;
+}
+
+function findPathStart(url: string, from: number): number {
+  for (let i = from; i < url.length; i++) {
+    if (isPathStart(url.charCodeAt(i))) return i;
+  }
+  return -1;
+}
+
+/**
+ * Locate the path of `url` without allocating in the common case (the result
+ * is written into `out`, which callers reuse). A new string is made only when
+ * the path must gain a leading `/` (`http://h?x` → `/?x`) or is `/` itself.
+ */
+export function locatePath(url: string, out: PathSpan): PathSpan {
+  const searchStart =
+    url.length >= 2 && url.charCodeAt(0) === SLASH && url.charCodeAt(1) === SLASH ? 2 : 0;
+  const earlyPath = findPathStart(url, searchStart);
+  let protocolEnd = url.indexOf("://", searchStart);
+  // A path, param or query that starts before "://" means it is no scheme.
+  if (protocolEnd < 0 || (earlyPath >= 0 && earlyPath < protocolEnd)) protocolEnd = searchStart;
+  else protocolEnd += 3;
+  const pathStart = findPathStart(url, protocolEnd);
+  if (pathStart < 0) return setRoot(out);
+  const hash = url.indexOf("#", searchStart);
+  if (hash >= 0 && hash < pathStart) return setRoot(out);
+  let end = hash < 0 ? url.length : hash;
+  // The reference hands the path on as a C string: a NUL ends it.
+  const nul = url.indexOf("\0", pathStart);
+  if (nul >= 0 && nul < end) end = nul;
+  if (url.charCodeAt(pathStart) !== SLASH) {
+    out.str = `/${url.slice(pathStart, end)}`;
+    out.start = 0;
+    out.end = out.str.length;
+    return out;
+  }
+  out.str = url;
+  out.start = pathStart;
+  out.end = end;
+  return out;
+}
+
+function setRoot(out: PathSpan): PathSpan {
+  out.str = "/";
+  out.start = 0;
+  out.end = 1;
+  return out;
+}
+
+/** The path of `url` as a string (SPEC.md §5). Any string is accepted. */
+export function pathOf(url: string): string {
+  if (typeof url !== "string") {
+    throw new TypeError(`url must be a string, got ${url === null ? "null" : typeof url}`);
+  }
+  const span = locatePath(url, { str: "", start: 0, end: 0 });
+  return span.str.slice(span.start, span.end);
+}

@@ -1,0 +1,234 @@
+/**
+ * bytes → line events → parsed file (SPEC.md §2, §3, §7). Never throws on any
+ * body; lines that mean nothing are recorded and left to the linter.
+ */
+import { decodeText, latin1, normalizePattern, toBytes } from "./bytes.js";
+import { isProfile, type Profile } from "./profile.js";
+import { type LineEvent, type LineVisitor, scanLines, UNUSED_KEYS } from "./scan-lines.js";
+import type {
+  AgentLine,
+  Directive,
+  Group,
+  LineKind,
+  LineRecord,
+  ParseOptions,
+  Rule,
+  Sitemap,
+} from "./types.js";
+
+const KIND_CODES: readonly LineKind[] = [
+  "unknown",
+  "user-agent",
+  "allow",
+  "disallow",
+  "sitemap",
+  "unused",
+];
+const TYPO = 8;
+const MISSING_COLON = 16;
+const TOO_LONG = 32;
+const COMMENT = 64;
+
+/**
+ * The agent token of a user-agent value (SPEC.md §3): the global group when
+ * the value is `*` alone or `*` followed by whitespace; otherwise the longest
+ * prefix made of `[A-Za-z_-]` (possibly empty).
+ */
+function agentToken(body: Uint8Array, s: number, e: number): { token: string; global: boolean } {
+  if (e > s && body[s] === 0x2a) {
+    const next = body[s + 1];
+    // C isspace: space, \t, \n, \v, \f, \r.
+    if (e === s + 1 || (next !== undefined && (next === 0x20 || (next >= 0x09 && next <= 0x0d)))) {
+      return { token: "*", global: true };
+    }
+  }
+  let i = s;
+  while (i < e) {
+    const b = body[i]!;
+    if ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f) i++;
+    else break;
+  }
+  return { token: latin1(body, s, i), global: false };
+}
+
+/** A parsed robots.txt. Plain data plus a few read-only views. */
+export class RobotsTxt {
+  readonly profile: Profile;
+  /** Groups in file order (SPEC.md §3). */
+  readonly groups: readonly Group[];
+  /** Rules before the first user-agent line: they belong to no group and never apply. */
+  readonly orphanRules: readonly Rule[];
+  /** `Sitemap:` values in file order, whatever group they appear in (SPEC.md §7). */
+  readonly sitemaps: readonly Sitemap[];
+  /** Every other directive, in file order (SPEC.md §7). */
+  readonly directives: readonly Directive[];
+  /** Lines in the body, as the reference counts them (a final empty line included). */
+  readonly lineCount: number;
+  /** Size of the body in bytes. */
+  readonly byteLength: number;
+  readonly #lineBits: Uint8Array;
+
+  /** @internal use parseRobotsTxt */
+  constructor(
+    profile: Profile,
+    groups: Group[],
+    orphanRules: Rule[],
+    sitemaps: Sitemap[],
+    directives: Directive[],
+    lineBits: Uint8Array,
+    lineCount: number,
+    byteLength: number,
+  ) {
+    this.profile = profile;
+    this.groups = groups;
+    this.orphanRules = orphanRules;
+    this.sitemaps = sitemaps;
+    this.directives = directives;
+    this.#lineBits = lineBits;
+    this.lineCount = lineCount;
+    this.byteLength = byteLength;
+  }
+
+  /** How the line numbered `line` (1-based) was read, or undefined past the end. */
+  lineRecord(line: number): LineRecord | undefined {
+    if (!Number.isInteger(line) || line < 1 || line > this.lineCount) return undefined;
+    const bits = this.#lineBits[line - 1]!;
+    return {
+      line,
+      kind: KIND_CODES[bits & 7]!,
+      typo: (bits & TYPO) !== 0,
+      missingColon: (bits & MISSING_COLON) !== 0,
+      tooLong: (bits & TOO_LONG) !== 0,
+      comment: (bits & COMMENT) !== 0,
+    };
+  }
+
+  /** One record per line, in order (SPEC.md §2.2). */
+  lines(): LineRecord[] {
+    const out: LineRecord[] = [];
+    for (let i = 1; i <= this.lineCount; i++) out.push(this.lineRecord(i)!);
+    return out;
+  }
+}
+
+/** Options for the low-level hook: see every line event of the same pass. */
+export interface ParseHooks {
+  /** Called for each line after the parser has read it (the event object is reused). */
+  readonly onLine?: LineVisitor;
+}
+
+/**
+ * Parse a robots.txt body. A string means its UTF-8 encoding; pass the raw
+ * bytes (`Uint8Array`, e.g. a Node Buffer) when you have them, so that
+ * invalid UTF-8 and other encodings are read exactly as a crawler reads them.
+ */
+export function parseRobotsTxt(
+  body: Uint8Array | string,
+  options: ParseOptions = {},
+  hooks: ParseHooks = {},
+): RobotsTxt {
+  const profile = options.profile ?? "google";
+  if (!isProfile(profile)) {
+    throw new TypeError(
+      `Unknown profile ${JSON.stringify(profile)}: use "google", "rfc9309" or "legacy1996"`,
+    );
+  }
+  const bytes = toBytes(body);
+  const groups: Group[] = [];
+  const orphanRules: Rule[] = [];
+  const sitemaps: Sitemap[] = [];
+  const directives: Directive[] = [];
+  let bits = new Uint8Array(Math.min(1 << 20, 64 + (bytes.length >>> 4)));
+  let current: Group | null = null;
+  // True when the last access line (user-agent/allow/disallow) was a rule:
+  // the next user-agent line then opens a new group (SPEC.md §3).
+  let afterRule = false;
+  const onLine = hooks.onLine;
+
+  const visit = (ev: LineEvent, b: Uint8Array): void => {
+    let code = 0;
+    switch (ev.kind) {
+      case "user-agent": {
+        code = 1;
+        if (current === null || afterRule) {
+          current = { index: groups.length, agents: [], rules: [], directives: [] };
+          groups.push(current);
+          afterRule = false;
+        }
+        const { token, global } = agentToken(b, ev.valueStart, ev.valueEnd);
+        const agent: AgentLine = {
+          line: ev.line,
+          value: decodeText(b, ev.valueStart, ev.valueEnd),
+          token,
+          global,
+        };
+        current.agents.push(agent);
+        break;
+      }
+      case "allow":
+      case "disallow": {
+        code = ev.kind === "allow" ? 2 : 3;
+        const pattern = normalizePattern(b, ev.valueStart, ev.valueEnd);
+        const value = decodeText(b, ev.valueStart, ev.valueEnd);
+        const rule: Rule = {
+          kind: ev.kind,
+          line: ev.line,
+          // share one string when nothing was normalised (most rules): memory
+          value: value === pattern ? pattern : value,
+          pattern,
+          group: current === null ? -1 : current.index,
+        };
+        if (current === null) orphanRules.push(rule);
+        else {
+          current.rules.push(rule);
+          afterRule = true;
+        }
+        break;
+      }
+      case "sitemap":
+        code = 4;
+        sitemaps.push({ url: decodeText(b, ev.valueStart, ev.valueEnd), line: ev.line });
+        break;
+      case "other": {
+        const name = decodeText(b, ev.keyStart, ev.keyEnd);
+        const key = name.toLowerCase();
+        code = UNUSED_KEYS.has(key) ? 5 : 0;
+        const directive: Directive = {
+          key,
+          name,
+          value: decodeText(b, ev.valueStart, ev.valueEnd),
+          line: ev.line,
+          group: current === null ? -1 : current.index,
+        };
+        directives.push(directive);
+        if (current !== null) current.directives.push(directive);
+        break;
+      }
+      default:
+        code = 0;
+    }
+    if (ev.typo) code |= TYPO;
+    if (ev.missingColon) code |= MISSING_COLON;
+    if (ev.tooLong) code |= TOO_LONG;
+    if (ev.comment >= 0) code |= COMMENT;
+    if (ev.line > bits.length) {
+      const grown = new Uint8Array(bits.length * 2);
+      grown.set(bits);
+      bits = grown;
+    }
+    bits[ev.line - 1] = code;
+    if (onLine !== undefined) onLine(ev, b);
+  };
+
+  const lineCount = scanLines(bytes, profile, visit);
+  return new RobotsTxt(
+    profile,
+    groups,
+    orphanRules,
+    sitemaps,
+    directives,
+    bits.length === lineCount ? bits : bits.slice(0, lineCount),
+    lineCount,
+    bytes.length,
+  );
+}

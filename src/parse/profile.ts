@@ -1,0 +1,15 @@
+/**
+ * Parsing and matching profiles (SPEC.md §9).
+ *
+ * - `google` (default): Google's open-source reference, exactly.
+ * - `rfc9309`: RFC 9309 as written: no typo tolerance, no missing-colon
+ *   leniency, no index.html rule.
+ * - `legacy1996`: the 1996 draft: first matching rule in file order, `%xx`
+ *   decoded before comparison (except `%2F`), no wildcards.
+ */
+export const PROFILES = ["google", "rfc9309", "legacy1996"] as const;
+export type Profile = (typeof PROFILES)[number];
+
+export function isProfile(value: unknown): value is Profile {
+  return typeof value === "string" && (PROFILES as readonly string[]).includes(value);
+}
