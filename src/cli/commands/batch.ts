@@ -7,6 +7,7 @@
 import { createInterface } from "node:readline";
 import { compileMatcher, type RobotsMatcher } from "../../match/compile.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
+import type { Command } from "../command.js";
 import { CliError } from "../errors.js";
 import { writeOut } from "../io.js";
 
@@ -95,3 +96,15 @@ export async function runBatch(profile: "google" | "rfc9309" | "legacy1996"): Pr
   }
   return 0;
 }
+
+export const batchCommand: Command = {
+  summary: "the JSON Lines batch protocol, for scripts and conformance runs",
+  help: batchHelp,
+  options: {},
+  run(positionals, _values, context) {
+    if (positionals.length > 0) {
+      throw new CliError("batch takes no arguments: it reads JSON Lines on stdin");
+    }
+    return runBatch(context.profile);
+  },
+};

@@ -8,6 +8,7 @@ import { validateProductToken } from "../../match/agent-token.js";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../parse/profile.js";
+import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { describeGroups, describeRule, verdictWord } from "../format.js";
 import { readBodyArg, writeOut } from "../io.js";
@@ -122,3 +123,17 @@ async function bulk(m: RobotsMatcher, robots: RobotsTxt, format: string): Promis
   if (progress !== null && progress.n >= 10000) process.stderr.write("\n");
   return anyDisallowed ? EXIT.disallowed : EXIT.allowed;
 }
+
+export const checkCommand: Command = {
+  summary: "is a URL allowed for a crawler? (verdict and deciding line)",
+  help: checkHelp,
+  options: { agent: { type: "string" }, robots: { type: "string" } },
+  run(positionals, values, context) {
+    return runCheck(positionals, {
+      agent: str(values, "agent"),
+      robots: str(values, "robots"),
+      format: context.format,
+      profile: context.profile,
+    });
+  },
+};
