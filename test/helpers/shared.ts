@@ -1,0 +1,74 @@
+/**
+ * Access to ../shared (conformance data and corpus), which sits beside the
+ * checkout in CI and on developer machines. When it is absent, tests say so
+ * and fall back to the small sample kept in test/fixtures — never to zero cases.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+
+/** The repository root (tests run from dist/test/). */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+export const SHARED_DIR = path.resolve(REPO_ROOT, "../shared");
+export const CORPUS_DIR = path.join(SHARED_DIR, "corpus");
+export const CLI = path.join(REPO_ROOT, "bin/robots.js");
+
+export function hasShared(): boolean {
+  return existsSync(path.join(SHARED_DIR, "conformance")) && existsSync(CORPUS_DIR);
+}
+
+export interface ConformanceCheck {
+  agent: string;
+  url: string;
+  allowed: boolean;
+  line: number;
+  tags?: string[];
+}
+
+export interface ConformanceRecord {
+  id: string;
+  tags?: string[];
+  robotsBase64?: string;
+  robotsFile?: string;
+  checks: ConformanceCheck[];
+}
+
+export function readJsonLinesGz<T>(file: string): T[] {
+  const text = gunzipSync(readFileSync(file)).toString("utf8");
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as T);
+}
+
+export function bodyOf(rec: { robotsBase64?: string; robotsFile?: string }): Buffer {
+  if (rec.robotsBase64 !== undefined) return Buffer.from(rec.robotsBase64, "base64");
+  if (rec.robotsFile !== undefined) return readFileSync(path.join(CORPUS_DIR, rec.robotsFile));
+  throw new Error("record has neither robotsBase64 nor robotsFile");
+}
+
+export interface ConformanceSet {
+  name: string;
+  records: ConformanceRecord[];
+}
+
+/** The public sets from ../shared, or the committed sample when ../shared is absent. */
+export function conformanceSets(): ConformanceSet[] {
+  if (!hasShared()) {
+    console.log(
+      `# ${SHARED_DIR} is absent: running the committed sample of the synthetic set instead`,
+    );
+    return [
+      {
+        name: "sample (test/fixtures/conformance-sample.jsonl.gz)",
+        records: readJsonLinesGz(path.join(REPO_ROOT, "test/fixtures/conformance-sample.jsonl.gz")),
+      },
+    ];
+  }
+  const dir = path.join(SHARED_DIR, "conformance");
+  return ["checks-synthetic.jsonl.gz", "checks-corpus.jsonl.gz"].map((f) => ({
+    name: f,
+    records: readJsonLinesGz<ConformanceRecord>(path.join(dir, f)),
+  }));
+}

@@ -1,0 +1,176 @@
+/** SPEC.md §4 (product tokens for callers), §7 (everything else in the file), §9 (profiles). */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+  cleanParams,
+  compileMatcher,
+  contentSignals,
+  crawlDelay,
+  directivesFor,
+  host,
+  isValidProductToken,
+  parseRobotsTxt,
+  productTokenFromUserAgent,
+  RobotsError,
+  requestRate,
+  validateProductToken,
+} from "../src/index.js";
+
+describe("SPEC §4 product tokens", () => {
+  test("valid tokens are letters, - and _", () => {
+    for (const t of ["Googlebot", "Googlebot-Image", "my_bot", "-"])
+      assert.equal(isValidProductToken(t), true, t);
+    for (const t of ["", "Googlebot/2.1", "AB42bot", "Foo Bar", "*", "bötli"]) {
+      assert.equal(isValidProductToken(t), false, t);
+    }
+  });
+  test("validation names the bad character and what to pass instead", () => {
+    assert.throws(
+      () => validateProductToken("Googlebot/2.1"),
+      (err: unknown) =>
+        err instanceof RobotsError &&
+        err.code === "invalid-agent" &&
+        err.message.includes('"/" at position 10') &&
+        err.message.includes('Pass "Googlebot"'),
+    );
+    assert.throws(() => validateProductToken(""), /empty/);
+    assert.throws(() => validateProductToken("Foo Bar"), /a space at position 4/);
+    assert.throws(() => validateProductToken(42), /must be a product token string/);
+    assert.equal(validateProductToken("GPTBot"), "GPTBot");
+  });
+  const headers: [string, string][] = [
+    ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"],
+    [
+      "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+      "Googlebot",
+    ],
+    [
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+      "GPTBot",
+    ],
+    ["CCBot/2.0 (https://commoncrawl.org/faq/)", "CCBot"],
+    ["Mozilla/5.0 (compatible; Bytespider; spider-feedback@bytedance.com)", "Bytespider"],
+    [
+      "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+      "facebookexternalhit",
+    ],
+    ["Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "bingbot"],
+    ["my-crawler", "my-crawler"],
+  ];
+  for (const [header, token] of headers) {
+    test(`User-Agent ${JSON.stringify(header.slice(0, 50))}… → ${token}`, () => {
+      assert.equal(productTokenFromUserAgent(header), token);
+    });
+  }
+  test("a header without any token is a clear error", () => {
+    assert.throws(() => productTokenFromUserAgent("1.0 (42)"), /No product token/);
+  });
+});
+
+describe("SPEC §7 sitemaps and other directives", () => {
+  const body = [
+    "Sitemap: https://ex.com/a.xml",
+    "User-agent: *",
+    "Crawl-delay: 10",
+    "Request-rate: 1/5s",
+    "Disallow: /x",
+    "Sitemap: https://ex.com/b.xml",
+    "User-agent: slowbot",
+    "Crawl-delay: 2.5",
+    "Clean-param: ref&utm_source /articles/",
+    "Content-Signal: search=yes, ai-train=no",
+    "Host: www.ex.com",
+  ].join("\n");
+  const robots = parseRobotsTxt(body);
+  test("sitemaps are collected in order, whatever group they appear in", () => {
+    assert.deepEqual(
+      robots.sitemaps.map((s) => [s.url, s.line]),
+      [
+        ["https://ex.com/a.xml", 1],
+        ["https://ex.com/b.xml", 6],
+      ],
+    );
+  });
+  test("crawl-delay per agent with §4 group selection, fractional allowed", () => {
+    assert.equal(crawlDelay(robots, "slowbot"), 2.5);
+    assert.equal(crawlDelay(robots, "otherbot"), 10);
+    assert.equal(crawlDelay(parseRobotsTxt("User-agent: a\nCrawl-delay: soon"), "a"), undefined);
+  });
+  test("request-rate with units", () => {
+    assert.deepEqual(requestRate(robots, "otherbot"), { requests: 1, seconds: 5, line: 4 });
+    assert.deepEqual(requestRate(parseRobotsTxt("User-agent: *\nRequest-rate: 3/1m"), "x"), {
+      requests: 3,
+      seconds: 60,
+      line: 2,
+    });
+  });
+  test("host, clean-param and content signals", () => {
+    assert.equal(host(robots), "www.ex.com");
+    assert.deepEqual(cleanParams(robots, "slowbot"), [
+      { params: ["ref", "utm_source"], path: "/articles/", line: 9 },
+    ]);
+    assert.deepEqual(contentSignals(robots, "slowbot"), [
+      { signals: { search: "yes", "ai-train": "no" }, key: "content-signal", line: 10 },
+    ]);
+  });
+  test("any other key through the generic accessor", () => {
+    const r = parseRobotsTxt("User-agent: *\nX-Custom: 1\nx-custom: 2");
+    assert.deepEqual(
+      directivesFor(r, "a", "X-CUSTOM").map((d) => d.value),
+      ["1", "2"],
+    );
+  });
+});
+
+describe("SPEC §9 profiles", () => {
+  test("rfc9309: no typo tolerance, no missing colon, exact keys", () => {
+    const body = "User-agent: *\nDissallow: /a\nDisallow /b\nDisallowed: /c\nDisallow: /d";
+    const google = compileMatcher(parseRobotsTxt(body), "x");
+    const rfc = compileMatcher(parseRobotsTxt(body, { profile: "rfc9309" }), "x");
+    for (const p of ["/a", "/b", "/c", "/d"])
+      assert.equal(google.isAllowed(p), false, `google ${p}`);
+    for (const p of ["/a", "/b", "/c"]) assert.equal(rfc.isAllowed(p), true, `rfc9309 ${p}`);
+    assert.equal(rfc.isAllowed("/d"), false);
+  });
+  test("rfc9309: no index.html rule", () => {
+    const body = "User-agent: *\nDisallow: /d/\nAllow: /d/index.html";
+    assert.equal(compileMatcher(parseRobotsTxt(body), "x").isAllowed("/d/"), true);
+    assert.equal(
+      compileMatcher(parseRobotsTxt(body, { profile: "rfc9309" }), "x").isAllowed("/d/"),
+      false,
+    );
+  });
+  test("legacy1996: first match in file order, no wildcards", () => {
+    const body = "User-agent: *\nAllow: /a\nDisallow: /ab\nDisallow: /*.gif";
+    const m = compileMatcher(parseRobotsTxt(body, { profile: "legacy1996" }), "x");
+    assert.equal(m.isAllowed("/abc"), true, "the earlier allow decides");
+    assert.equal(m.check("/abc").line, 2);
+    assert.equal(m.isAllowed("/x.gif"), true, "* is literal");
+    assert.equal(m.isAllowed("/*.gif"), false);
+  });
+  test("legacy1996: %xx decoded on both sides except %2F", () => {
+    const body = "User-agent: *\nDisallow: /%7Ejoe/\nDisallow: /a%2Fb";
+    const m = compileMatcher(parseRobotsTxt(body, { profile: "legacy1996" }), "x");
+    assert.equal(m.isAllowed("/~joe/x"), false);
+    assert.equal(m.isAllowed("/%7ejoe/x"), false);
+    assert.equal(m.isAllowed("/a/b"), true);
+    assert.equal(m.isAllowed("/a%2fb"), false);
+  });
+  test("legacy1996: the first group whose name is a substring of the crawler's decides alone", () => {
+    const body =
+      "User-agent: Google\nDisallow: /g\nUser-agent: Googlebot\nDisallow: /b\nUser-agent: *\nDisallow: /";
+    const m = compileMatcher(parseRobotsTxt(body, { profile: "legacy1996" }), "Googlebot/2.1");
+    assert.equal(m.isAllowed("/g"), false);
+    assert.equal(m.isAllowed("/b"), true);
+    assert.equal(
+      compileMatcher(parseRobotsTxt(body, { profile: "legacy1996" }), "Bing").isAllowed("/x"),
+      false,
+    );
+  });
+  test("an unknown profile is a clear error", () => {
+    assert.throws(
+      () => parseRobotsTxt("", { profile: "strict" as never }),
+      /Unknown profile "strict"/,
+    );
+  });
+});

@@ -1,0 +1,208 @@
+/** SPEC.md §4 (choosing the rules), §5 (matching a URL) and §6 (explaining a verdict). */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { compileMatcher, isAllowed, parseRobotsTxt, pathOf } from "../src/index.js";
+
+function decide(body: string, agent: string, url: string): [boolean, number] {
+  const v = compileMatcher(parseRobotsTxt(body), agent).check(url);
+  return [v.allowed, v.line];
+}
+
+describe("SPEC §4 choosing the rules for a crawler", () => {
+  test("comparison with the line's token is ASCII case-insensitive", () => {
+    assert.deepEqual(decide("User-agent: FooBot\nDisallow: /", "foobot", "/x"), [false, 2]);
+    assert.deepEqual(decide("User-agent: foobot\nDisallow: /", "FOOBOT", "/x"), [false, 2]);
+  });
+  test("no Unicode case folding: the Kelvin sign is not k", () => {
+    assert.deepEqual(decide("User-agent: k\nDisallow: /", "\u212a", "/x"), [true, 0]);
+  });
+  test("no prefix matching: Googlebot-Image does not fall back to Googlebot", () => {
+    const body = "User-agent: Googlebot\nDisallow: /\nUser-agent: *\nAllow: /";
+    assert.deepEqual(decide(body, "Googlebot-Image", "/x"), [true, 4]);
+  });
+  test("all groups naming the crawler are merged", () => {
+    const body =
+      "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /\nUser-agent: a\nDisallow: /y";
+    assert.deepEqual(decide(body, "a", "/y1"), [false, 6]);
+    assert.deepEqual(decide(body, "a", "/x1"), [false, 2]);
+    assert.deepEqual(decide(body, "a", "/z"), [true, 0]);
+  });
+  test("a named crawler ignores * groups, even when its own group has no rules", () => {
+    const body = "User-agent: *\nDisallow: /\nUser-agent: a\n";
+    assert.deepEqual(decide(body, "a", "/x"), [true, 0]);
+    assert.deepEqual(decide(body, "b", "/x"), [false, 2]);
+  });
+  test("all global groups are merged", () => {
+    const body =
+      "User-agent: *\nDisallow: /a\nUser-agent: b\nDisallow: /\nUser-agent: *\nDisallow: /c";
+    assert.deepEqual(decide(body, "z", "/c"), [false, 6]);
+    assert.deepEqual(decide(body, "z", "/a"), [false, 2]);
+  });
+  test("no group applies: everything allowed, line 0", () => {
+    assert.deepEqual(decide("User-agent: a\nDisallow: /", "b", "/x"), [true, 0]);
+  });
+  test("the matcher compares agent strings verbatim (no validation)", () => {
+    const body =
+      "User-agent: AB42bot\nDisallow: /\nUser-agent: Foo Bar\nDisallow: /\nUser-agent:\nDisallow: /e";
+    assert.deepEqual(decide(body, "AB42bot", "/x"), [true, 0]);
+    assert.deepEqual(decide(body, "AB", "/x"), [false, 2]);
+    assert.deepEqual(decide(body, "Foo Bar", "/x"), [true, 0]);
+    assert.deepEqual(decide(body, "Foo", "/x"), [false, 4]);
+    assert.deepEqual(decide(body, "", "/e"), [false, 6]);
+  });
+  test("a group naming both * and the crawler applies as the crawler's", () => {
+    const body = "User-agent: *\nUser-agent: a\nDisallow: /x\nUser-agent: *\nDisallow: /y";
+    assert.deepEqual(decide(body, "a", "/y"), [true, 0]);
+    assert.deepEqual(decide(body, "b", "/y"), [false, 5]);
+  });
+});
+
+describe("SPEC §5 path to match", () => {
+  const cases: [string, string][] = [
+    ["", "/"],
+    ["http://example.com", "/"],
+    ["http://example.com/", "/"],
+    ["http://example.com/a/b?c=d#frag", "/a/b?c=d"],
+    ["http://h?x", "/?x"],
+    ["http://h;p", "/;p"],
+    ["example.com/foo", "/foo"],
+    ["//example.com/foo", "/foo"],
+    ["//example.com", "/"],
+    ["http://h#frag/x", "/"],
+    ["/a/b", "/a/b"],
+    ["a?b://c/d", "/?b://c/d"],
+    ["https://user:pw@h:8080/p;x?q", "/p;x?q"],
+    ["http://h/ツ", "/ツ"],
+    ["http://h/a\u0000b", "/a"],
+  ];
+  for (const [url, path] of cases) {
+    test(`${JSON.stringify(url)} → ${JSON.stringify(path)}`, () => assert.equal(pathOf(url), path));
+  }
+  test("a raw non-ASCII URL does not match its normalised rule (no re-encoding)", () => {
+    const body = "User-agent: *\nDisallow: /ツ";
+    assert.deepEqual(decide(body, "a", "http://h/ツ"), [true, 0]);
+    assert.deepEqual(decide(body, "a", "http://h/%E3%83%84"), [false, 2]);
+  });
+});
+
+describe("SPEC §5 pattern semantics", () => {
+  const cases: [string, string, boolean][] = [
+    ["/fish", "/fish.html", true],
+    ["/fish", "/Fish", false],
+    ["/fish*", "/fishheads/x", true],
+    ["/*.php", "/a/b.php?x", true],
+    ["/*.php$", "/a/b.php?x", false],
+    ["/*.php$", "/a/b.php", true],
+    ["/a$b", "/a$b/c", true],
+    ["/a$", "/a", true],
+    ["/a$", "/ab", false],
+    ["/a*$", "/abc", true],
+    ["*", "/", true],
+    ["$", "/", false],
+    ["/**/x", "/y/x", true],
+    ["/a*b*c", "/a-b-c", true],
+    ["/a*b*c", "/a-c-b", false],
+    ["fish", "/fish", false],
+    ["/a*b$", "/ab/b", true],
+    ["/a*b$", "/ab/bc", false],
+  ];
+  for (const [pattern, path, expected] of cases) {
+    test(`${pattern} ${expected ? "matches" : "does not match"} ${path}`, () => {
+      const [allowed] = decide(`User-agent: *\nDisallow: ${pattern}`, "a", `http://h${path}`);
+      assert.equal(!allowed, expected);
+    });
+  }
+});
+
+describe("SPEC §5 precedence", () => {
+  test("the longest pattern wins", () => {
+    const body = "User-agent: *\nAllow: /p\nDisallow: /pa";
+    assert.deepEqual(decide(body, "a", "/page"), [false, 3]);
+    assert.deepEqual(decide(body, "a", "/pb"), [true, 2]);
+  });
+  test("length counts * and $ and normalised octets", () => {
+    assert.deepEqual(decide("User-agent: *\nAllow: /*$\nDisallow: /a", "a", "/ab"), [true, 2]);
+    assert.deepEqual(decide("User-agent: *\nAllow: /*$\nDisallow: /ab", "a", "/ab"), [true, 2]);
+    assert.deepEqual(decide("User-agent: *\nAllow: /a*$\nDisallow: /ab", "a", "/ab"), [true, 2]);
+    assert.deepEqual(decide("User-agent: *\nAllow: /é\nDisallow: /%C3%A9x", "a", "/%C3%A9x"), [
+      false,
+      3,
+    ]);
+  });
+  test("on a tie, allow wins", () => {
+    assert.deepEqual(decide("User-agent: *\nDisallow: /a\nAllow: /a", "x", "/a"), [true, 3]);
+  });
+  test("on a tie of the same kind, the earliest line decides", () => {
+    assert.deepEqual(decide("User-agent: *\nDisallow: /a*\nDisallow: /*b", "x", "/ab"), [false, 2]);
+  });
+  test("empty patterns match with priority zero and never disallow", () => {
+    assert.deepEqual(decide("User-agent: *\nDisallow:", "x", "/a"), [true, 2]);
+    assert.deepEqual(decide("User-agent: *\nDisallow:\nAllow:", "x", "/a"), [true, 3]);
+    assert.deepEqual(decide("User-agent: *\nDisallow:\nDisallow: /a", "x", "/a"), [false, 3]);
+  });
+});
+
+describe("SPEC §5 index.html", () => {
+  test("Allow: /d/index.html also allows exactly /d/ with the priority of /d/$", () => {
+    const body = "User-agent: *\nDisallow: /d/\nAllow: /d/index.html";
+    assert.deepEqual(decide(body, "a", "/d/"), [true, 3]);
+    assert.deepEqual(decide(body, "a", "/d/x"), [false, 2]);
+    assert.deepEqual(decide(body, "a", "/d/index.html"), [true, 3]);
+  });
+  test("the directory form has priority 4 for /d/: ties go to allow, a longer disallow beats it", () => {
+    assert.deepEqual(decide("User-agent: *\nDisallow: /d/$x\nAllow: /d/index.htm", "a", "/d/"), [
+      true,
+      3,
+    ]);
+    assert.deepEqual(decide("User-agent: *\nDisallow: /d/\nAllow: /d/index.htm", "a", "/d/"), [
+      true,
+      3,
+    ]);
+    assert.deepEqual(decide("User-agent: *\nDisallow: /d/*\nAllow: /d/index.htm", "a", "/d/"), [
+      true,
+      3,
+    ]);
+    assert.deepEqual(decide("User-agent: *\nDisallow: /d/**\nAllow: /d/index.htm", "a", "/d/"), [
+      false,
+      2,
+    ]);
+  });
+});
+
+describe("SPEC §5 worst case", () => {
+  test("many stars against a long path finish (no backtracking)", () => {
+    const body = `User-agent: *\nDisallow: /${"a*".repeat(12)}b`;
+    const path = `/${"a".repeat(10000)}`;
+    assert.deepEqual(decide(body, "x", path), [true, 0]);
+  });
+});
+
+describe("SPEC §6 explaining a verdict", () => {
+  const body = "User-agent: a\nDisallow: /%7e\nUser-agent: *\nDisallow: /";
+  test("the explanation carries kind, pattern as written and normalised, and group", () => {
+    const v = compileMatcher(parseRobotsTxt(body), "A").check("http://h/%7Ex");
+    assert.equal(v.allowed, false);
+    assert.equal(v.line, 2);
+    assert.equal(v.source, "named");
+    assert.deepEqual(v.groups, [0]);
+    assert.equal(v.path, "/%7Ex");
+    assert.deepEqual(
+      v.rule && [v.rule.kind, v.rule.value, v.rule.pattern, v.rule.priority, v.rule.group],
+      ["disallow", "/%7e", "/%7E", 4, 0],
+    );
+  });
+  test("matches() lists every matching rule, deciding one first", () => {
+    const m = compileMatcher(
+      parseRobotsTxt("User-agent: *\nDisallow: /\nAllow: /a\nDisallow: /a*"),
+      "x",
+    );
+    assert.deepEqual(
+      m.matches("/ab").map((r) => r.line),
+      [4, 3, 2],
+    );
+  });
+  test("isAllowed and the one-shot helper agree with check", () => {
+    assert.equal(isAllowed(body, "a", "/~x"), true);
+    assert.equal(isAllowed(body, "b", "/~x"), false);
+  });
+});
