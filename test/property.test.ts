@@ -1,0 +1,281 @@
+/**
+ * Property tests (STYLE.md): totality, invariances, and differential agreement
+ * with a small, obviously-correct matcher written straight from SPEC.md §3–§6
+ * (the reference's per-line state machine and its position-set pattern
+ * matcher, no index, no ranking). FUZZ_RUNS scales the number of runs.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import { compileMatcher, parseRobotsTxt, pathOf, scanLines } from "../src/index.js";
+import { normalizePattern } from "../src/parse/bytes.js";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+
+// ---------------------------------------------------------------------------
+// The obviously-correct model.
+
+/** Position-set matching (SPEC §5): O(pattern × path), no cleverness. */
+function naiveMatches(path: string, pattern: string): boolean {
+  let reach: number[] = [0];
+  for (let k = 0; k < pattern.length; k++) {
+    const c = pattern[k];
+    if (c === "$" && k === pattern.length - 1) return reach.includes(path.length);
+    if (c === "*") {
+      const from = Math.min(...reach);
+      reach = [];
+      for (let p = from; p <= path.length; p++) reach.push(p);
+    } else {
+      reach = reach.filter((p) => p < path.length && path[p] === c).map((p) => p + 1);
+      if (reach.length === 0) return false;
+    }
+  }
+  return true;
+}
+
+function tokenOf(value: string): { global: boolean; token: string } {
+  if (value.startsWith("*") && (value.length === 1 || /^[ \t\n\v\f\r]/.test(value.slice(1)))) {
+    return { global: true, token: "" };
+  }
+  return { global: false, token: /^[A-Za-z_-]*/.exec(value)![0] };
+}
+
+const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** The reference's algorithm, line by line (SPEC §4–§6). */
+function naiveDecide(body: Uint8Array, agent: string, url: string): [boolean, number] {
+  const path = pathOf(url);
+  type Best = { prio: number; line: number };
+  const best = {
+    allow: { specific: { prio: -1, line: 0 }, global: { prio: -1, line: 0 } },
+    disallow: { specific: { prio: -1, line: 0 }, global: { prio: -1, line: 0 } },
+  };
+  let seenGlobal = false;
+  let seenSpecific = false;
+  let everSpecific = false;
+  let separator = false;
+  const record = (slot: Best, prio: number, line: number) => {
+    if (slot.prio < prio) {
+      slot.prio = prio;
+      slot.line = line;
+    }
+  };
+  const rule = (kind: "allow" | "disallow", line: number, pattern: string) => {
+    if (!seenGlobal && !seenSpecific) return;
+    separator = true;
+    const which = seenSpecific ? "specific" : "global";
+    if (naiveMatches(path, pattern)) record(best[kind][which], pattern.length, line);
+    else if (kind === "allow") {
+      const slash = pattern.lastIndexOf("/");
+      if (slash >= 0 && pattern.slice(slash).startsWith("/index.htm")) {
+        const alt = `${pattern.slice(0, slash + 1)}$`;
+        if (naiveMatches(path, alt)) record(best.allow[which], alt.length, line);
+      }
+    }
+  };
+  scanLines(body, "google", (ev, b) => {
+    const raw = Buffer.from(b.subarray(ev.valueStart, ev.valueEnd)).toString("latin1");
+    if (ev.kind === "user-agent") {
+      if (separator) seenGlobal = seenSpecific = separator = false;
+      const t = tokenOf(raw);
+      if (t.global) seenGlobal = true;
+      else if (lower(t.token) === lower(agent)) everSpecific = seenSpecific = true;
+    } else if (ev.kind === "allow" || ev.kind === "disallow") {
+      rule(ev.kind, ev.line, normalizePattern(b, ev.valueStart, ev.valueEnd));
+    }
+  });
+  const pick = (d: Best, a: Best): [boolean, number] => {
+    const line = d.prio > a.prio ? d.line : a.line;
+    return [!(d.prio > a.prio && d.prio > 0), line];
+  };
+  if (everSpecific) return pick(best.disallow.specific, best.allow.specific);
+  return pick(best.disallow.global, best.allow.global);
+}
+
+// ---------------------------------------------------------------------------
+// Generators.
+
+const agentValue = fc.constantFrom("a", "A", "b", "ab", "a/1.0", "*", "* x", "*a", "", "a b");
+const wildPart = fc.constantFrom("/", "a", "b", "*", "$", "%", "2f", "index.html", "é", "?", "x");
+/** Mostly short "/"-rooted patterns over a tiny alphabet, so that they often match; sometimes anything. */
+const pattern = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.array(fc.constantFrom("a", "b", "*", "/", "a"), { maxLength: 4 }), fc.boolean())
+      .map(([parts, dollar]) => `/${parts.join("")}${dollar ? "$" : ""}`),
+  },
+  { weight: 1, arbitrary: fc.array(wildPart, { maxLength: 7 }).map((parts) => parts.join("")) },
+);
+const key = fc.constantFrom(
+  "user-agent",
+  "allow",
+  "disallow",
+  "sitemap",
+  "crawl-delay",
+  "useragent",
+  "dissallow",
+);
+const line = fc.oneof(
+  fc.tuple(fc.constant("user-agent"), agentValue).map(([k, v]) => `${k}: ${v}`),
+  fc
+    .tuple(fc.constantFrom("allow", "disallow", "Allow", "DISALLOW"), pattern)
+    .map(([k, v]) => `${k}: ${v}`),
+  fc.tuple(key, pattern).map(([k, v]) => `${k}: ${v}`),
+  fc.tuple(fc.constantFrom("disallow", "allow"), pattern).map(([k, v]) => `${k} ${v}`),
+  fc.constantFrom("", "# comment", "garbage line here", "sitemap: http://x/s.xml"),
+);
+const ruleLine = fc
+  .tuple(fc.constantFrom("allow", "disallow", "Disallow", "disallow"), pattern)
+  .map(([k, v]) => `${k}: ${v}`);
+/** Well-formed groups with noise between them, or any sequence of lines. */
+const robotsLines = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(
+        fc.tuple(
+          fc.array(
+            agentValue.map((v) => `user-agent: ${v}`),
+            { minLength: 1, maxLength: 2 },
+          ),
+          fc.array(ruleLine, { maxLength: 4 }),
+          fc.array(line, { maxLength: 1 }),
+        ),
+        { maxLength: 4 },
+      )
+      .map((groups) => groups.flatMap(([uas, rules, noise]) => [...uas, ...rules, ...noise])),
+  },
+  { weight: 1, arbitrary: fc.array(line, { maxLength: 14 }) },
+);
+const urlPart = fc.constantFrom(
+  "/",
+  "a",
+  "b",
+  "$",
+  "*",
+  "%2F",
+  "%2f",
+  "index.html",
+  "é",
+  "?",
+  "#",
+  ";",
+);
+const url = fc
+  .tuple(
+    fc.constantFrom("", "http://h", "https://h:8080", "//h", "h"),
+    fc.oneof(
+      { weight: 3, arbitrary: fc.array(fc.constantFrom("a", "b", "/", "a"), { maxLength: 5 }) },
+      { weight: 1, arbitrary: fc.array(urlPart, { maxLength: 8 }) },
+    ),
+  )
+  .map(([prefix, parts]) => `${prefix}/${parts.join("")}`);
+const agent = fc.constantFrom("a", "A", "b", "ab", "B", "", "x");
+
+function encode(lines: string[], eol = "\n"): Uint8Array {
+  return Buffer.from(lines.join(eol), "utf8");
+}
+
+function verdict(body: Uint8Array, a: string, u: string): [boolean, number] {
+  const v = compileMatcher(parseRobotsTxt(body), a).check(u);
+  return [v.allowed, v.line];
+}
+
+// ---------------------------------------------------------------------------
+
+describe("property: totality (SPEC §2.9)", () => {
+  test("parse, compile and check never throw on arbitrary bytes and strings", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), fc.string(), fc.string(), (body, a, u) => {
+        const robots = parseRobotsTxt(body);
+        const m = compileMatcher(robots, a);
+        const v = m.check(u);
+        assert.equal(typeof v.allowed, "boolean");
+        assert.ok(Number.isInteger(v.line) && v.line >= 0 && v.line <= robots.lineCount);
+        assert.equal(m.isAllowed(u), v.allowed);
+        robots.lines();
+      }),
+      { numRuns: RUNS * 3 },
+    );
+  });
+});
+
+describe("property: agreement with an obviously-correct model (SPEC §4–§6)", () => {
+  test("verdict and deciding line equal the line-by-line model", () => {
+    let allowed = 0;
+    let disallowed = 0;
+    let decidedByRule = 0;
+    fc.assert(
+      fc.property(
+        robotsLines,
+        agent,
+        fc.array(url, { minLength: 1, maxLength: 6 }),
+        (lines, a, urls) => {
+          const body = encode(lines);
+          for (const u of urls) {
+            const got = verdict(body, a, u);
+            assert.deepEqual(got, naiveDecide(body, a, u), `${JSON.stringify(lines)} ${a} ${u}`);
+            if (got[0]) allowed++;
+            else disallowed++;
+            if (got[1] > 0) decidedByRule++;
+          }
+        },
+      ),
+      { numRuns: RUNS * 4 },
+    );
+    // Guard: the generators must exercise both outcomes and real rule matches.
+    const total = allowed + disallowed;
+    assert.ok(disallowed > total * 0.05, `only ${disallowed}/${total} disallowed`);
+    assert.ok(allowed > total * 0.05, `only ${allowed}/${total} allowed`);
+    assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
+  });
+
+  test("pattern matching equals the position-set model", () => {
+    let hits = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(pattern, url, (p, u) => {
+        const body = encode(["user-agent: *", `disallow: ${p}`]);
+        const [allowed] = verdict(body, "z", u);
+        const norm = normalizePattern(Buffer.from(p), 0, Buffer.byteLength(p));
+        const expected = naiveMatches(pathOf(u), norm) && norm.length > 0;
+        assert.equal(!allowed, expected, `${p} vs ${u}`);
+        runs++;
+        if (expected) hits++;
+      }),
+      { numRuns: RUNS * 4 },
+    );
+    assert.ok(hits > runs * 0.05 && hits < runs * 0.95, `${hits}/${runs} matched`);
+  });
+});
+
+describe("property: invariances (SPEC §2, §4)", () => {
+  const invariant = (name: string, transform: (lines: string[]) => Uint8Array) =>
+    test(name, () => {
+      fc.assert(
+        fc.property(robotsLines, agent, url, (lines, a, u) => {
+          assert.deepEqual(verdict(transform(lines), a, u), verdict(encode(lines), a, u));
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  invariant("CRLF line endings give the same verdicts and lines", (l) => encode(l, "\r\n"));
+  invariant("CR line endings give the same verdicts and lines", (l) => encode(l, "\r"));
+  invariant("a trailing line ending changes nothing", (l) => encode([...l, ""]));
+  invariant("a leading UTF-8 BOM changes nothing", (l) =>
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), encode(l)]),
+  );
+  invariant("key case changes nothing", (l) =>
+    encode(l.map((s) => s.replace(/^[^: ]+/, (k) => k.toUpperCase()))),
+  );
+  test("agent case changes nothing", () => {
+    fc.assert(
+      fc.property(robotsLines, agent, url, (lines, a, u) => {
+        const body = encode(lines);
+        assert.deepEqual(verdict(body, a.toUpperCase(), u), verdict(body, a.toLowerCase(), u));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
