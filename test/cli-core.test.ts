@@ -1,0 +1,161 @@
+/** The CLI contract of the core issue, run as a subprocess: `robots check` (file form) and `robots batch`. */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { CLI } from "./helpers/shared.js";
+
+function robots(args: string[], input?: string | Uint8Array) {
+  const res = spawnSync(process.execPath, [CLI, ...args], { input: input ?? "" });
+  return {
+    status: res.status,
+    stdout: res.stdout.toString("utf8"),
+    stderr: res.stderr.toString("utf8"),
+  };
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), "robots-cli-"));
+const file = path.join(dir, "robots.txt");
+writeFileSync(
+  file,
+  "User-agent: FooBot\nDisallow: /private/\nAllow: /private/ok\n\nUser-agent: *\nDisallow: /\n",
+);
+
+describe("robots check <file> <agent> <url>", () => {
+  test("exit 0 and the deciding line when allowed", () => {
+    const r = robots(["check", file, "FooBot", "http://example.com/private/ok"]);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /^ALLOWED /);
+    assert.match(r.stdout, /line 3: Allow: \/private\/ok/);
+  });
+  test("exit 1 when disallowed", () => {
+    const r = robots(["check", file, "FooBot", "http://example.com/private/x"]);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /^DISALLOWED /);
+    assert.match(r.stdout, /line 2: Disallow: \/private\//);
+  });
+  test("- reads the robots.txt from stdin; --format json", () => {
+    const r = robots(
+      ["check", "-", "bar", "/x", "--format", "json"],
+      "User-agent: *\nDisallow: /x\n",
+    );
+    assert.equal(r.status, 1);
+    const out = JSON.parse(r.stdout) as { allowed: boolean; line: number; source: string };
+    assert.deepEqual([out.allowed, out.line, out.source], [false, 2, "global"]);
+  });
+  for (const [agent, why] of [
+    ["Googlebot/2.1", /"\/" at position 10.*Pass "Googlebot"/],
+    ["Foo Bar", /a space at position 4/],
+    ["", /empty/],
+  ] as const) {
+    test(`an invalid agent ${JSON.stringify(agent)} → exit 2, one line, no stack trace`, () => {
+      const r = robots(["check", file, agent, "/x"]);
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, why);
+      assert.equal(r.stderr.trim().split("\n").length, 1);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+      assert.equal(r.stdout, "");
+    });
+  }
+  test("a missing file → exit 2 with the reason", () => {
+    const r = robots(["check", path.join(dir, "nope.txt"), "a", "/"]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^robots: cannot read .*nope\.txt.*: no such file\n$/);
+  });
+  test("wrong number of arguments → exit 2", () => {
+    const r = robots(["check", file, "a"]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /expected <robots.txt> <agent> <url>/);
+  });
+  test("malformed URLs and binary bodies still get a verdict", () => {
+    const r = robots(
+      ["check", "-", "a", "ht!tp:/\\/%%zz?#"],
+      Buffer.from([0xff, 0x00, 0x0d, 0xfe]),
+    );
+    assert.equal(r.status, 0);
+  });
+});
+
+describe("robots batch", () => {
+  test("one output line per input line, in order; robots or robotsBase64; blank lines skipped", () => {
+    const input = [
+      JSON.stringify({
+        robots: "User-agent: *\nDisallow: /x",
+        checks: [
+          { agent: "a", url: "/x" },
+          { agent: "a", url: "/y" },
+        ],
+      }),
+      "",
+      JSON.stringify({
+        robotsBase64: Buffer.from("User-agent: AB42bot\nDisallow: /").toString("base64"),
+        checks: [
+          { agent: "AB42bot", url: "/" },
+          { agent: "AB", url: "/" },
+        ],
+      }),
+      JSON.stringify({ robots: "", checks: [] }),
+    ].join("\n");
+    const r = robots(["batch"], input);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+      [
+        {
+          results: [
+            { allowed: false, line: 2 },
+            { allowed: true, line: 0 },
+          ],
+        },
+        {
+          results: [
+            { allowed: true, line: 0 },
+            { allowed: false, line: 2 },
+          ],
+        },
+        { results: [] },
+      ],
+    );
+  });
+  for (const [bad, why] of [
+    ["{not json", /batch input line 2: not valid JSON/],
+    ['{"checks": []}', /batch input line 2: needs "robotsBase64"/],
+    [
+      '{"robots": "", "checks": [{"agent": 1, "url": "/"}]}',
+      /batch input line 2: checks\[0\] must be an object/,
+    ],
+    ['{"robotsBase64": "!!", "checks": []}', /batch input line 2: "robotsBase64" is not base64/],
+    ["[1,2]", /batch input line 2: expected a JSON object/],
+  ] as const) {
+    test(`a malformed line (${bad}) → exit 2 naming the line, no partial output for it`, () => {
+      const good = JSON.stringify({ robots: "", checks: [{ agent: "a", url: "/" }] });
+      const r = robots(["batch"], `${good}\n${bad}\n${good}\n`);
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, why);
+      assert.equal(r.stdout, '{"results":[{"allowed":true,"line":0}]}\n');
+    });
+  }
+});
+
+describe("robots (top level)", () => {
+  test("--version prints the package version", () => {
+    const r = robots(["--version"]);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+  test("an unknown command → exit 2 listing the commands", () => {
+    const r = robots(["frobnicate"]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /unknown command "frobnicate"; commands: check, .*batch/);
+  });
+  test("an unknown profile → exit 2", () => {
+    const r = robots(["check", file, "a", "/", "--profile", "strict"]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /unknown --profile "strict"/);
+  });
+});
