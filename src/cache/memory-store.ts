@@ -1,0 +1,88 @@
+/**
+ * The default store: in process, bounded by entries AND bytes, least
+ * recently used origins evicted first (SPEC.md §8 "Caching").
+ *
+ * Why lru-cache rather than a hand-written Map: it is the npm LRU that most of
+ * the ecosystem (npm itself, undici's users) already depends on, it bounds by
+ * count and by a computed size at once, evicts in O(1), and is maintained and
+ * fuzzed by people whose only job that is. A Map-based LRU that also tracks
+ * sizes is easy to get subtly wrong (re-setting a key must re-account its
+ * size; an over-sized entry must not flush the whole cache).
+ */
+import { LRUCache } from "lru-cache";
+import { RobotsError } from "../errors.js";
+import { entrySize, type RobotsStore, type StoredEntry } from "./store.js";
+
+export const MEMORY_STORE_DEFAULTS = {
+  /** Origins kept. */
+  maxEntries: 10_000,
+  /** Bytes kept (estimated, see entrySize): 64 MiB, i.e. at least 128 files at the 500 KiB limit. */
+  maxBytes: 64 * 1024 * 1024,
+} as const;
+
+export interface MemoryStoreOptions {
+  readonly maxEntries?: number;
+  readonly maxBytes?: number;
+}
+
+export class MemoryRobotsStore implements RobotsStore {
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  readonly #lru: LRUCache<string, StoredEntry>;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.maxEntries = boundOption(
+      "maxEntries",
+      options.maxEntries,
+      MEMORY_STORE_DEFAULTS.maxEntries,
+    );
+    this.maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
+    this.#lru = new LRUCache<string, StoredEntry>({
+      max: this.maxEntries,
+      maxSize: this.maxBytes,
+      sizeCalculation: entrySize,
+    });
+  }
+
+  /** Origins currently held. */
+  get size(): number {
+    return this.#lru.size;
+  }
+
+  /** Estimated bytes currently held. */
+  get bytes(): number {
+    return this.#lru.calculatedSize;
+  }
+
+  /** Origins from most to least recently used (for tests and diagnostics). */
+  origins(): string[] {
+    return [...this.#lru.keys()];
+  }
+
+  async get(origin: string): Promise<StoredEntry | undefined> {
+    return this.#lru.get(origin);
+  }
+
+  async set(origin: string, entry: StoredEntry): Promise<void> {
+    // An entry larger than the whole bound is not kept (lru-cache refuses it
+    // rather than evicting everything); the client then simply refetches.
+    this.#lru.set(origin, entry);
+  }
+
+  async delete(origin: string): Promise<void> {
+    this.#lru.delete(origin);
+  }
+
+  /** Drop everything. */
+  clear(): void {
+    this.#lru.clear();
+  }
+}
+
+export function boundOption(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v < 1) {
+    throw new RobotsError("invalid-option", `${name} must be a positive integer, got ${String(v)}`);
+  }
+  return v;
+}

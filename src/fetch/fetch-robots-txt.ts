@@ -1,0 +1,392 @@
+/**
+ * One fetch of `/robots.txt` for an origin (SPEC.md §8 "Request", "Size",
+ * "Redirects", "Timeouts"), returned as a value: `ok`, `unavailable` or
+ * `unreachable` (STYLE.md: fetch outcomes are values, not exceptions). What
+ * the outcome means for crawling (the status table and the server-error
+ * timeline) is decided in src/cache/timeline.ts.
+ *
+ * Only a caller's own abort rejects (with the signal's reason); every
+ * network failure, timeout or malformed response is an `unreachable` value.
+ */
+import { RobotsError } from "../errors.js";
+import { createNodeTransport } from "./node-transport.js";
+import { type RobotsOrigin, robotsOrigin } from "./origin.js";
+import { BodyDecodeError, readBody } from "./read-body.js";
+import type { Transport, TransportResponse } from "./transport.js";
+
+/** 500 KiB: the RFC 9309 §2.5 minimum and SPEC.md §8's default and floor. */
+export const MIN_BODY_BYTES = 500 * 1024;
+/** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
+export const MAX_REDIRECTS = 5;
+
+export const FETCH_DEFAULTS = {
+  maxBodyBytes: MIN_BODY_BYTES,
+  /** DNS + connect + response headers of each hop. */
+  connectTimeoutMs: 5_000,
+  /** The whole fetch: every hop and the body (bounds a body that trickles forever). */
+  totalTimeoutMs: 15_000,
+  maxRedirects: MAX_REDIRECTS,
+} as const;
+
+export interface FetchOptions {
+  /** The crawler's full User-Agent header, sent with every request (SPEC.md §8 "Request"). */
+  readonly userAgent: string;
+  /** Default createNodeTransport(). */
+  readonly transport?: Transport;
+  /** Decoded bytes to read; default and minimum 500 KiB (SPEC.md §8 "Size"). */
+  readonly maxBodyBytes?: number;
+  readonly connectTimeoutMs?: number;
+  readonly totalTimeoutMs?: number;
+  /** Default 5; fewer is not allowed (RFC 9309 §2.3.1.2). */
+  readonly maxRedirects?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** One redirect that was followed. */
+export interface RedirectHop {
+  readonly status: number;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Response headers that matter for caching (src/cache/lifetime.ts). */
+export interface CacheHeaders {
+  readonly cacheControl?: string;
+  readonly expires?: string;
+  readonly date?: string;
+  readonly retryAfter?: string;
+}
+
+interface FetchCommon {
+  /** The robots.txt URL of the original origin: the rules apply there (RFC 9309 §2.3.1.2). */
+  readonly robotsUrl: string;
+  readonly origin: string;
+  /** The URL of the last request made. */
+  readonly finalUrl: string;
+  readonly redirects: readonly RedirectHop[];
+  /** Status of the last response, or null when none arrived. */
+  readonly status: number | null;
+  readonly headers: CacheHeaders;
+  readonly contentType: string | null;
+}
+
+/** 2xx: the body (possibly cut at the limit) is the robots.txt. */
+export interface FetchOk extends FetchCommon {
+  readonly kind: "ok";
+  readonly body: Uint8Array;
+  /** The body was longer than the limit; what follows was not read and does not apply. */
+  readonly truncated: boolean;
+  /** Bytes read off the wire (compressed size for gzip/deflate/br). */
+  readonly wireBytes: number;
+  readonly encoding: string;
+}
+
+export type UnavailableReason = "status" | "too-many-redirects" | "redirect-loop" | "bad-redirect";
+
+/** 4xx except 429, or redirects that lead nowhere: "no robots.txt" (RFC 9309 §2.3.1.3). */
+export interface FetchUnavailable extends FetchCommon {
+  readonly kind: "unavailable";
+  readonly reason: UnavailableReason;
+  readonly message: string;
+}
+
+export type UnreachableReason =
+  | "status"
+  | "dns"
+  | "refused"
+  | "reset"
+  | "timeout"
+  | "invalid-response"
+  | "network";
+
+/** 429, 5xx, other codes, network failures: a server error (RFC 9309 §2.3.1.4). */
+export interface FetchUnreachable extends FetchCommon {
+  readonly kind: "unreachable";
+  readonly reason: UnreachableReason;
+  readonly message: string;
+  /** The Node error code behind a network failure (ECONNREFUSED, …), when known. */
+  readonly code: string | null;
+}
+
+export type FetchResult = FetchOk | FetchUnavailable | FetchUnreachable;
+
+/** Validate and complete fetch options; throws RobotsError `invalid-option`. */
+export function resolveFetchOptions(options: Omit<FetchOptions, "signal" | "userAgent">): {
+  maxBodyBytes: number;
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  maxRedirects: number;
+} {
+  const maxBodyBytes = options.maxBodyBytes ?? FETCH_DEFAULTS.maxBodyBytes;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < MIN_BODY_BYTES) {
+    throw new RobotsError(
+      "invalid-option",
+      `maxBodyBytes must be an integer of at least ${MIN_BODY_BYTES} (500 KiB, RFC 9309 §2.5), got ${String(maxBodyBytes)}`,
+    );
+  }
+  const connectTimeoutMs = positive(
+    "connectTimeoutMs",
+    options.connectTimeoutMs ?? FETCH_DEFAULTS.connectTimeoutMs,
+  );
+  const totalTimeoutMs = positive(
+    "totalTimeoutMs",
+    options.totalTimeoutMs ?? FETCH_DEFAULTS.totalTimeoutMs,
+  );
+  const maxRedirects = options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects;
+  if (!Number.isSafeInteger(maxRedirects) || maxRedirects < MAX_REDIRECTS || maxRedirects > 20) {
+    throw new RobotsError(
+      "invalid-option",
+      `maxRedirects must be an integer from 5 (RFC 9309 §2.3.1.2) to 20, got ${String(maxRedirects)}`,
+    );
+  }
+  return { maxBodyBytes, connectTimeoutMs, totalTimeoutMs, maxRedirects };
+}
+
+export function positive(name: string, value: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new RobotsError(
+      "invalid-option",
+      `${name} must be a positive number of milliseconds, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+let defaultTransport: Transport | undefined;
+
+/** Why our own controller aborted a request. */
+class FetchTimeout extends Error {
+  readonly which: "connect" | "total";
+  readonly ms: number;
+  constructor(which: "connect" | "total", ms: number) {
+    super(
+      which === "connect"
+        ? `no response headers within ${ms} ms (connect timeout)`
+        : `robots.txt not complete within ${ms} ms (total timeout)`,
+    );
+    this.name = "FetchTimeout";
+    this.which = which;
+    this.ms = ms;
+  }
+}
+
+/**
+ * GET `/robots.txt` of the origin of `target` (any URL of the site, or a
+ * RobotsOrigin). Throws only RobotsError for a bad target or option, and the
+ * caller's abort reason when `options.signal` aborts.
+ */
+export async function fetchRobotsTxt(
+  target: string | URL | RobotsOrigin,
+  options: FetchOptions,
+): Promise<FetchResult> {
+  const origin =
+    typeof target === "object" && !(target instanceof URL) ? target : robotsOrigin(target);
+  const { maxBodyBytes, connectTimeoutMs, totalTimeoutMs, maxRedirects } =
+    resolveFetchOptions(options);
+  if (typeof options.userAgent !== "string" || options.userAgent.trim() === "") {
+    throw new RobotsError(
+      "invalid-option",
+      'userAgent must be the crawler\'s User-Agent header, e.g. "ExampleBot/1.0 (+https://example.com/bot)"',
+    );
+  }
+  if (options.transport === undefined && defaultTransport === undefined) {
+    defaultTransport = createNodeTransport();
+  }
+  const transport = options.transport ?? defaultTransport!;
+  const callerSignal = options.signal;
+  callerSignal?.throwIfAborted();
+
+  const total = new AbortController();
+  const onCallerAbort = (): void => total.abort(callerSignal?.reason);
+  callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+  const totalTimer = setTimeout(
+    () => total.abort(new FetchTimeout("total", totalTimeoutMs)),
+    totalTimeoutMs,
+  );
+
+  const redirects: RedirectHop[] = [];
+  const visited = new Set<string>([origin.robotsUrl]);
+  let url = new URL(origin.robotsUrl);
+  let status: number | null = null;
+  let headers: CacheHeaders = {};
+  let contentType: string | null = null;
+  const common = (): FetchCommon => ({
+    robotsUrl: origin.robotsUrl,
+    origin: origin.origin,
+    finalUrl: url.href,
+    redirects,
+    status,
+    headers,
+    contentType,
+  });
+  const unavailable = (reason: UnavailableReason, message: string): FetchUnavailable => ({
+    kind: "unavailable",
+    ...common(),
+    reason,
+    message,
+  });
+
+  try {
+    for (;;) {
+      const response = await requestOnce(
+        transport,
+        url,
+        options.userAgent,
+        total,
+        connectTimeoutMs,
+      );
+      status = response.status;
+      headers = cacheHeaders(response.headers);
+      contentType = response.headers["content-type"] ?? null;
+      if (status >= 300 && status < 400) {
+        response.cancel();
+        const location = response.headers.location;
+        if (location === undefined || location.trim() === "") {
+          return unavailable("bad-redirect", `${status} without a Location header`);
+        }
+        let next: URL;
+        try {
+          next = new URL(location.trim(), url);
+        } catch {
+          return unavailable(
+            "bad-redirect",
+            `${status} to an invalid Location ${JSON.stringify(location)}`,
+          );
+        }
+        if (next.protocol !== "http:" && next.protocol !== "https:") {
+          return unavailable(
+            "bad-redirect",
+            `${status} to a non-HTTP URL ${JSON.stringify(next.href)}`,
+          );
+        }
+        next.hash = "";
+        if (visited.has(next.href)) {
+          redirects.push({ status, from: url.href, to: next.href });
+          return unavailable("redirect-loop", `redirect loop back to ${next.href}`);
+        }
+        if (redirects.length >= maxRedirects) {
+          redirects.push({ status, from: url.href, to: next.href });
+          return unavailable(
+            "too-many-redirects",
+            `more than ${maxRedirects} consecutive redirects (RFC 9309 §2.3.1.2): treated as no robots.txt`,
+          );
+        }
+        redirects.push({ status, from: url.href, to: next.href });
+        visited.add(next.href);
+        url = next;
+        continue;
+      }
+      if (status >= 200 && status < 300) {
+        const read = await readBody(response, maxBodyBytes);
+        return {
+          kind: "ok",
+          ...common(),
+          body: read.body,
+          truncated: read.truncated,
+          wireBytes: read.wireBytes,
+          encoding: read.encoding,
+        };
+      }
+      response.cancel();
+      if (status >= 400 && status < 500 && status !== 429) {
+        return unavailable("status", `HTTP ${status}: no robots.txt, no restrictions`);
+      }
+      // 429, 5xx, and codes RFC 9309 §2.3.1.4 calls undefined (1xx, 6xx…).
+      return {
+        kind: "unreachable",
+        ...common(),
+        reason: "status",
+        message: `HTTP ${status}: server error`,
+        code: null,
+      };
+    }
+  } catch (err) {
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    const reason = total.signal.reason;
+    const failure =
+      reason instanceof FetchTimeout
+        ? { reason: "timeout" as const, message: reason.message, code: "ETIMEDOUT" }
+        : classifyError(err);
+    return { kind: "unreachable", ...common(), ...failure };
+  } finally {
+    clearTimeout(totalTimer);
+    callerSignal?.removeEventListener("abort", onCallerAbort);
+    // Anything still open (a body we stopped reading) is torn down.
+    if (!total.signal.aborted) total.abort(new Error("fetch finished"));
+  }
+}
+
+/** One request, bounded by the connect/first-byte timeout and by `total`. */
+async function requestOnce(
+  transport: Transport,
+  url: URL,
+  userAgent: string,
+  total: AbortController,
+  connectTimeoutMs: number,
+): Promise<TransportResponse> {
+  const connectTimer = setTimeout(
+    () => total.abort(new FetchTimeout("connect", connectTimeoutMs)),
+    connectTimeoutMs,
+  );
+  try {
+    return await transport({
+      url,
+      headers: {
+        "user-agent": userAgent,
+        accept: "text/plain, */*;q=0.8",
+        "accept-encoding": "gzip, deflate, br",
+      },
+      signal: total.signal,
+    });
+  } finally {
+    clearTimeout(connectTimer);
+  }
+}
+
+function cacheHeaders(h: Readonly<Record<string, string | undefined>>): CacheHeaders {
+  const out: {
+    cacheControl?: string;
+    expires?: string;
+    date?: string;
+    retryAfter?: string;
+  } = {};
+  if (h["cache-control"] !== undefined) out.cacheControl = h["cache-control"];
+  if (h.expires !== undefined) out.expires = h.expires;
+  if (h.date !== undefined) out.date = h.date;
+  if (h["retry-after"] !== undefined) out.retryAfter = h["retry-after"];
+  return out;
+}
+
+const DNS_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "EAI_NODATA"]);
+const RESET_CODES = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ECONNABORTED",
+  "ERR_STREAM_PREMATURE_CLOSE",
+  "UND_ERR_SOCKET",
+]);
+
+/** Network failures as SPEC.md §8 lists them; every one is a server error. */
+function classifyError(err: unknown): {
+  reason: UnreachableReason;
+  message: string;
+  code: string | null;
+} {
+  const code =
+    typeof (err as { code?: unknown })?.code === "string" ? (err as { code: string }).code : null;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof BodyDecodeError) return { reason: "invalid-response", message, code };
+  if (code !== null) {
+    if (DNS_CODES.has(code))
+      return { reason: "dns", message: `DNS lookup failed: ${message}`, code };
+    if (code === "ECONNREFUSED")
+      return { reason: "refused", message: `connection refused: ${message}`, code };
+    if (RESET_CODES.has(code))
+      return { reason: "reset", message: `connection reset: ${message}`, code };
+    if (code === "ETIMEDOUT") return { reason: "timeout", message, code };
+    if (code.startsWith("HPE_") || code === "ERR_INVALID_HTTP_RESPONSE") {
+      return { reason: "invalid-response", message: `not a valid HTTP response: ${message}`, code };
+    }
+  }
+  return { reason: "network", message, code };
+}

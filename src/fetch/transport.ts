@@ -1,0 +1,117 @@
+/**
+ * The seam between the access method and the network. fetchRobotsTxt() owns
+ * everything SPEC.md §8 decides (redirects, limits, timeouts, status
+ * handling); a transport only performs ONE request and hands back the status,
+ * the headers and the body as a stream. That keeps the rules testable and
+ * lets other runtimes (or a test, or a proxy-aware crawler) plug in their own
+ * client: createNodeTransport() is the default, fetchTransport() adapts any
+ * WHATWG `fetch`.
+ */
+
+export interface TransportRequest {
+  /** The absolute URL to GET. */
+  readonly url: URL;
+  /** Request headers (User-Agent, Accept, Accept-Encoding). */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Aborted when a timeout fires or the caller gives up: the transport must
+   * then stop connecting, or destroy the response body stream.
+   */
+  readonly signal: AbortSignal;
+}
+
+export interface TransportResponse {
+  readonly status: number;
+  /** Header names lowercased; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The body as it came off the wire, unless `decoded` is true. */
+  readonly body: AsyncIterable<Uint8Array>;
+  /**
+   * True when the transport already removed the Content-Encoding (WHATWG
+   * fetch always does); fetchRobotsTxt() then applies the limit to the
+   * stream as is.
+   */
+  readonly decoded?: boolean;
+  /** Release the connection without reading the rest of the body. */
+  cancel(): void;
+}
+
+/**
+ * One HTTP GET without following redirects. Rejects with an Error carrying a
+ * Node-style `code` (ENOTFOUND, ECONNREFUSED, ECONNRESET, HPE_…) for network
+ * failures; fetchRobotsTxt() turns those into `unreachable` values.
+ */
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/** The subset of WHATWG `fetch` that fetchTransport() needs. */
+export type FetchLike = (
+  input: string,
+  init: { method: "GET"; headers: Record<string, string>; redirect: "manual"; signal: AbortSignal },
+) => Promise<{
+  status: number;
+  headers: { forEach(cb: (value: string, key: string) => void): void };
+  body: AsyncIterable<Uint8Array> | { getReader(): unknown } | null;
+}>;
+
+/**
+ * A transport over a WHATWG `fetch` (browsers' service workers, Deno, Bun,
+ * edge runtimes, undici). `redirect: "manual"` keeps redirects in our hands
+ * (SPEC.md §8 counts hops and applies rules to the original origin). Such a
+ * fetch decodes gzip/br itself, so the body limit applies to the decoded
+ * stream it yields, which still stops decompression at the limit because the
+ * stream is pulled, not pushed.
+ *
+ * Note: in browsers a manual redirect is opaque (status 0) and cannot be
+ * followed; use this in server-side runtimes.
+ */
+export function fetchTransport(fetchFn: FetchLike): Transport {
+  return async (request) => {
+    const res = await fetchFn(request.url.href, {
+      method: "GET",
+      headers: { ...request.headers },
+      redirect: "manual",
+      signal: request.signal,
+    });
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, key) => {
+      headers[key.toLowerCase()] = value;
+    });
+    const body = res.body;
+    const iterable: AsyncIterable<Uint8Array> =
+      body === null
+        ? emptyBody()
+        : Symbol.asyncIterator in body
+          ? (body as AsyncIterable<Uint8Array>)
+          : readerIterable(body as { getReader(): ReaderLike });
+    return {
+      status: res.status,
+      headers,
+      body: iterable,
+      decoded: true,
+      cancel() {
+        const b = res.body as { cancel?: () => Promise<void> } | null;
+        b?.cancel?.().catch(() => {});
+      },
+    };
+  };
+}
+
+interface ReaderLike {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  releaseLock(): void;
+}
+
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}
+
+async function* readerIterable(stream: { getReader(): ReaderLike }): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value !== undefined) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

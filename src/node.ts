@@ -1,0 +1,80 @@
+/**
+ * robots-exclusion/node: the access method (SPEC.md §8) for Node.js — the
+ * crawler-facing client that fetches, caches and applies robots.txt. A
+ * separate entry because it uses node:http, node:https and node:zlib, while
+ * the main entry (the parser and matcher) must run in any runtime.
+ */
+
+export {
+  CACHE_DEFAULTS,
+  freshnessLifetime,
+  type LifetimeBounds,
+  maxAgeSeconds,
+  type RetryBounds,
+  retryAfterMs,
+  retryDelay,
+} from "./cache/lifetime.js";
+export {
+  boundOption,
+  MEMORY_STORE_DEFAULTS,
+  MemoryRobotsStore,
+  type MemoryStoreOptions,
+} from "./cache/memory-store.js";
+export {
+  entrySize,
+  type RobotsStore,
+  type StoredCopy,
+  type StoredEntry,
+  type StoredError,
+} from "./cache/store.js";
+export {
+  type CopyFreshness,
+  isFresh,
+  isUsable,
+  type RulesBasis,
+  type RulesInForce,
+  rulesInForce,
+  SERVER_ERROR_DISALLOW_MS,
+  SERVER_ERROR_LONG_OUTAGE_MS,
+} from "./cache/timeline.js";
+export {
+  type CacheHeaders,
+  FETCH_DEFAULTS,
+  type FetchOk,
+  type FetchOptions,
+  type FetchResult,
+  type FetchUnavailable,
+  type FetchUnreachable,
+  fetchRobotsTxt,
+  MAX_REDIRECTS,
+  MIN_BODY_BYTES,
+  type RedirectHop,
+  type UnavailableReason,
+  type UnreachableReason,
+} from "./fetch/fetch-robots-txt.js";
+export { createNodeTransport, type NodeTransportOptions } from "./fetch/node-transport.js";
+export {
+  isRobotsTxtUrl,
+  originOf,
+  parseHttpUrl,
+  type RobotsOrigin,
+  robotsOrigin,
+} from "./fetch/origin.js";
+export { BodyDecodeError, type BodyRead, readBody } from "./fetch/read-body.js";
+export {
+  type AccessCheck,
+  type CallOptions,
+  type ClientStats,
+  RobotsClient,
+  type RobotsClientOptions,
+  type RobotsSnapshot,
+  type ServerErrorState,
+  type SourceState,
+} from "./fetch/robots-client.js";
+export {
+  type FetchLike,
+  fetchTransport,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from "./fetch/transport.js";

@@ -1,0 +1,56 @@
+/**
+ * SPEC.md §8 scenarios through the library client, against real servers on
+ * 127.0.0.1 (one origin per scenario). The same scenarios run through the CLI
+ * in fetch-cli.test.ts.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { RobotsClient } from "../src/node.js";
+import { SCENARIOS } from "./fetch-scenarios.js";
+
+/** Short timeouts keep the never-answering scenarios fast; they are options, not assertions. */
+export const TEST_TIMEOUTS = { connectTimeoutMs: 400, totalTimeoutMs: 1200 } as const;
+
+describe("SPEC.md §8 scenarios (library client)", { concurrency: 4 }, () => {
+  for (const sc of SCENARIOS) {
+    it(sc.name, { timeout: 20_000 }, async () => {
+      const servers = await sc.start();
+      try {
+        const origin = servers[0]!.origin;
+        const client = new RobotsClient("OtherBot/1.0 (+http://127.0.0.1/bot)", TEST_TIMEOUTS);
+        for (const c of sc.checks) {
+          const r = await client.check(`${origin}${c.path}`);
+          assert.equal(r.allowed, c.allowed, `${c.path}: allowed`);
+          assert.equal(r.line, c.line, `${c.path}: deciding line`);
+          assert.equal(r.source.basis, sc.basis, `${c.path}: basis`);
+          assert.equal(
+            await client.isAllowed(`${origin}${c.path}`),
+            c.allowed,
+            "isAllowed = check",
+          );
+        }
+        const r = await client.check(`${origin}/`);
+        assert.equal(r.source.origin, origin);
+        assert.equal(r.source.robotsUrl, `${origin}/robots.txt`);
+        if (sc.status !== undefined) {
+          const status = r.source.serverError?.status ?? r.source.status;
+          assert.equal(status, sc.status, "status");
+        }
+        if (sc.reason !== undefined) {
+          assert.ok(r.source.serverError, "server-error state is visible");
+          assert.equal(r.source.serverError.reason, sc.reason);
+          assert.equal(r.source.serverError.attempts, 1, "one fetch, retried later, not per check");
+          assert.equal(r.source.freshness, "none");
+        } else {
+          assert.equal(r.source.serverError, null);
+        }
+        if (sc.truncated !== undefined) assert.equal(r.source.truncated, sc.truncated, "truncated");
+        if (sc.redirects !== undefined) assert.equal(r.source.redirects.length, sc.redirects);
+        if (sc.hits !== undefined) assert.equal(servers[0]!.hits(), sc.hits, "requests made");
+        assert.equal(client.stats.fetches, 1, "every check after the first used the cache");
+      } finally {
+        await Promise.all(servers.map((s) => s.close()));
+      }
+    });
+  }
+});

@@ -1,0 +1,123 @@
+/**
+ * Real servers on 127.0.0.1 for the access-method tests (STYLE.md "Tests":
+ * no mocked fetch for behaviour that crosses the network). Every server
+ * counts its requests and tracks its sockets so close() leaves no handle.
+ */
+import * as http from "node:http";
+import * as net from "node:net";
+
+export interface TestServer {
+  /** `http://127.0.0.1:PORT` */
+  readonly origin: string;
+  readonly port: number;
+  /** Requests for /robots.txt (HTTP servers) or connections (raw servers). */
+  readonly hits: () => number;
+  /** Request headers seen, in order. */
+  readonly requests: http.IncomingHttpHeaders[];
+  /** Paths requested, in order. */
+  readonly paths: string[];
+  close(): Promise<void>;
+}
+
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+function track(server: net.Server): Set<net.Socket> {
+  const sockets = new Set<net.Socket>();
+  server.on("connection", (s: net.Socket) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  return sockets;
+}
+
+async function listen(server: net.Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", 2048, () => resolve());
+  });
+  return (server.address() as net.AddressInfo).port;
+}
+
+function closer(server: net.Server, sockets: Set<net.Socket>): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+}
+
+/** An HTTP server whose handler sees every request. */
+export async function startServer(handler: Handler): Promise<TestServer> {
+  let hits = 0;
+  const requests: http.IncomingHttpHeaders[] = [];
+  const paths: string[] = [];
+  const server = http.createServer((req, res) => {
+    hits++;
+    requests.push(req.headers);
+    paths.push(req.url ?? "");
+    handler(req, res);
+  });
+  const sockets = track(server);
+  const port = await listen(server);
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    hits: () => hits,
+    requests,
+    paths,
+    close: closer(server, sockets),
+  };
+}
+
+/** A TCP server that is not HTTP: `onConnection` gets the raw socket. */
+export async function startRawServer(onConnection: (s: net.Socket) => void): Promise<TestServer> {
+  let hits = 0;
+  const server = net.createServer((s) => {
+    hits++;
+    s.on("error", () => {});
+    onConnection(s);
+  });
+  const sockets = track(server);
+  const port = await listen(server);
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    hits: () => hits,
+    requests: [],
+    paths: [],
+    close: closer(server, sockets),
+  };
+}
+
+/** A port on 127.0.0.1 where nothing listens (connections are refused). */
+export async function refusedPort(): Promise<TestServer> {
+  const server = net.createServer();
+  const port = await listen(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    hits: () => 0,
+    requests: [],
+    paths: [],
+    close: async () => {},
+  };
+}
+
+/** Serve `body` as robots.txt with extra headers. */
+export function serveText(
+  body: string | Uint8Array,
+  headers: http.OutgoingHttpHeaders = {},
+): Handler {
+  return (_req, res) => {
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8", ...headers });
+    res.end(body);
+  };
+}
+
+export function serveStatus(status: number, headers: http.OutgoingHttpHeaders = {}): Handler {
+  return (_req, res) => {
+    res.writeHead(status, { "content-type": "text/plain", ...headers });
+    res.end(`status ${status}\nUser-agent: *\nDisallow: /\n`);
+  };
+}
