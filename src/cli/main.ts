@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isProfile } from "../parse/profile.js";
+import { oneLine } from "./args.js";
 import type { OptionSpec, OptionValues } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { CliError, EXIT } from "./errors.js";
@@ -72,16 +73,22 @@ export async function main(argv: string[]): Promise<number> {
     values = parsed.values as OptionValues;
     positionals = parsed.positionals;
   } catch (err) {
-    const hint = name === undefined ? "robots --help" : `robots ${name} --help`;
-    throw new CliError(`${(err as Error).message.split("\n")[0]}; see ${hint}`);
+    throw new CliError(
+      `${describeArgError(err)}; see ${name === undefined ? "robots --help" : `robots ${name} --help`}`,
+    );
   }
   if (values.version === true) {
     process.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }
   if (command === undefined) {
-    process.stdout.write(`${mainHelp()}\n`);
-    return values.help === true ? EXIT.ok : EXIT.usage;
+    // Asked for: help on stdout. A bare `robots` is a usage error: help on stderr.
+    if (values.help === true) {
+      process.stdout.write(`${mainHelp()}\n`);
+      return EXIT.ok;
+    }
+    process.stderr.write(`${mainHelp()}\n`);
+    return EXIT.usage;
   }
   if (values.help === true) {
     process.stdout.write(`${command.help}\n`);
@@ -97,14 +104,31 @@ export async function main(argv: string[]): Promise<number> {
   return command.run(positionals.slice(1), values, { profile, format });
 }
 
+/** node:util parseArgs errors, shortened to what a person needs. */
+function describeArgError(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  const message = String(e.message ?? err);
+  const option = /'(?:-\w, )?(--?[\w-]+)/.exec(message)?.[1];
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option !== undefined) {
+    return `unknown option ${option}`;
+  }
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option !== undefined) {
+    return /argument missing/.test(message)
+      ? `option ${option} needs a value`
+      : `option ${option} takes no value`;
+  }
+  return oneLine(message.split(". ")[0] ?? message);
+}
+
 export async function runCli(argv: string[]): Promise<void> {
   try {
     process.exitCode = await main(argv);
   } catch (err) {
     const internal = !(err instanceof CliError);
-    const msg = internal
-      ? `internal error: ${(err as Error)?.message ?? String(err)}`
-      : err.message;
+    // One line, never a stack trace, whatever was thrown.
+    const msg = oneLine(
+      internal ? `internal error: ${(err as Error)?.message ?? String(err)}` : err.message,
+    );
     process.stderr.write(`robots: ${msg}\n`);
     process.exitCode = internal ? 2 : err.exitCode;
   }

@@ -1,9 +1,17 @@
 import type { Command } from "../command.js";
+import { agentsCommand } from "./agents.js";
 import { batchCommand } from "./batch.js";
 import { checkCommand } from "./check.js";
+import { diffCommand } from "./diff.js";
+import { explainCommand } from "./explain.js";
+import { fetchCommand } from "./fetch.js";
 
 /** Every `robots` subcommand, in the order `robots --help` lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   check: checkCommand,
+  explain: explainCommand,
+  diff: diffCommand,
+  agents: agentsCommand,
+  fetch: fetchCommand,
   batch: batchCommand,
 };

@@ -1,0 +1,83 @@
+/**
+ * Argument checks shared by the commands. Each failure is a CliError with a
+ * one-line message that says what to pass instead (exit status 2).
+ */
+import { isValidProductToken, productTokenFromUserAgent } from "../match/agent-token.js";
+import { CliError } from "./errors.js";
+
+/**
+ * A validated product token from --agent (SPEC.md §4): people get a clear
+ * error that says what to pass instead, never a silent "matches nothing".
+ */
+export function agentOption(agent: string | undefined, example = "Googlebot"): string {
+  if (agent === undefined) throw new CliError(`missing --agent <token>, e.g. --agent ${example}`);
+  const valid: boolean = isValidProductToken(agent);
+  if (valid) return agent;
+  if (agent.trim() === "") {
+    throw new CliError(`empty --agent: pass the crawler's product token, e.g. --agent ${example}`);
+  }
+  const bad = [...agent].find((ch) => !/[A-Za-z_-]/.test(ch)) ?? "";
+  const shown =
+    bad === " "
+      ? "a space"
+      : /[\u0000-\u001f\u007f]/.test(bad)
+        ? "a control character"
+        : `"${bad}"`;
+  const lead = /^[A-Za-z_-]*/.exec(agent)?.[0] ?? "";
+  let hint = `e.g. --agent ${example}`;
+  if (/[/();]/.test(agent)) {
+    // Looks like a User-Agent header or "Name/1.0": suggest its product token.
+    try {
+      hint = `pass --agent ${productTokenFromUserAgent(agent)}`;
+    } catch {
+      // no token in it: keep the generic hint
+    }
+  } else if (lead !== "" && /[0-9]/.test(bad)) {
+    hint = `note that a robots.txt line "User-agent: ${agent}" is read as "${lead}"`;
+  }
+  throw new CliError(
+    `invalid --agent ${JSON.stringify(agent)}: ${shown} is not allowed in a product token (letters, "-" and "_" only); ${hint}`,
+  );
+}
+
+/** A comma-separated list of product tokens (`--agent Googlebot,GPTBot`). */
+export function agentListOption(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const list = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (list.length === 0)
+    throw new CliError("--agent needs at least one token, e.g. --agent Googlebot,GPTBot");
+  return list.map((a) => agentOption(a));
+}
+
+/** --format, checked against what the command can print. */
+export function formatOption<F extends string>(
+  format: string | undefined,
+  allowed: readonly F[],
+  fallback: F,
+): F {
+  if (format === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(format)) return format as F;
+  const list =
+    allowed.length === 2
+      ? allowed.join(" or ")
+      : `${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`;
+  throw new CliError(`unknown --format ${JSON.stringify(format)}: use ${list}`);
+}
+
+/** A URL argument: anything non-empty is matched as written (SPEC.md §5). */
+export function urlArgument(url: string): string {
+  if (url.trim() === "") {
+    throw new CliError(
+      "empty URL: pass a URL such as https://example.com/page or a path such as /page",
+    );
+  }
+  return url;
+}
+
+/** Collapse a message to one line (errors are one line on stderr). */
+export function oneLine(message: string): string {
+  return message.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}

@@ -1,0 +1,240 @@
+/**
+ * `robots agents <robots.txt | url | ->`: the crawler report. For each
+ * well-known crawler (src/data/crawlers.ts): may it crawl `/`, which group
+ * applies, crawl-delay and content signals, grouped by purpose. The logic is
+ * in src/report/; this file loads and prints.
+ */
+import { CRAWLER_PURPOSES, CRAWLERS, type CrawlerPurpose } from "../../data/crawlers.js";
+import { parseDocument } from "../../explain/document.js";
+import { compileMatcher } from "../../match/compile.js";
+import { type ContentSignal, contentSignals, crawlDelay } from "../../match/directives.js";
+import {
+  type CrawlerReportEntry,
+  crawlerReport,
+  type ReportSource,
+} from "../../report/crawler-report.js";
+import { formatOption } from "../args.js";
+import { makePaint, type Paint } from "../color.js";
+import { type Command, str } from "../command.js";
+import { CliError, EXIT } from "../errors.js";
+import { writeOut } from "../io.js";
+import { loadRobotsSource } from "../source.js";
+
+const PURPOSE_KEYS = Object.keys(CRAWLER_PURPOSES) as CrawlerPurpose[];
+
+export const agentsHelp = `Usage: robots agents <robots.txt | url | -> [--purpose list] [--format text|json]
+
+Reports, for well-known crawlers (search engines, AI crawlers, SEO tools,
+archives, social previews), whether each may crawl "/", which group applies
+(named, fell back to *, none), how many disallow rules it has, its
+crawl-delay and its content signals. Answers "which AI crawlers does my
+robots.txt block?".
+
+Status: blocked = "/" is disallowed; partial = "/" is allowed but some
+paths are disallowed; allowed = no disallow rule applies.
+
+Options:
+  --purpose <list>  only these purposes, comma-separated: ai (all AI kinds),
+                    ${PURPOSE_KEYS.join(", ")}
+  --format <f>      text (default: a table per purpose) or json
+  --profile <p>     google (default), rfc9309 or legacy1996
+
+Like crawlers, agents reads only the first 500 KiB of the file. The crawler
+list is src/data/crawlers.ts: one entry per crawler, easy to extend.
+Exit status: 0 report printed, 2 usage or I/O error.
+
+Examples:
+  robots agents robots.txt
+  robots agents https://example.com/robots.txt --purpose ai
+  robots agents robots.txt --format json | jq '.crawlers[] | select(.status == "blocked") | .token'`;
+
+function purposeFilter(value: string | undefined): Set<CrawlerPurpose> | null {
+  if (value === undefined) return null;
+  const out = new Set<CrawlerPurpose>();
+  for (const raw of value.split(",")) {
+    const p = raw.trim().toLowerCase();
+    if (p === "") continue;
+    if (p === "ai") {
+      for (const k of PURPOSE_KEYS) if (k.startsWith("ai-")) out.add(k);
+    } else if ((PURPOSE_KEYS as string[]).includes(p)) {
+      out.add(p as CrawlerPurpose);
+    } else {
+      throw new CliError(
+        `unknown purpose ${JSON.stringify(raw.trim())}: use ai, ${PURPOSE_KEYS.join(", ")}`,
+      );
+    }
+  }
+  if (out.size === 0) throw new CliError("--purpose needs at least one purpose, e.g. --purpose ai");
+  return out;
+}
+
+function lines(ls: readonly number[]): string {
+  return ls.length === 1 ? `line ${ls[0]}` : `lines ${ls.join(", ")}`;
+}
+
+function groupText(source: ReportSource, groupLines: readonly number[], fallback?: string): string {
+  switch (source) {
+    case "named":
+      return `named, ${lines(groupLines)}`;
+    case "global":
+      return `*, ${lines(groupLines)}`;
+    case "fallback":
+      return `${fallback ?? "?"}'s, ${lines(groupLines)}`;
+    case "ignores-global":
+      return "none (ignores *)";
+    default:
+      return "none";
+  }
+}
+
+function signalsText(signals: readonly ContentSignal[]): string {
+  if (signals.length === 0) return "-";
+  return signals
+    .map((s) => {
+      const pairs = Object.entries(s.signals).map(([k, v]) => `${k}=${v}`);
+      return `${s.path === undefined ? "" : `${s.path} `}${pairs.join(" ")}`;
+    })
+    .join("; ");
+}
+
+function statusText(status: CrawlerReportEntry["status"], paint: Paint): string {
+  if (status === "blocked") return paint.red(status);
+  if (status === "partial") return paint.yellow(status);
+  return paint.green(status);
+}
+
+/** Rows padded to column widths measured before colour is applied. */
+function table(
+  rows: string[][],
+  colour: (row: number, col: number, cell: string) => string,
+): string[] {
+  const widths: number[] = [];
+  for (const r of rows) {
+    for (let i = 0; i < r.length; i++) widths[i] = Math.max(widths[i] ?? 0, r[i]!.length);
+  }
+  return rows.map((r, ri) =>
+    `  ${r
+      .map((c, ci) => {
+        const cell = colour(ri, ci, c);
+        return ci === r.length - 1 ? cell : cell + " ".repeat((widths[ci] ?? 0) - c.length);
+      })
+      .join("  ")}`.trimEnd(),
+  );
+}
+
+function entryJson(e: CrawlerReportEntry): Record<string, unknown> {
+  return {
+    token: e.crawler.token,
+    operator: e.crawler.operator,
+    purpose: e.crawler.purpose,
+    ...(e.crawler.docs === undefined ? {} : { docs: e.crawler.docs }),
+    ...(e.crawler.note === undefined ? {} : { note: e.crawler.note }),
+    status: e.status,
+    rootAllowed: e.rootAllowed,
+    line: e.line,
+    source: e.source,
+    ...(e.source === "fallback" ? { via: e.crawler.fallback } : {}),
+    groupLines: e.groupLines,
+    disallowRules: e.disallowRules,
+    crawlDelay: e.crawlDelay ?? null,
+    contentSignals: e.contentSignals,
+  };
+}
+
+export const agentsCommand: Command = {
+  summary: "which crawlers (search, AI, SEO…) may crawl the site: a report by purpose",
+  help: agentsHelp,
+  options: { purpose: { type: "string" } },
+  async run(positionals, values, context) {
+    const format = formatOption(context.format, ["text", "json"] as const, "text");
+    if (positionals.length !== 1) {
+      throw new CliError(
+        `expected one <robots.txt> (a file, - or a URL), got ${positionals.length}; see robots agents --help`,
+      );
+    }
+    const only = purposeFilter(str(values, "purpose"));
+    const loaded = await loadRobotsSource(positionals[0]!, { profile: context.profile });
+    const doc = parseDocument(loaded.body, { profile: context.profile });
+    const robots = doc.robots;
+    const crawlers = only === null ? CRAWLERS : CRAWLERS.filter((c) => only.has(c.purpose));
+    const report = crawlerReport(robots, crawlers);
+    // Any crawler that is not named: the `*` groups (SPEC.md §4).
+    const anyOther = compileMatcher(robots, "*");
+    const anyRoot = anyOther.check("/");
+    const anyGroups = anyOther.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0);
+    const anySignals = contentSignals(robots, "*");
+
+    if (format === "json") {
+      const json = {
+        robots: loaded.label,
+        ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
+        ...(doc.full === null ? {} : { truncatedAtLine: doc.lastLineRead }),
+        anyOther: {
+          rootAllowed: anyRoot.allowed,
+          line: anyRoot.line,
+          source: anyOther.source,
+          groupLines: anyGroups,
+          crawlDelay: crawlDelay(robots, "*") ?? null,
+          contentSignals: anySignals,
+        },
+        crawlers: report.crawlers.map(entryJson),
+        otherAgents: report.otherAgents,
+      };
+      await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+      return EXIT.ok;
+    }
+
+    const paint = makePaint();
+    const out: string[] = [`robots.txt: ${loaded.label}`];
+    if (loaded.note !== undefined) out.push(`fetch: ${loaded.note}`);
+    if (doc.full !== null) {
+      out.push(`note: over 500 KiB; crawlers ignore everything after line ${doc.lastLineRead}`);
+    }
+    const anyText =
+      anyOther.source === "none"
+        ? "no * group: crawlers not named below may crawl everything"
+        : `the * group (${lines(anyGroups)}) ${anyRoot.allowed ? "allows" : "disallows"} / for crawlers not named`;
+    out.push(anyText);
+    const header = ["crawler", "operator", "status", "group", "crawl-delay", "content signals"];
+    const summary: string[] = [];
+    for (const purpose of PURPOSE_KEYS) {
+      const entries = report.crawlers.filter((e) => e.crawler.purpose === purpose);
+      if (entries.length === 0) continue;
+      out.push("", paint.bold(CRAWLER_PURPOSES[purpose]));
+      const rows = [
+        header,
+        ...entries.map((e) => [
+          e.crawler.token,
+          e.crawler.operator,
+          e.status,
+          groupText(e.source, e.groupLines, e.crawler.fallback),
+          e.crawlDelay === undefined ? "-" : String(e.crawlDelay),
+          signalsText(e.contentSignals),
+        ]),
+      ];
+      out.push(
+        ...table(rows, (r, c, cell) =>
+          r === 0
+            ? paint.dim(cell)
+            : c === 2
+              ? statusText(cell as CrawlerReportEntry["status"], paint)
+              : cell,
+        ),
+      );
+      const blocked = entries.filter((e) => e.status === "blocked").length;
+      const partial = entries.filter((e) => e.status === "partial").length;
+      summary.push(
+        `  ${purpose.padEnd(13)} ${blocked} of ${entries.length} blocked${partial > 0 ? `, ${partial} partly` : ""}`,
+      );
+    }
+    out.push("", "Summary:", ...summary);
+    if (report.otherAgents.length > 0) {
+      out.push(
+        "",
+        `Other agents named in this file: ${report.otherAgents.map((a) => `${a.token} (${lines(a.lines)})`).join(", ")}`,
+      );
+    }
+    await writeOut(`${out.join("\n")}\n`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,168 @@
+/**
+ * `robots explain <robots.txt | url | -> --agent <token> <url>...`: why each
+ * URL is allowed or disallowed (SPEC.md §6). The reasoning lives in
+ * src/explain/ so a web page can reuse it; this file loads and prints.
+ */
+
+import { parseDocument } from "../../explain/document.js";
+import { createExplainer, type UrlExplanation } from "../../explain/explain-url.js";
+import type { MatchedRule } from "../../match/compile.js";
+import { agentOption, formatOption, urlArgument } from "../args.js";
+import { makePaint, type Paint } from "../color.js";
+import { type Command, str } from "../command.js";
+import { CliError, EXIT } from "../errors.js";
+import { writeOut } from "../io.js";
+import { loadRobotsSource } from "../source.js";
+
+export const explainHelp = `Usage: robots explain <robots.txt | url | -> --agent <token> <url>...
+
+Explains, for each URL, how a crawler reads the robots.txt:
+  - the verdict, and the path the rules were matched against;
+  - which group(s) applied and why: named, merged from several groups,
+    fell back to *, or none;
+  - the deciding line shown in context, with its pattern as written and as
+    normalised;
+  - the other rules that matched and why they lost (shorter; a tie goes to
+    allow; same length and kind: the earlier line);
+  - notes when a typo, a missing colon, a cut user-agent token, the 500 KiB
+    size limit, an unencoded URL or letter case changed the outcome.
+
+Like crawlers, explain reads only the first 500 KiB of the file.
+
+Arguments:
+  <robots.txt>      a file, "-" for standard input, or an http(s) URL to fetch
+  <url>...          URLs (or paths such as /private/x) to explain
+
+Options:
+  --agent <token>   the crawler's product token (letters, "-" and "_"), e.g. Googlebot
+  --format <f>      text (default) or json (one JSON document)
+  --profile <p>     google (default), rfc9309 or legacy1996
+
+Exit status: 0 all allowed, 1 any disallowed, 2 usage or I/O error.
+
+Examples:
+  robots explain robots.txt --agent Googlebot https://example.com/private/x
+  robots explain robots.txt --agent GPTBot / /blog/ /search?q=x
+  curl -s https://example.com/robots.txt | robots explain - --agent Bingbot /cart
+  robots explain https://example.com/robots.txt --agent ClaudeBot /docs --format json`;
+
+function ruleName(r: { kind: string }): string {
+  return r.kind === "allow" ? "Allow" : "Disallow";
+}
+
+function ruleJson(r: MatchedRule): Record<string, unknown> {
+  return {
+    kind: r.kind,
+    line: r.line,
+    value: r.value,
+    pattern: r.pattern,
+    matchedPattern: r.matchedPattern,
+    priority: r.priority,
+    viaIndexHtml: r.viaIndexHtml,
+    group: r.group,
+  };
+}
+
+export function explanationJson(e: UrlExplanation): Record<string, unknown> {
+  return {
+    url: e.url,
+    path: e.path,
+    allowed: e.allowed,
+    line: e.line,
+    groups: {
+      source: e.groups.source,
+      summary: e.groups.summary,
+      groups: e.groups.groups,
+      ignoredGlobal: e.groups.ignoredGlobal,
+    },
+    rule: e.rule === null ? null : ruleJson(e.rule),
+    decidedBecause: e.decidedBecause,
+    context: e.context,
+    others: e.others.map((o) => ({ ...ruleJson(o.rule), reason: o.reason, why: o.why })),
+    notes: e.notes,
+  };
+}
+
+export function renderExplanation(e: UrlExplanation, paint: Paint): string {
+  const word = e.allowed ? paint.green("ALLOWED") : paint.red("DISALLOWED");
+  const out: string[] = [paint.bold(e.url), `  ${word} for ${e.agent} (path ${e.path})`];
+  out.push(`  groups: ${e.groups.summary}`);
+  const d = e.rule;
+  if (d === null) {
+    out.push(`  decided by: nothing; ${e.decidedBecause}`);
+  } else {
+    out.push(`  decided by line ${d.line}: ${ruleName(d)}: ${d.value}`);
+    out.push(`    why: ${e.decidedBecause}`);
+    out.push(`    pattern as written: ${d.value === "" ? "(empty)" : d.value}`);
+    out.push(`    normalised:         ${d.pattern === "" ? "(empty)" : d.pattern}`);
+    if (d.viaIndexHtml) out.push(`    matched as:         ${d.matchedPattern}`);
+    const width = String(Math.max(...e.context.map((c) => c.line))).length;
+    let prev = 0;
+    for (const c of e.context) {
+      if (prev > 0 && c.line > prev + 1) out.push(`    ${" ".repeat(width + 2)}…`);
+      const mark = c.deciding ? ">" : " ";
+      const text = `    ${mark} ${String(c.line).padStart(width)} | ${c.text}`;
+      out.push(c.deciding ? paint.bold(text) : paint.dim(text));
+      prev = c.line;
+    }
+  }
+  if (e.others.length > 0) {
+    out.push("  other matching rules:");
+    for (const o of e.others) {
+      const via = o.rule.viaIndexHtml ? ` (as ${o.rule.matchedPattern})` : "";
+      out.push(
+        `    line ${o.rule.line}: ${ruleName(o.rule)}: ${o.rule.value}${via}: lost, ${o.why}`,
+      );
+    }
+  }
+  if (e.notes.length > 0) {
+    out.push("  notes:");
+    for (const n of e.notes) out.push(`    - ${paint.yellow(n.id)}: ${n.message}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+export const explainCommand: Command = {
+  summary: "why a URL is allowed or disallowed: groups, deciding line, rules that lost",
+  help: explainHelp,
+  options: { agent: { type: "string" } },
+  async run(positionals, values, context) {
+    const format = formatOption(context.format, ["text", "json"] as const, "text");
+    const [source, ...urlArgs] = positionals;
+    if (source === undefined) {
+      throw new CliError(
+        "missing <robots.txt>: pass a file, - or a URL; see robots explain --help",
+      );
+    }
+    const agent = agentOption(str(values, "agent"));
+    if (urlArgs.length === 0) {
+      throw new CliError(
+        "missing <url>: pass one or more URLs or paths to explain, e.g. /private/x",
+      );
+    }
+    const urls = urlArgs.map(urlArgument);
+    const loaded = await loadRobotsSource(source, { profile: context.profile, agent });
+    const doc = parseDocument(loaded.body, { profile: context.profile });
+    const explainer = createExplainer(doc, agent);
+    const results = urls.map((u) => explainer.explain(u));
+    if (format === "json") {
+      const json = {
+        robots: loaded.label,
+        ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
+        agent,
+        profile: context.profile,
+        fileNotes: explainer.fileNotes,
+        results: results.map(explanationJson),
+      };
+      await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+    } else {
+      const paint = makePaint();
+      let text = `robots.txt: ${loaded.label}\n`;
+      if (loaded.note !== undefined) text += `fetch: ${loaded.note}\n`;
+      for (const n of explainer.fileNotes) text += `note: ${n.message}\n`;
+      for (const r of results) text += `\n${renderExplanation(r, paint)}`;
+      await writeOut(text);
+    }
+    return results.every((r) => r.allowed) ? EXIT.allowed : EXIT.disallowed;
+  },
+};

@@ -1,0 +1,120 @@
+/**
+ * A robots.txt as a crawler reads it, kept together with its bytes and line
+ * positions so explanations can quote lines and try "what if" variants of the
+ * file. No `node:` imports: a web page can reuse it (STYLE.md "Shape").
+ */
+import { decodeText, toBytes } from "../parse/bytes.js";
+import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Profile } from "../parse/profile.js";
+
+/**
+ * Crawlers read at most 500 KiB of a robots.txt and ignore the rest (SPEC.md
+ * §8 "Size"; RFC 9309 §2.5). Explanations show what such a crawler sees.
+ */
+export const CRAWLER_SIZE_LIMIT = 500 * 1024;
+
+export interface DocumentOptions {
+  readonly profile?: Profile;
+  /** Bytes a crawler reads; default CRAWLER_SIZE_LIMIT. `Infinity` reads everything. */
+  readonly sizeLimit?: number;
+}
+
+export interface RobotsDocument {
+  readonly profile: Profile;
+  /** The whole body as given. */
+  readonly body: Uint8Array;
+  /** The bytes a crawler reads: `body`, cut at the size limit. */
+  readonly view: Uint8Array;
+  /** The file as a crawler reads it (the first `sizeLimit` bytes). */
+  readonly robots: RobotsTxt;
+  /** The whole file, parsed, when it is longer than the limit; else null. */
+  readonly full: RobotsTxt | null;
+  readonly sizeLimit: number;
+  /** Lines in the whole body. */
+  readonly lineCount: number;
+  /** The last line a crawler reads (in part, when the limit cuts it). */
+  readonly lastLineRead: number;
+  /** Byte offsets of line `n` in `body`: [start, end) without its line ending. */
+  lineSpan(line: number): { start: number; end: number } | undefined;
+  /** The text of line `n` (UTF-8, or one character per byte when invalid). */
+  lineText(line: number): string | undefined;
+}
+
+/** Parse `body` as a crawler reads it and remember where each line lies. */
+export function parseDocument(
+  body: Uint8Array | string,
+  options: DocumentOptions = {},
+): RobotsDocument {
+  const profile = options.profile ?? "google";
+  const sizeLimit = options.sizeLimit ?? CRAWLER_SIZE_LIMIT;
+  const bytes = toBytes(body);
+  const cut = bytes.length > sizeLimit;
+  const view = cut ? bytes.subarray(0, sizeLimit) : bytes;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  // The whole body is scanned once with the hook that records line spans;
+  // the crawler's view is a prefix, so its line numbers are the same.
+  const whole = parseRobotsTxt(
+    bytes,
+    { profile },
+    {
+      onLine(ev) {
+        starts.push(ev.start);
+        ends.push(ev.rawEnd);
+      },
+    },
+  );
+  const robots = cut ? parseRobotsTxt(view, { profile }) : whole;
+  return {
+    profile,
+    body: bytes,
+    view,
+    robots,
+    full: cut ? whole : null,
+    sizeLimit,
+    lineCount: starts.length,
+    lastLineRead: robots.lineCount,
+    lineSpan(line) {
+      const start = starts[line - 1];
+      const end = ends[line - 1];
+      return start === undefined || end === undefined ? undefined : { start, end };
+    },
+    lineText(line) {
+      const span = this.lineSpan(line);
+      return span === undefined ? undefined : decodeText(bytes, span.start, span.end);
+    },
+  };
+}
+
+/**
+ * The crawler's view of the file with some lines replaced (`null` blanks a
+ * line): line numbers stay the same because line endings are kept. Used to
+ * ask "what would the verdict be if this line were read differently".
+ */
+export function editLines(
+  doc: RobotsDocument,
+  edits: ReadonlyMap<number, string | null>,
+): RobotsTxt {
+  const enc = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  let pos = 0;
+  const lines = [...edits.keys()].sort((a, b) => a - b);
+  for (const line of lines) {
+    const span = doc.lineSpan(line);
+    if (span === undefined || span.start >= doc.view.length) continue;
+    parts.push(doc.view.subarray(pos, span.start));
+    const text = edits.get(line);
+    if (text) parts.push(enc.encode(text.replace(/[\r\n]/g, " ")));
+    pos = Math.min(span.end, doc.view.length);
+  }
+  parts.push(doc.view.subarray(pos));
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return parseRobotsTxt(out, { profile: doc.profile });
+}

@@ -1,0 +1,476 @@
+/**
+ * Why a URL is allowed or disallowed for a crawler (SPEC.md §6): the verdict,
+ * the groups that applied and why (§4), the deciding line in context with its
+ * pattern as written and as normalised (§2.8), the other matching rules and
+ * why they lost (§5), and notes when a lenient reading (typos, missing colon,
+ * a cut agent token) or the 500 KiB limit changed the outcome. Library code:
+ * never throws on any file or URL, and no `node:` imports.
+ */
+import { compileMatcher, type MatchedRule, type RobotsMatcher } from "../match/compile.js";
+import { matchesPattern } from "../match/pattern.js";
+import type { GroupSource } from "../match/select-groups.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Group } from "../parse/types.js";
+import { editLines, type RobotsDocument } from "./document.js";
+
+/** Why a matching rule did not decide. */
+export type LossReason =
+  /** Its pattern is shorter than the deciding one (SPEC.md §5). */
+  | "shorter"
+  /** Same length, and on a tie allow wins (SPEC.md §5). */
+  | "tie-allow-wins"
+  /** Same length and kind: the earlier line is reported (SPEC.md §6). */
+  | "earlier-line-wins"
+  /** 1996 draft: the first matching rule in file order decides (SPEC.md §9). */
+  | "first-match-wins";
+
+export interface LosingRule {
+  readonly rule: MatchedRule;
+  readonly reason: LossReason;
+  /** The reason in words. */
+  readonly why: string;
+}
+
+export type NoteId =
+  | "typo"
+  | "missing-colon"
+  | "agent-token-cut"
+  | "size-limit"
+  | "line-too-long"
+  | "rule-outside-group"
+  | "url-not-encoded"
+  | "case-sensitive";
+
+export interface ExplainNote {
+  readonly id: NoteId;
+  /** The line the note is about (0 when it is about the URL). */
+  readonly line: number;
+  readonly message: string;
+  /** The verdict the file would give if the note's cause were absent, when that differs. */
+  readonly otherwise?: { readonly allowed: boolean; readonly line: number };
+}
+
+export interface AppliedGroup {
+  readonly index: number;
+  /** The group's user-agent lines. */
+  readonly agents: readonly {
+    readonly line: number;
+    readonly value: string;
+    readonly token: string;
+    /** This line is the one that selected the group. */
+    readonly selects: boolean;
+  }[];
+}
+
+export interface GroupExplanation {
+  readonly source: GroupSource;
+  readonly groups: readonly AppliedGroup[];
+  /** First lines of `*` groups ignored because the crawler is named (SPEC.md §4). */
+  readonly ignoredGlobal: readonly number[];
+  readonly summary: string;
+}
+
+export interface ContextLine {
+  readonly line: number;
+  readonly text: string;
+  /** This is the deciding line. */
+  readonly deciding: boolean;
+}
+
+export interface UrlExplanation {
+  readonly url: string;
+  /** The path the rules were matched against (SPEC.md §5). */
+  readonly path: string;
+  readonly agent: string;
+  readonly allowed: boolean;
+  /** The deciding line, 0 when no rule matched (SPEC.md §6). */
+  readonly line: number;
+  readonly groups: GroupExplanation;
+  /** The deciding rule, or null. */
+  readonly rule: MatchedRule | null;
+  /** Why that rule decides, in words. */
+  readonly decidedBecause: string;
+  /** The deciding line with a few lines around it and the group's first line. */
+  readonly context: readonly ContextLine[];
+  /** Other matching rules, best first, and why each lost. */
+  readonly others: readonly LosingRule[];
+  readonly notes: readonly ExplainNote[];
+}
+
+/** Facts about the whole file, shown once before the per-URL explanations. */
+export interface FileNote {
+  readonly id: "size-limit";
+  readonly line: number;
+  readonly message: string;
+}
+
+export interface Explainer {
+  readonly agent: string;
+  readonly fileNotes: readonly FileNote[];
+  explain(url: string): UrlExplanation;
+}
+
+const CONTEXT_AROUND = 2;
+/** Bound on the "what if" re-parses per agent (each is one parse of the file). */
+const MAX_WHAT_IFS = 64;
+/** An agent token no crawler sends: stands in for "this line names someone else". */
+const UNMATCHED_TOKEN = "robots-explain-unmatched-agent";
+
+interface WhatIf {
+  readonly id: NoteId;
+  readonly line: number;
+  readonly message: (otherwise: { allowed: boolean; line: number }) => string;
+  readonly matcher: () => RobotsMatcher;
+}
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
+}
+
+function ruleText(r: { kind: string; value: string }): string {
+  return `${r.kind === "allow" ? "Allow" : "Disallow"}: ${r.value}`;
+}
+
+function verdictText(allowed: boolean, line: number): string {
+  return `${allowed ? "allowed" : "disallowed"} (${line === 0 ? "no rule matched" : `line ${line}`})`;
+}
+
+function lineList(lines: readonly number[]): string {
+  if (lines.length === 1) return `line ${lines[0]}`;
+  return `lines ${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]}`;
+}
+
+function sameToken(a: string, b: string): boolean {
+  return a.length === b.length && a.toLowerCase() === b.toLowerCase();
+}
+
+function describeGroups(robots: RobotsTxt, m: RobotsMatcher): GroupExplanation {
+  const agent = m.agent;
+  const groups: AppliedGroup[] = m.groups.map((index) => {
+    const g = robots.groups[index] as Group;
+    return {
+      index,
+      agents: g.agents.map((a) => ({
+        line: a.line,
+        value: a.value,
+        token: a.token,
+        selects: m.source === "named" ? !a.global && sameToken(a.token, agent) : a.global,
+      })),
+    };
+  });
+  const selecting = groups.map((g) => g.agents.find((a) => a.selects)?.line ?? 0);
+  const ignoredGlobal: number[] = [];
+  if (m.source === "named") {
+    for (const g of robots.groups) {
+      if (m.groups.includes(g.index)) continue;
+      const star = g.agents.find((a) => a.global);
+      if (star) ignoredGlobal.push(star.line);
+    }
+  }
+  let summary: string;
+  const name = JSON.stringify(agent);
+  if (m.source === "named") {
+    summary =
+      selecting.length === 1
+        ? `${name} is named on line ${selecting[0]}`
+        : `${name} is named in ${selecting.length} groups, merged: ${lineList(selecting)}`;
+    if (ignoredGlobal.length > 0) {
+      summary += `; the * group${ignoredGlobal.length > 1 ? "s" : ""} (${lineList(ignoredGlobal)}) ${ignoredGlobal.length > 1 ? "are" : "is"} ignored for it`;
+    }
+  } else if (m.source === "global") {
+    summary =
+      selecting.length === 1
+        ? `${name} is not named in any group: fell back to * (line ${selecting[0]})`
+        : `${name} is not named in any group: fell back to *, ${selecting.length} groups merged (${lineList(selecting)})`;
+  } else {
+    summary = `no group names ${name} and there is no * group: no rule applies`;
+  }
+  return { source: m.source, groups, ignoredGlobal, summary };
+}
+
+function lossOf(d: MatchedRule, o: MatchedRule, legacy: boolean): LosingRule {
+  if (legacy) {
+    return {
+      rule: o,
+      reason: "first-match-wins",
+      why: `the 1996 draft takes the first match in file order, and line ${d.line} comes first`,
+    };
+  }
+  if (o.priority < d.priority) {
+    return {
+      rule: o,
+      reason: "shorter",
+      why: `shorter: ${o.priority} < ${d.priority} octets (the longest match wins)`,
+    };
+  }
+  if (o.kind !== d.kind) {
+    return {
+      rule: o,
+      reason: "tie-allow-wins",
+      why: `same length (${o.priority} octets): a tie goes to allow`,
+    };
+  }
+  return {
+    rule: o,
+    reason: "earlier-line-wins",
+    why: `same length and kind: the earlier line (${d.line}) is the deciding one`,
+  };
+}
+
+function decidedBecause(d: MatchedRule | null, others: number, legacy: boolean): string {
+  if (d === null) return "no rule matched the path, so it is allowed";
+  if (d.kind === "disallow" && d.priority === 0) {
+    return "an empty Disallow matches every path with priority 0 and disallows nothing";
+  }
+  if (legacy) return "the first matching rule in file order decides (1996 draft)";
+  const via = d.viaIndexHtml
+    ? ` (through Google's index.html rule: ${d.pattern} also allows ${d.matchedPattern})`
+    : "";
+  if (others === 0) return `the only matching rule${via}`;
+  return `the longest matching pattern (${d.priority} octets)${via}`;
+}
+
+/** Printable form of a line: control characters shown as \xNN, very long lines cut. */
+function printable(text: string, max = 160): string {
+  let s = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => {
+    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+  s = s.replace(/\t/g, "  ");
+  return s.length > max ? `${s.slice(0, max)}… (${text.length} characters)` : s;
+}
+
+function contextLines(doc: RobotsDocument, line: number, groupLine: number): ContextLine[] {
+  const out: ContextLine[] = [];
+  const from = Math.max(1, line - CONTEXT_AROUND);
+  // The empty "line" after a final line ending is no line a person sees.
+  const last =
+    doc.lineCount > 1 && doc.lineText(doc.lineCount) === "" ? doc.lineCount - 1 : doc.lineCount;
+  const to = Math.min(last, line + CONTEXT_AROUND);
+  const push = (n: number) =>
+    out.push({ line: n, text: printable(doc.lineText(n) ?? ""), deciding: n === line });
+  if (groupLine > 0 && groupLine < from) push(groupLine);
+  for (let n = from; n <= to; n++) push(n);
+  return out;
+}
+
+/** Percent-encode what a crawler would have encoded: non-ASCII as UTF-8 bytes, spaces, controls. */
+function encodeUrl(url: string): string {
+  let out = "";
+  for (const ch of url) {
+    const cp = ch.codePointAt(0)!;
+    if (cp > 0x20 && cp < 0x7f) out += ch;
+    else
+      for (const b of new TextEncoder().encode(ch))
+        out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/**
+ * The "what if" variants worth trying for this agent: each lenient reading
+ * undone on its own, each cut agent token read as the author meant it.
+ */
+function whatIfs(doc: RobotsDocument, agent: string): WhatIf[] {
+  const robots = doc.robots;
+  const out: WhatIf[] = [];
+  const blank = (line: number) =>
+    lazy(() => compileMatcher(editLines(doc, new Map([[line, null]])), agent));
+  const replace = (line: number, text: string) =>
+    lazy(() => compileMatcher(editLines(doc, new Map([[line, text]])), agent));
+  if (robots.profile === "google") {
+    // Typos and missing colons are Google's leniency (SPEC.md §2.6, §2.7);
+    // RFC 9309 parsers ignore such lines, which is what blanking them does.
+    for (let n = 1; n <= robots.lineCount && out.length < MAX_WHAT_IFS; n++) {
+      const rec = robots.lineRecord(n)!;
+      if (rec.kind !== "user-agent" && rec.kind !== "allow" && rec.kind !== "disallow") continue;
+      if (!rec.typo && !rec.missingColon) continue;
+      const text = printable(doc.lineText(n) ?? "", 60);
+      const what = rec.typo
+        ? `line ${n} "${text}" has a misspelt key that Google accepts as ${rec.kind}`
+        : `line ${n} "${text}" has no colon; Google reads it as ${rec.kind} anyway`;
+      out.push({
+        id: rec.typo ? "typo" : "missing-colon",
+        line: n,
+        message: (o) =>
+          `${what}. Parsers that ignore the line (RFC 9309) would answer ${verdictText(o.allowed, o.line)}`,
+        matcher: blank(n),
+      });
+    }
+  }
+  // Agent tokens stop at the first character outside [A-Za-z_-] (SPEC.md §3).
+  for (const g of robots.groups) {
+    for (const a of g.agents) {
+      if (a.global || a.value === a.token || out.length >= MAX_WHAT_IFS) continue;
+      const rest = a.value.slice(a.token.length);
+      const read = a.token === "" ? "an empty token that matches no crawler" : `"${a.token}"`;
+      if (sameToken(a.token, agent)) {
+        // "Googlebot/2.1" means Googlebot: the cut is what the author meant.
+        if (rest.startsWith("/")) continue;
+        out.push({
+          id: "agent-token-cut",
+          line: a.line,
+          message: (o) =>
+            `line ${a.line} "User-agent: ${printable(a.value, 60)}" is read as ${read}, so this group applies to ${agent}; if it did not, the verdict would be ${verdictText(o.allowed, o.line)}`,
+          matcher: replace(a.line, `User-agent: ${UNMATCHED_TOKEN}`),
+        });
+      } else if (mentions(a.value, agent)) {
+        out.push({
+          id: "agent-token-cut",
+          line: a.line,
+          message: (o) =>
+            `line ${a.line} "User-agent: ${printable(a.value, 60)}" mentions ${agent} but is read as ${read}, so this group does not apply to ${agent}; written as "User-agent: ${agent}" it would, and the verdict would be ${verdictText(o.allowed, o.line)}`,
+          matcher: replace(a.line, `User-agent: ${agent}`),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Does `value` contain `agent` as a whole token (case-insensitive)? */
+function mentions(value: string, agent: string): boolean {
+  if (agent === "") return false;
+  const v = value.toLowerCase();
+  const a = agent.toLowerCase();
+  const isTok = (c: string | undefined) => c !== undefined && /[A-Za-z_-]/.test(c);
+  for (let i = v.indexOf(a); i >= 0; i = v.indexOf(a, i + 1)) {
+    if (!isTok(v[i - 1]) && !isTok(v[i + a.length])) return true;
+  }
+  return false;
+}
+
+function fileNotes(doc: RobotsDocument): FileNote[] {
+  if (doc.full === null) return [];
+  return [
+    {
+      id: "size-limit",
+      line: doc.lastLineRead,
+      message: `the file is ${doc.body.length.toLocaleString("en-US")} bytes; crawlers read only the first ${doc.sizeLimit.toLocaleString("en-US")} (500 KiB), which end in line ${doc.lastLineRead} of ${doc.lineCount}: everything after is ignored`,
+    },
+  ];
+}
+
+/** Build an explainer for one agent; reuse it for every URL. */
+export function createExplainer(doc: RobotsDocument, agent: string): Explainer {
+  const robots = doc.robots;
+  const legacy = robots.profile === "legacy1996";
+  const m = compileMatcher(robots, agent);
+  const groups = describeGroups(robots, m);
+  const variants = whatIfs(doc, agent);
+  const fullMatcher = doc.full === null ? null : compileMatcher(doc.full, agent);
+  const appliedRules = m.groups.flatMap((i) => robots.groups[i]?.rules ?? []);
+
+  function explain(url: string): UrlExplanation {
+    const v = m.check(url);
+    const all = m.matches(url);
+    const d = v.rule;
+    const others: LosingRule[] = [];
+    if (d !== null) {
+      for (const o of all) {
+        if (o.line === d.line && o.matchedPattern === d.matchedPattern) continue;
+        others.push(lossOf(d, o, legacy));
+      }
+    }
+    const notes: ExplainNote[] = [];
+    const differs = (o: { allowed: boolean; line: number }) =>
+      o.allowed !== v.allowed || o.line !== v.line;
+    for (const w of variants) {
+      const alt = w.matcher().check(url);
+      const o = { allowed: alt.allowed, line: alt.line };
+      if (differs(o)) notes.push({ id: w.id, line: w.line, message: w.message(o), otherwise: o });
+    }
+    if (fullMatcher !== null) {
+      const alt = fullMatcher.check(url);
+      if (alt.line !== v.line || alt.allowed !== v.allowed) {
+        const past = alt.line > doc.lastLineRead || (alt.line === doc.lastLineRead && alt.line > 0);
+        const r = alt.rule;
+        const message =
+          past && r
+            ? `line ${alt.line} "${ruleText(r)}" lies past the 500 KiB limit, which crawlers do not read; reading the whole file, it would decide: ${alt.allowed ? "allowed" : "disallowed"}`
+            : `reading the whole file instead of the first 500 KiB would change the verdict to ${verdictText(alt.allowed, alt.line)}`;
+        notes.push({
+          id: "size-limit",
+          line: alt.line,
+          message,
+          otherwise: { allowed: alt.allowed, line: alt.line },
+        });
+      }
+    }
+    for (const r of [d, ...others.map((o) => o.rule)]) {
+      if (r === null) continue;
+      if (robots.lineRecord(r.line)?.tooLong) {
+        notes.push({
+          id: "line-too-long",
+          line: r.line,
+          message: `line ${r.line} is longer than 16,663 bytes: only its first 16,663 bytes are read, so its pattern is cut there`,
+        });
+      }
+    }
+    const path = v.path;
+    for (const r of robots.orphanRules) {
+      if (r.pattern !== "" && matchesPattern(r.pattern, path)) {
+        notes.push({
+          id: "rule-outside-group",
+          line: r.line,
+          message: `line ${r.line} "${ruleText(r)}" matches but comes before any User-agent line, so it applies to no crawler`,
+        });
+      }
+    }
+    if (!legacy) {
+      for (const r of appliedRules) {
+        if (r.pattern === "" || matchesPattern(r.pattern, path)) continue;
+        if (r.pattern.toLowerCase() !== r.pattern || path.toLowerCase() !== path) {
+          if (matchesPattern(r.pattern.toLowerCase(), path.toLowerCase())) {
+            notes.push({
+              id: "case-sensitive",
+              line: r.line,
+              message: `line ${r.line} "${ruleText(r)}" would match if case were ignored, but paths are case-sensitive`,
+            });
+          }
+        }
+      }
+    }
+    const encoded = encodeUrl(url);
+    if (encoded !== url) {
+      const alt = m.check(encoded);
+      if (differs({ allowed: alt.allowed, line: alt.line })) {
+        notes.push({
+          id: "url-not-encoded",
+          line: 0,
+          message: `the URL is matched exactly as written, not percent-encoded; as ${encoded} (how crawlers request it) the verdict is ${verdictText(alt.allowed, alt.line)}`,
+          otherwise: { allowed: alt.allowed, line: alt.line },
+        });
+      }
+    }
+    const groupLine =
+      d === null ? 0 : (groups.groups.find((g) => g.index === d.group)?.agents[0]?.line ?? 0);
+    return {
+      url,
+      path,
+      agent,
+      allowed: v.allowed,
+      line: v.line,
+      groups,
+      rule: d,
+      decidedBecause: decidedBecause(d, others.length, legacy),
+      context: d === null ? [] : contextLines(doc, d.line, groupLine),
+      others,
+      notes,
+    };
+  }
+
+  return { agent, fileNotes: fileNotes(doc), explain };
+}
+
+/** One-shot form: explain `url` for `agent` under `doc`. */
+export function explainUrl(doc: RobotsDocument, agent: string, url: string): UrlExplanation {
+  return createExplainer(doc, agent).explain(url);
+}

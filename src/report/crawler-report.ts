@@ -1,0 +1,121 @@
+/**
+ * The crawler report (`robots agents`): for each well-known crawler, may it
+ * crawl `/`, which group applies (SPEC.md §4), how many disallow rules it
+ * has, its crawl-delay and its content signals (SPEC.md §7). Answers "which
+ * AI crawlers does my robots.txt block?". No `node:` imports.
+ */
+
+import { CRAWLERS, type CrawlerInfo } from "../data/crawlers.js";
+import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
+import { type ContentSignal, contentSignals, crawlDelay } from "../match/directives.js";
+import { asciiLower } from "../match/select-groups.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+
+/**
+ * - `blocked`: `/` is disallowed (the site's home page; usually `Disallow: /`).
+ * - `partial`: `/` is allowed but some non-empty disallow rules apply.
+ * - `allowed`: no disallow rule applies.
+ */
+export type CrawlerStatus = "blocked" | "partial" | "allowed";
+
+/** How the group was chosen: SPEC.md §4 plus the operator-documented exceptions in the data. */
+export type ReportSource = "named" | "global" | "none" | "fallback" | "ignores-global";
+
+export interface CrawlerReportEntry {
+  readonly crawler: CrawlerInfo;
+  readonly status: CrawlerStatus;
+  /** May it fetch `/`? */
+  readonly rootAllowed: boolean;
+  /** The line deciding `/`, 0 when no rule matched. */
+  readonly line: number;
+  readonly source: ReportSource;
+  /** First user-agent line of each applied group. */
+  readonly groupLines: readonly number[];
+  /** Non-empty disallow rules that apply. */
+  readonly disallowRules: number;
+  readonly crawlDelay: number | undefined;
+  readonly contentSignals: readonly ContentSignal[];
+}
+
+export interface OtherAgent {
+  /** The agent token as written. */
+  readonly token: string;
+  readonly lines: readonly number[];
+}
+
+export interface CrawlerReport {
+  readonly crawlers: readonly CrawlerReportEntry[];
+  /** Agents the file names that the crawler list does not know. */
+  readonly otherAgents: readonly OtherAgent[];
+}
+
+function isNamed(robots: RobotsTxt, token: string): boolean {
+  const want = asciiLower(token);
+  return robots.groups.some((g) => g.agents.some((a) => !a.global && asciiLower(a.token) === want));
+}
+
+function entry(robots: RobotsTxt, crawler: CrawlerInfo): CrawlerReportEntry {
+  let m: RobotsMatcher = compileMatcher(robots, crawler.token);
+  let source: ReportSource = m.source;
+  let signalsFor = crawler.token;
+  if (m.source !== "named" && crawler.fallback !== undefined && isNamed(robots, crawler.fallback)) {
+    m = compileMatcher(robots, crawler.fallback);
+    source = "fallback";
+    signalsFor = crawler.fallback;
+  } else if (m.source === "global" && crawler.ignoresGlobal === true) {
+    // No group applies: everything is allowed and `*` directives are not read.
+    const root = { allowed: true, line: 0 };
+    return {
+      crawler,
+      status: "allowed",
+      rootAllowed: root.allowed,
+      line: root.line,
+      source: "ignores-global",
+      groupLines: [],
+      disallowRules: 0,
+      crawlDelay: undefined,
+      contentSignals: [],
+    };
+  }
+  const v = m.check("/");
+  let disallowRules = 0;
+  for (const i of m.groups) {
+    for (const r of robots.groups[i]?.rules ?? []) {
+      if (r.kind === "disallow" && r.pattern !== "") disallowRules++;
+    }
+  }
+  return {
+    crawler,
+    status: !v.allowed ? "blocked" : disallowRules > 0 ? "partial" : "allowed",
+    rootAllowed: v.allowed,
+    line: v.line,
+    source,
+    groupLines: m.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0),
+    disallowRules,
+    crawlDelay: crawlDelay(robots, signalsFor),
+    contentSignals: contentSignals(robots, signalsFor),
+  };
+}
+
+/** The report for `crawlers` (default: the built-in list) under `robots`. */
+export function crawlerReport(
+  robots: RobotsTxt,
+  crawlers: readonly CrawlerInfo[] = CRAWLERS,
+): CrawlerReport {
+  const known = new Set(crawlers.map((c) => asciiLower(c.token)));
+  const others = new Map<string, { token: string; lines: number[] }>();
+  for (const g of robots.groups) {
+    for (const a of g.agents) {
+      if (a.global || a.token === "") continue;
+      const key = asciiLower(a.token);
+      if (known.has(key)) continue;
+      const o = others.get(key);
+      if (o === undefined) others.set(key, { token: a.token, lines: [a.line] });
+      else o.lines.push(a.line);
+    }
+  }
+  return {
+    crawlers: crawlers.map((c) => entry(robots, c)),
+    otherAgents: [...others.values()],
+  };
+}
