@@ -2,6 +2,8 @@
  * Where a command's robots.txt comes from: a local file, `-` (stdin), or a
  * URL (fetched through the access-method client, SPEC.md §8).
  */
+import { RobotsError } from "../errors.js";
+import { RobotsClient, type RobotsSnapshot, type SourceState } from "../node.js";
 import type { Profile } from "../parse/profile.js";
 import { CliError } from "./errors.js";
 import { isUrlArg, readBodyArg } from "./io.js";
@@ -19,15 +21,109 @@ export interface SourceOptions {
   readonly profile: Profile;
   /** The crawler's product token, sent in the User-Agent header when fetching. */
   readonly agent?: string;
+  /** Total fetch timeout in ms (default: the client's, 15 s). */
+  readonly timeoutMs?: number;
+}
+
+/** Product token sent when a command fetches without an --agent. */
+export const CLI_AGENT = "robots-exclusion";
+
+/**
+ * A client for one CLI run. The User-Agent names the crawler the user asked
+ * about (SPEC.md §8 "Request") and says that this tool made the request.
+ */
+export function cliClient(options: SourceOptions): RobotsClient {
+  const token = options.agent ?? CLI_AGENT;
+  const timeouts =
+    options.timeoutMs === undefined
+      ? {}
+      : {
+          totalTimeoutMs: options.timeoutMs,
+          connectTimeoutMs: Math.min(options.timeoutMs, 5_000),
+        };
+  try {
+    return new RobotsClient(`${token} (robots-exclusion CLI)`, {
+      productToken: token,
+      profile: options.profile,
+      ...timeouts,
+    });
+  } catch (err) {
+    throw asCliError(err);
+  }
+}
+
+/** RobotsError (bad URL, scheme, agent) → one-line CLI error, exit 2. */
+export function asCliError(err: unknown): unknown {
+  return err instanceof RobotsError ? new CliError(err.message) : err;
 }
 
 /** Load a robots.txt argument: file, `-`, or http(s) URL. */
-export async function loadRobotsSource(
-  arg: string,
-  _options: SourceOptions,
-): Promise<RobotsSource> {
+export async function loadRobotsSource(arg: string, options: SourceOptions): Promise<RobotsSource> {
   if (isUrlArg(arg)) {
-    throw new CliError(`fetching ${arg} is not available in this build: pass a local file or -`);
+    const client = cliClient(options);
+    let snap: RobotsSnapshot;
+    try {
+      snap = await client.robots(arg);
+    } catch (err) {
+      throw asCliError(err);
+    }
+    const good = snap.entry.good;
+    // The body of the copy in force; a server error or a 4xx has none.
+    const body = snap.robots !== null && good !== null ? good.body : new Uint8Array(0);
+    return { body, label: snap.source.robotsUrl, note: describeSource(snap.source) };
   }
   return { body: await readBodyArg(arg), label: arg === "-" ? "<stdin>" : arg };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** "24 h", "5 min", "30 s". */
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
+  if (s < 2 * 86400) return `${Math.round(s / 360) / 10} h`;
+  return `${Math.round(s / 8640) / 10} days`;
+}
+
+/** One line: where the rules came from and in what state (SPEC.md §8). */
+export function describeSource(s: SourceState): string {
+  const error = s.serverError;
+  const failing =
+    error === null
+      ? ""
+      : `server error since ${iso(error.since)} (${error.message}; ${error.attempts} attempt(s), next retry ${iso(error.nextRetryAt)})`;
+  const via = s.redirects.length === 0 ? "" : `, via ${s.redirects.length} redirect(s)`;
+  const copy =
+    s.fetchedAt === null || s.expiresAt === null
+      ? ""
+      : s.freshness === "stale"
+        ? `last good copy from ${iso(s.fetchedAt)}, stale`
+        : `${s.freshness === "fetched" ? "fetched now" : "cached"}, fresh until ${iso(s.expiresAt)}`;
+  switch (s.basis) {
+    case "robots-txt-itself":
+      return "the robots.txt URL itself is always allowed (RFC 9309)";
+    case "rules":
+      return [
+        `HTTP ${s.status}, ${s.bytes} bytes${s.truncated ? " (cut at the size limit)" : ""}${via}, ${copy}`,
+        failing,
+      ]
+        .filter(Boolean)
+        .join("; ");
+    case "no-robots-txt":
+      return [
+        `${s.status === null ? "no response" : `HTTP ${s.status}`}${via}: no robots.txt, everything allowed${copy === "" ? "" : ` (${copy})`}`,
+        failing,
+      ]
+        .filter(Boolean)
+        .join("; ");
+    case "forbidden":
+      return `HTTP ${s.status}: access forbidden, everything disallowed (1996 draft)`;
+    case "server-error-disallow":
+      return `${failing}: everything disallowed while the server fails (SPEC.md §8)`;
+    case "server-error-allow":
+      return `${failing}: no usable copy, everything allowed (SPEC.md §8 timeline)`;
+  }
 }

@@ -104,6 +104,8 @@ export interface SourceState {
   readonly status: number | null;
   readonly fetchedAt: number | null;
   readonly expiresAt: number | null;
+  /** Size of the body in use (decoded bytes; 0 when none). */
+  readonly bytes: number;
   /** The body in use was cut at the size limit. */
   readonly truncated: boolean;
   /** Redirects followed to get the copy in use. */
@@ -484,6 +486,7 @@ function robotsItselfState(origin: RobotsOrigin): SourceState {
     status: null,
     fetchedAt: null,
     expiresAt: null,
+    bytes: 0,
     truncated: false,
     redirects: [],
     serverError: null,
@@ -511,6 +514,7 @@ function sourceState(
     status: copy?.status ?? (copy === null && error !== null ? error.status : null),
     fetchedAt: copy?.fetchedAt ?? null,
     expiresAt: copy?.expiresAt ?? null,
+    bytes: copy?.body.byteLength ?? 0,
     truncated: copy?.truncated ?? false,
     redirects: copy?.redirects ?? [],
     serverError:

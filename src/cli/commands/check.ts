@@ -2,19 +2,22 @@
  * `robots check`: the verdict and the deciding line.
  *   robots check <robots.txt | -> <agent> <url>         one check against a local file
  *   robots check --robots <robots.txt> --agent <token>  one verdict per URL read from stdin
+ *   robots check <url> --agent <token>                  fetch the URL's robots.txt (SPEC.md §8)
  */
 import { createInterface } from "node:readline";
 import { validateProductToken } from "../../match/agent-token.js";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../parse/profile.js";
+import { runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { describeGroups, describeRule, verdictWord } from "../format.js";
-import { readBodyArg, writeOut } from "../io.js";
+import { isUrlArg, readBodyArg, writeOut } from "../io.js";
 
 export const checkHelp = `Usage:
   robots check <robots.txt | -> <agent> <url>
+  robots check <url> --agent <token> [--timeout <seconds>]
   robots check --robots <robots.txt | -> --agent <token> [--format text|tsv|json] < urls.txt
 
 Prints whether <agent> may fetch <url> under the given robots.txt, and the
@@ -22,20 +25,28 @@ line that decided it. Exit status: 0 allowed, 1 disallowed, 2 usage or I/O
 error. With --robots, reads one URL per line from stdin and prints one
 verdict per URL (exit 1 if any was disallowed).
 
+With a single http(s) URL, fetches that origin's /robots.txt as a crawler
+would (redirects, size limit, server-error rules: SPEC.md §8) and prints the
+verdict, the deciding line and where the rules came from. A server error is
+a disallow (exit 1).
+
 Options:
   --agent <token>     the crawler's product token (letters, "-" and "_")
   --robots <file>     the robots.txt for bulk checks ("-" is not allowed with URLs on stdin)
   --format <f>        text (default), tsv or json (JSON Lines in bulk mode)
+  --timeout <s>       with a URL: give up fetching robots.txt after this many seconds (default 15)
   --profile <p>       google (default), rfc9309 or legacy1996
 
 Examples:
   robots check examples/robots.txt Googlebot https://example.com/private/x
-  robots check --robots examples/robots.txt --agent GPTBot < urls.txt`;
+  robots check --robots examples/robots.txt --agent GPTBot < urls.txt
+  robots check https://example.com/private/x --agent Googlebot`;
 
 export interface CheckOptions {
   agent?: string | undefined;
   robots?: string | undefined;
   format?: string | undefined;
+  timeout?: string | undefined;
   profile: Profile;
 }
 
@@ -77,6 +88,9 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     const agent = requireAgent(opts.agent);
     const robots = parseRobotsTxt(await readBodyArg(opts.robots), { profile: opts.profile });
     return bulk(compileMatcher(robots, agent), robots, format);
+  }
+  if (positionals.length === 1 && isUrlArg(positionals[0]!)) {
+    return runUrlCheck(positionals[0]!, { ...opts, format, agent: requireAgent(opts.agent) });
   }
   if (positionals.length !== 3) {
     throw new CliError(
@@ -127,11 +141,12 @@ async function bulk(m: RobotsMatcher, robots: RobotsTxt, format: string): Promis
 export const checkCommand: Command = {
   summary: "is a URL allowed for a crawler? (verdict and deciding line)",
   help: checkHelp,
-  options: { agent: { type: "string" }, robots: { type: "string" } },
+  options: { agent: { type: "string" }, robots: { type: "string" }, timeout: { type: "string" } },
   run(positionals, values, context) {
     return runCheck(positionals, {
       agent: str(values, "agent"),
       robots: str(values, "robots"),
+      timeout: str(values, "timeout"),
       format: context.format,
       profile: context.profile,
     });

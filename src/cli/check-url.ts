@@ -1,0 +1,99 @@
+/**
+ * `robots check <url> --agent <token>`: one check through the access-method
+ * client (SPEC.md §8), as a crawler would make it. Exit 0 allowed, 1
+ * disallowed (a server error is a disallow verdict), 2 invalid input.
+ */
+import type { AccessCheck, RobotsSnapshot } from "../node.js";
+import type { Profile } from "../parse/profile.js";
+import { CliError, EXIT } from "./errors.js";
+import { describeGroups, describeRule, verdictWord } from "./format.js";
+import { writeOut } from "./io.js";
+import { asCliError, cliClient, describeSource } from "./source.js";
+
+export interface UrlCheckOptions {
+  readonly agent: string;
+  readonly format: string;
+  readonly profile: Profile;
+  /** --timeout in seconds, as typed. */
+  readonly timeout?: string | undefined;
+}
+
+/** Parse --timeout <seconds> into ms. */
+export function parseTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const s = Number(value);
+  if (!Number.isFinite(s) || s <= 0 || s > 3600) {
+    throw new CliError(
+      `invalid --timeout ${JSON.stringify(value)}: pass a number of seconds, e.g. --timeout 10`,
+    );
+  }
+  return Math.round(s * 1000);
+}
+
+export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<number> {
+  const timeoutMs = parseTimeout(opts.timeout);
+  const client = cliClient({
+    profile: opts.profile,
+    agent: opts.agent,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+  let result: AccessCheck;
+  let snap: RobotsSnapshot | null = null;
+  try {
+    result = await client.check(url);
+    // Cached by the check above: no second fetch.
+    if (result.source.basis === "rules") snap = await client.robots(url);
+  } catch (err) {
+    throw asCliError(err);
+  }
+  await writeOut(formatUrlCheck(result, snap, opts.format));
+  return result.allowed ? EXIT.allowed : EXIT.disallowed;
+}
+
+function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: string): string {
+  if (format === "json") {
+    return `${JSON.stringify({
+      url: r.url,
+      allowed: r.allowed,
+      line: r.line,
+      rule:
+        r.rule === null
+          ? null
+          : {
+              kind: r.rule.kind,
+              value: r.rule.value,
+              pattern: r.rule.pattern,
+              matchedPattern: r.rule.matchedPattern,
+            },
+      agent: r.agent,
+      groups: r.verdict?.groups ?? [],
+      source: r.source,
+    })}\n`;
+  }
+  if (format === "tsv") {
+    return `${r.url}\t${r.allowed ? "allowed" : "disallowed"}\t${r.line}\t${r.source.basis}\n`;
+  }
+  const lines = [`${verdictWord(r.allowed)} ${r.url}`];
+  if (r.verdict !== null && snap?.robots) {
+    lines.push(`  ${describeRule(r.verdict)}`, `  ${describeGroups(r.verdict, snap.robots)}`);
+  } else {
+    lines.push(`  no rule applies: ${blanket(r)}`);
+  }
+  lines.push(`  source: ${r.source.robotsUrl}: ${describeSource(r.source)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function blanket(r: AccessCheck): string {
+  switch (r.source.basis) {
+    case "robots-txt-itself":
+      return "the robots.txt URL itself is always allowed";
+    case "no-robots-txt":
+      return "there is no robots.txt, so everything is allowed";
+    case "forbidden":
+      return "robots.txt is forbidden (401/403), so everything is disallowed (1996 draft)";
+    case "server-error-disallow":
+      return "the server fails, so everything is disallowed";
+    default:
+      return "the server has failed for long and no good copy is usable, so everything is allowed";
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * `robots fetch <url>`: fetch an origin's robots.txt exactly as the client
+ * does (SPEC.md §8) and show what happened: status, redirect chain, bytes
+ * read, truncation, cache lifetime, and a summary of the parsed file.
+ */
+import { validateProductToken } from "../../match/agent-token.js";
+import { crawlDelay } from "../../match/directives.js";
+import type { RobotsSnapshot } from "../../node.js";
+import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
+import type { Profile } from "../../parse/profile.js";
+import { parseTimeout } from "../check-url.js";
+import { type Command, str } from "../command.js";
+import { CliError, EXIT } from "../errors.js";
+import { isUrlArg, writeOut } from "../io.js";
+import { asCliError, cliClient, describeSource, duration } from "../source.js";
+
+export const fetchHelp = `Usage:
+  robots fetch <url> [--agent <token>] [--timeout <seconds>] [--format text|json]
+
+Fetches the robots.txt of <url>'s origin the way a crawler must (SPEC.md §8):
+a plain GET of /robots.txt, up to 5 redirects, at most 500 KiB decoded, with
+connect and total timeouts. Prints the status, the redirect chain, the bytes
+read and whether the body was cut, how long the result may be cached, what
+the outcome means for crawling, and a summary of the parsed file.
+
+Exit status: 0 when the origin answered (a robots.txt, or none: 4xx), 1 on a
+server error (429, 5xx, network failure, timeout), 2 for invalid input.
+
+Options:
+  --agent <token>     product token sent in the User-Agent header and used for
+                      the crawl-delay line (default robots-exclusion)
+  --timeout <s>       give up after this many seconds (default 15)
+  --format <f>        text (default) or json
+  --profile <p>       google (default), rfc9309 or legacy1996
+
+Examples:
+  robots fetch https://example.com/
+  robots fetch https://example.com/some/page --agent Googlebot --format json`;
+
+/** SPEC.md §7: relative sitemap URLs may be resolved against the robots.txt URL. */
+function resolveAgainst(url: string, base: string): string {
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
+}
+
+function summary(robots: RobotsTxt, agent: string | undefined, base: string) {
+  const agents: string[] = [];
+  for (const g of robots.groups) {
+    for (const a of g.agents) if (!agents.includes(a.value)) agents.push(a.value);
+  }
+  const rules = robots.groups.reduce((n, g) => n + g.rules.length, 0);
+  const delay = agent === undefined ? undefined : crawlDelay(robots, agent);
+  return {
+    lines: robots.lineCount,
+    groups: robots.groups.length,
+    agents,
+    rules,
+    sitemaps: robots.sitemaps.map((s) => resolveAgainst(s.url, base)),
+    ...(delay === undefined ? {} : { crawlDelay: delay }),
+  };
+}
+
+function render(
+  snap: RobotsSnapshot,
+  agent: string | undefined,
+  now: number,
+  profile: Profile,
+): string {
+  const f = snap.lastFetch;
+  const s = snap.source;
+  const out: string[] = [`GET ${s.robotsUrl}`];
+  if (f !== null) {
+    for (const hop of f.redirects) out.push(`  ${hop.status} → ${hop.to}`);
+    const type = f.contentType === null ? "" : ` (${f.contentType})`;
+    out.push(`  status: ${f.status === null ? "no response" : `${f.status}${type}`}`);
+    if (f.kind === "ok") {
+      out.push(
+        `  read: ${f.body.byteLength} bytes${f.encoding === "identity" ? "" : ` decoded from ${f.wireBytes} bytes of ${f.encoding}`}${f.truncated ? ", truncated at the size limit (the rest does not apply)" : ", complete"}`,
+      );
+    } else {
+      out.push(`  ${f.kind}: ${f.message}`);
+    }
+  }
+  out.push(`  outcome: ${describeSource(s)}`);
+  const error = snap.entry.error;
+  if (error !== null) {
+    out.push(`  cache: retry in ${duration(Math.max(0, error.nextRetryAt - now))}`);
+  } else if (s.expiresAt !== null && s.fetchedAt !== null) {
+    out.push(`  cache: keep for ${duration(s.expiresAt - s.fetchedAt)}`);
+  }
+  if (snap.entry.good?.kind === "ok") {
+    const robots = snap.robots ?? parseRobotsTxt(snap.entry.good.body, { profile });
+    const sum = summary(robots, agent, s.robotsUrl);
+    out.push(
+      `  parsed: ${sum.lines} lines, ${sum.groups} group(s), ${sum.rules} rule(s), ${sum.sitemaps.length} sitemap(s)`,
+    );
+    if (sum.agents.length > 0) out.push(`  user-agents: ${sum.agents.join(", ")}`);
+    if (sum.crawlDelay !== undefined) out.push(`  crawl-delay for ${agent}: ${sum.crawlDelay} s`);
+    for (const url of sum.sitemaps) out.push(`  sitemap: ${url}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+export async function runFetch(
+  positionals: string[],
+  opts: { agent?: string | undefined; timeout?: string | undefined; format: string | undefined },
+  profile: Profile,
+): Promise<number> {
+  const format = opts.format ?? "text";
+  if (format !== "text" && format !== "json") {
+    throw new CliError(`unknown --format ${JSON.stringify(format)}: use text or json`);
+  }
+  if (positionals.length !== 1 || !isUrlArg(positionals[0]!)) {
+    throw new CliError(
+      "expected one http(s) URL, e.g. robots fetch https://example.com/; see robots fetch --help",
+    );
+  }
+  let agent: string | undefined;
+  if (opts.agent !== undefined) {
+    try {
+      agent = validateProductToken(opts.agent);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    }
+  }
+  const timeoutMs = parseTimeout(opts.timeout);
+  const client = cliClient({
+    profile,
+    ...(agent === undefined ? {} : { agent }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+  let snap: RobotsSnapshot;
+  try {
+    snap = await client.robots(positionals[0]!);
+  } catch (err) {
+    throw asCliError(err);
+  }
+  const now = Date.now();
+  if (format === "json") {
+    const f = snap.lastFetch;
+    const good = snap.entry.good;
+    await writeOut(
+      `${JSON.stringify({
+        robotsUrl: snap.source.robotsUrl,
+        kind: f?.kind ?? null,
+        status: f?.status ?? null,
+        redirects: f?.redirects ?? [],
+        bytes: f?.kind === "ok" ? f.body.byteLength : 0,
+        wireBytes: f?.kind === "ok" ? f.wireBytes : 0,
+        encoding: f?.kind === "ok" ? f.encoding : null,
+        truncated: f?.kind === "ok" ? f.truncated : false,
+        message: f !== null && f.kind !== "ok" ? f.message : null,
+        cacheMs:
+          snap.entry.error !== null
+            ? Math.max(0, snap.entry.error.nextRetryAt - now)
+            : good === null
+              ? null
+              : good.expiresAt - good.fetchedAt,
+        source: snap.source,
+        parsed:
+          good?.kind === "ok"
+            ? summary(
+                snap.robots ?? parseRobotsTxt(good.body, { profile }),
+                agent,
+                snap.source.robotsUrl,
+              )
+            : null,
+      })}\n`,
+    );
+  } else {
+    await writeOut(render(snap, agent, now, profile));
+  }
+  return snap.entry.error === null ? EXIT.ok : EXIT.disallowed;
+}
+
+export const fetchCommand: Command = {
+  summary: "fetch a site's robots.txt as a crawler would (status, redirects, size, cache)",
+  help: fetchHelp,
+  options: { agent: { type: "string" }, timeout: { type: "string" } },
+  run(positionals, values, context) {
+    return runFetch(
+      positionals,
+      { agent: str(values, "agent"), timeout: str(values, "timeout"), format: context.format },
+      context.profile,
+    );
+  },
+};
