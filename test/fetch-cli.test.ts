@@ -1,0 +1,206 @@
+/**
+ * The SPEC.md §8 scenarios again, through `robots check <url> --agent X` as a
+ * subprocess (the same table as fetch-client.test.ts), plus the CLI's own
+ * contract: exit 0 allowed, 1 disallowed (a server error is a disallow), 2
+ * invalid input with a one-line message; and `robots fetch`.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { ROBOTS, SCENARIOS } from "./fetch-scenarios.js";
+import { serveText, startServer } from "./fetch-servers.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function robots(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["bin/robots.js", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("SPEC.md §8 scenarios (robots check <url> subprocess)", { concurrency: 4 }, () => {
+  for (const sc of SCENARIOS) {
+    it(sc.name, { timeout: 30_000 }, async () => {
+      const servers = await sc.start();
+      try {
+        const origin = servers[0]!.origin;
+        for (const c of sc.checks) {
+          const url = `${origin}${c.path}`;
+          const run = await robots([
+            "check",
+            url,
+            "--agent",
+            "OtherBot",
+            "--timeout",
+            "1",
+            "--format",
+            "json",
+          ]);
+          assert.equal(run.stderr, "", "nothing on stderr");
+          assert.equal(run.code, c.allowed ? 0 : 1, `${c.path}: exit status`);
+          const out = JSON.parse(run.stdout) as {
+            allowed: boolean;
+            line: number;
+            source: {
+              basis: string;
+              status: number | null;
+              serverError: { reason: string } | null;
+            };
+          };
+          assert.equal(out.allowed, c.allowed);
+          assert.equal(out.line, c.line, `${c.path}: deciding line`);
+          assert.equal(out.source.basis, sc.basis);
+          if (sc.reason !== undefined) assert.equal(out.source.serverError?.reason, sc.reason);
+        }
+      } finally {
+        await Promise.all(servers.map((s) => s.close()));
+      }
+    });
+  }
+});
+
+describe("robots check <url>: text output and input errors", { concurrency: 4 }, () => {
+  it("prints the verdict, the deciding line and the source state", async () => {
+    const server = await startServer(serveText(ROBOTS));
+    try {
+      const run = await robots(["check", `${server.origin}/private/x`, "--agent", "OtherBot"]);
+      assert.equal(run.code, 1);
+      const lines = run.stdout.trimEnd().split("\n");
+      assert.equal(lines[0], `DISALLOWED ${server.origin}/private/x`);
+      assert.equal(lines[1], "  line 2: Disallow: /private");
+      assert.match(
+        lines[3] ?? "",
+        /^ {2}source: http:\/\/127\.0\.0\.1:\d+\/robots\.txt: HTTP 200, \d+ bytes, fetched now/,
+      );
+      assert.match(
+        server.requests[0]?.["user-agent"] ?? "",
+        /^OtherBot\b/,
+        "User-Agent names the crawler",
+      );
+      const named = await robots(["check", `${server.origin}/testbot-only`, "--agent", "TestBot"]);
+      assert.equal(named.code, 1);
+      assert.match(named.stdout, /line 6: Disallow: \/testbot-only/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a server error prints a disallow with the server-error state", async () => {
+    const server = await startServer((_req, res) =>
+      res.writeHead(503, { "retry-after": "60" }).end(),
+    );
+    try {
+      const run = await robots(["check", `${server.origin}/x`, "--agent", "OtherBot"]);
+      assert.equal(run.code, 1);
+      assert.match(run.stdout, /^DISALLOWED /);
+      assert.match(run.stdout, /server error since \d{4}-\d\d-\d\dT/);
+      assert.match(run.stdout, /HTTP 503/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("/robots.txt itself is allowed without a fetch", async () => {
+    const server = await startServer(serveText("User-agent: *\nDisallow: /\n"));
+    try {
+      const run = await robots(["check", `${server.origin}/robots.txt`, "--agent", "OtherBot"]);
+      assert.equal(run.code, 0);
+      assert.equal(server.hits(), 0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  const invalid: [string, string[], RegExp][] = [
+    [
+      "unsupported scheme",
+      ["check", "ftp://example.com/x", "--agent", "A"],
+      /pass an http:\/\/ or https:\/\/ URL/,
+    ],
+    ["malformed URL", ["check", "http://[oops/", "--agent", "A"], /Invalid URL .*pass an absolute/],
+    ["invalid agent", ["check", "http://127.0.0.1:9/x", "--agent", "Foo/1.0"], /Pass "Foo"/],
+    ["missing agent", ["check", "http://127.0.0.1:9/x"], /missing --agent <token>/],
+    [
+      "bad timeout",
+      ["check", "http://127.0.0.1:9/x", "--agent", "A", "--timeout", "soon"],
+      /--timeout/,
+    ],
+    ["fetch: not a URL", ["fetch", "robots.txt"], /expected one http\(s\) URL/],
+  ];
+  for (const [name, args, message] of invalid) {
+    it(`invalid input (${name}): exit 2, one line, no stack trace`, async () => {
+      const run = await robots(args);
+      assert.equal(run.code, 2);
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, message);
+      assert.equal(run.stderr.trimEnd().split("\n").length, 1, run.stderr);
+      assert.doesNotMatch(run.stderr, /\n\s+at /);
+    });
+  }
+});
+
+describe("robots fetch <url>", { concurrency: 2 }, () => {
+  it("shows status, redirect chain, bytes, cache lifetime and a parsed summary", async () => {
+    const body =
+      "User-agent: *\nDisallow: /x\nCrawl-delay: 3\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: /sitemap.xml\n";
+    const server = await startServer((req, res) => {
+      if (req.url === "/robots.txt") res.writeHead(301, { location: "/real-robots.txt" }).end();
+      else serveText(body, { "cache-control": "max-age=3600" })(req, res);
+    });
+    try {
+      const run = await robots(["fetch", `${server.origin}/some/page`, "--agent", "OtherBot"]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, new RegExp(`^GET ${server.origin}/robots.txt\n`));
+      assert.match(run.stdout, /301 → http:\/\/127\.0\.0\.1:\d+\/real-robots\.txt/);
+      assert.match(run.stdout, /status: 200 \(text\/plain/);
+      assert.match(run.stdout, new RegExp(`read: ${Buffer.byteLength(body)} bytes, complete`));
+      assert.match(run.stdout, /cache: keep for 60 min/);
+      assert.match(run.stdout, /2 group\(s\), 2 rule\(s\), 1 sitemap\(s\)/);
+      assert.match(run.stdout, /crawl-delay for OtherBot: 3 s/);
+      assert.match(run.stdout, new RegExp(`sitemap: ${server.origin}/sitemap.xml`));
+      const json = await robots(["fetch", `${server.origin}/`, "--format", "json"]);
+      const out = JSON.parse(json.stdout) as Record<string, unknown>;
+      assert.equal(out.kind, "ok");
+      assert.equal(out.status, 200);
+      assert.equal(out.cacheMs, 3_600_000);
+      assert.equal(out.truncated, false);
+      assert.equal((out.redirects as unknown[]).length, 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("reports truncation of a 600 KB body and exits 1 on a server error", async () => {
+    const big = await startServer(serveText(`User-agent: *\n${"# filler\n".repeat(70_000)}`));
+    const down = await startServer((_req, res) => res.writeHead(500).end());
+    try {
+      const run = await robots(["fetch", `${big.origin}/`, "--format", "json"]);
+      assert.equal(run.code, 0);
+      const out = JSON.parse(run.stdout) as { bytes: number; truncated: boolean };
+      assert.equal(out.bytes, 500 * 1024);
+      assert.equal(out.truncated, true);
+      const failed = await robots(["fetch", `${down.origin}/`]);
+      assert.equal(failed.code, 1);
+      assert.match(failed.stdout, /status: 500/);
+      assert.match(failed.stdout, /cache: retry in/);
+    } finally {
+      await Promise.all([big.close(), down.close()]);
+    }
+  });
+});
