@@ -5,11 +5,13 @@ import { checkCommand } from "./check.js";
 import { diffCommand } from "./diff.js";
 import { explainCommand } from "./explain.js";
 import { fetchCommand } from "./fetch.js";
+import { lintCommand } from "./lint.js";
 
 /** Every `robots` subcommand, in the order `robots --help` lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   check: checkCommand,
   explain: explainCommand,
+  lint: lintCommand,
   diff: diffCommand,
   agents: agentsCommand,
   fetch: fetchCommand,

@@ -1,0 +1,199 @@
+/**
+ * `robots lint <file | url | ->...`: how every line is read and what will not
+ * work as meant (src/lint). Text for people (compiler style), JSON Lines for
+ * tools, one object per file in argument order.
+ */
+import type { Diagnostic, Severity } from "../../lint/diagnostics.js";
+import { type LintResult, lintRobotsTxt } from "../../lint/lint-robots-txt.js";
+import type { Profile } from "../../parse/profile.js";
+import { colorEnabled, makePaint, type Paint } from "../color.js";
+import type { Command } from "../command.js";
+import { CliError, EXIT } from "../errors.js";
+import { writeOut } from "../io.js";
+import { loadRobotsSource, type RobotsSource } from "../source.js";
+
+export const lintHelp = `Usage:
+  robots lint <robots.txt | url | ->... [--format text|json] [--strict]
+
+Reads each robots.txt the way Google's parser does and reports what will not
+work as its author meant: misspelt or unknown keys, rules outside any group,
+patterns that never match, user-agent names crawlers read only in part,
+conflicting and shadowed rules, content past the 500 KiB limit, HTML served
+instead of a robots.txt, and more. Every finding has a stable id, documented
+in docs/diagnostics.md.
+
+Output:
+  text (default)  file:line:col: severity id: message, then a fix hint
+  json            JSON Lines, one object per file in argument order:
+                  {"file", "lines": [{"line", "kind", "typo", "missingColon",
+                  "tooLong", "comment", "value"?}], "diagnostics": [...]}
+
+Exit status: 0 no errors, 1 errors (with --strict, warnings too), 2 usage or
+I/O error (the other files are still linted).
+
+Options:
+  --format <f>    text (default) or json
+  --strict        treat warnings as errors for the exit status
+  --profile <p>   google (default), rfc9309 or legacy1996
+
+Examples:
+  robots lint public/robots.txt
+  robots lint --strict robots.txt || echo "fix robots.txt before deploying"
+  curl -s https://example.com/robots.txt | robots lint -
+  robots lint https://example.com/robots.txt
+  robots lint --format json sites/*.txt > findings.jsonl`;
+
+export interface LintCommandOptions {
+  readonly profile: Profile;
+  readonly format?: string | undefined;
+  readonly strict?: boolean;
+}
+
+function severityStyle(paint: Paint, sev: Severity): (s: string) => string {
+  if (sev === "error") return (s) => paint.bold(paint.red(s));
+  return sev === "warning" ? paint.yellow : paint.green;
+}
+
+/** Compiler style: `file:line:col: severity id: message`, then the fix hint. */
+function formatText(
+  label: string,
+  note: string | undefined,
+  result: LintResult,
+  paint: Paint,
+): string {
+  let out = note === undefined ? "" : `${paint.bold(label)}: ${note}\n`;
+  for (const d of result.diagnostics) {
+    out += `${paint.bold(`${label}:${d.line}:${d.column ?? 1}:`)} ${severityStyle(paint, d.severity)(d.severity)} ${paint.dim(d.id)}: ${d.message}\n`;
+    out += `    ${paint.dim("fix:")} ${d.fix}\n`;
+  }
+  return out;
+}
+
+function formatJson(label: string, note: string | undefined, result: LintResult): string {
+  const obj: { file: string; note?: string; lines: unknown; diagnostics: readonly Diagnostic[] } = {
+    file: label,
+    lines: result.lines,
+    diagnostics: result.diagnostics,
+  };
+  if (note !== undefined) obj.note = note;
+  return `${JSON.stringify(obj)}\n`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+type Loaded = { ok: true; source: RobotsSource } | { ok: false; message: string };
+
+/** Load without rejecting, so a read can run ahead while the previous file is linted. */
+async function load(arg: string, profile: Profile): Promise<Loaded> {
+  try {
+    return { ok: true, source: await loadRobotsSource(arg, { profile }) };
+  } catch (err) {
+    if (err instanceof CliError) return { ok: false, message: err.message };
+    throw err;
+  }
+}
+
+/** "[12/400] path" on stderr when it is a terminal and there are many files. */
+class Progress {
+  readonly #total: number;
+  readonly #on: boolean;
+  #last = 0;
+  #shown = false;
+  constructor(total: number) {
+    this.#total = total;
+    this.#on = process.stderr.isTTY === true && total >= 20;
+  }
+  update(done: number, label: string): void {
+    if (!this.#on) return;
+    const now = Date.now();
+    if (now - this.#last < 100) return;
+    this.#last = now;
+    const width = (process.stderr.columns ?? 80) - 1;
+    const text = `[${done}/${this.#total}] ${label}`;
+    process.stderr.write(`\r\x1b[K${text.length > width ? text.slice(0, width) : text}`);
+    this.#shown = true;
+  }
+  /** Erase the line before other output reaches the same terminal. */
+  clear(): void {
+    if (!this.#shown) return;
+    process.stderr.write("\r\x1b[K");
+    this.#shown = false;
+  }
+}
+
+export async function runLint(args: string[], opts: LintCommandOptions): Promise<number> {
+  const format = opts.format ?? "text";
+  if (format !== "text" && format !== "json") {
+    throw new CliError(`unknown --format ${JSON.stringify(format)}: use text or json`);
+  }
+  if (args.length === 0) {
+    throw new CliError(
+      "expected at least one robots.txt (a file, an http(s) URL, or - for stdin); see robots lint --help",
+    );
+  }
+  if (args.filter((a) => a === "-").length > 1) {
+    throw new CliError("stdin (-) can be read only once");
+  }
+  const paint = makePaint(format === "text" && colorEnabled());
+  const progress = new Progress(args.length);
+  const totals = { error: 0, warning: 0, info: 0 };
+  let failed = 0;
+  let next = load(args[0]!, opts.profile);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const loaded = await next;
+    if (i + 1 < args.length) next = load(args[i + 1]!, opts.profile);
+    progress.update(i + 1, arg);
+    let out: string;
+    if (!loaded.ok) {
+      failed++;
+      progress.clear();
+      process.stderr.write(`robots: ${loaded.message}\n`);
+      out = format === "json" ? `${JSON.stringify({ file: arg, error: loaded.message })}\n` : "";
+    } else {
+      const { body, label, note } = loaded.source;
+      const result = lintRobotsTxt(body, { profile: opts.profile, lines: format === "json" });
+      totals.error += result.counts.error;
+      totals.warning += result.counts.warning;
+      totals.info += result.counts.info;
+      out =
+        format === "json"
+          ? formatJson(label, note, result)
+          : formatText(label, note, result, paint);
+    }
+    if (out !== "") {
+      progress.clear();
+      const wait = writeOut(out);
+      if (wait) await wait;
+    }
+  }
+  progress.clear();
+  if (format === "text") {
+    const files = plural(args.length, "file");
+    const found = totals.error + totals.warning + totals.info;
+    const unread = failed > 0 ? ` (${plural(failed, "file")} could not be read)` : "";
+    await writeOut(
+      found === 0
+        ? `no problems found in ${files}${unread}\n`
+        : `${plural(totals.error, "error")}, ${plural(totals.warning, "warning")}, ${plural(totals.info, "note")} in ${files}${unread}\n`,
+    );
+  }
+  if (failed > 0) return EXIT.usage;
+  if (totals.error > 0 || (opts.strict === true && totals.warning > 0)) return EXIT.findings;
+  return EXIT.ok;
+}
+
+export const lintCommand: Command = {
+  summary: "how crawlers read each line, and what will not work as meant",
+  help: lintHelp,
+  options: { strict: { type: "boolean" } },
+  run(positionals, values, context) {
+    return runLint(positionals, {
+      profile: context.profile,
+      format: context.format,
+      strict: values.strict === true,
+    });
+  },
+};

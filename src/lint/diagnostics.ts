@@ -1,0 +1,131 @@
+/**
+ * The linter's findings: stable kebab-case ids, each with the severity it
+ * usually carries and a one-line summary. docs/diagnostics.md documents every
+ * id once (meaning, example, fix); a test keeps the two in step.
+ *
+ * Findings are returned as data, never thrown (STYLE.md, after whatwg-url's
+ * validation errors).
+ */
+
+export const SEVERITIES = ["error", "warning", "info"] as const;
+/**
+ * - `error`: crawlers will not do what the file says (a rule is ignored or
+ *   can never match, the body is not a robots.txt at all).
+ * - `warning`: Google reads it as intended, but other crawlers, or a careful
+ *   reader, may not; or a line has no effect.
+ * - `info`: worth knowing; nothing is lost.
+ */
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface DiagnosticInfo {
+  /** The severity the id usually carries; some findings raise or lower it (see docs). */
+  readonly severity: Severity;
+  readonly summary: string;
+}
+
+/** Every diagnostic id, in the order docs/diagnostics.md lists them. */
+export const DIAGNOSTICS = {
+  "html-instead-of-robots": {
+    severity: "error",
+    summary: "the body is an HTML page, not a robots.txt",
+  },
+  "binary-instead-of-robots": {
+    severity: "error",
+    summary: "the body is binary data (an image, compressed bytes), not a robots.txt",
+  },
+  "invalid-utf8": {
+    severity: "warning",
+    summary: "bytes that are not UTF-8 (or a UTF-16 file)",
+  },
+  bom: { severity: "info", summary: "a byte-order mark (at the start, or elsewhere)" },
+  "file-over-limit": {
+    severity: "error",
+    summary: "content past 500 KiB, which crawlers ignore",
+  },
+  "line-too-long": {
+    severity: "warning",
+    summary: "a line longer than 16,663 bytes, cut by the parser",
+  },
+  "nul-byte": { severity: "warning", summary: "a NUL byte, which ends the line for the parser" },
+  "invalid-line": {
+    severity: "warning",
+    summary: "a line that is not a directive at all",
+  },
+  "unknown-directive": {
+    severity: "warning",
+    summary: "a key that no crawler recognises",
+  },
+  "unsupported-directive": {
+    severity: "info",
+    summary: "a known key (crawl-delay, host, noindex…) that Google ignores",
+  },
+  "accepted-typo": {
+    severity: "warning",
+    summary: "a misspelt key that Google accepts but other crawlers may not",
+  },
+  "missing-colon": {
+    severity: "warning",
+    summary: "whitespace instead of the colon after a key",
+  },
+  "rule-outside-group": {
+    severity: "error",
+    summary: "an allow/disallow line before any user-agent line",
+  },
+  "empty-rule": { severity: "warning", summary: "an allow/disallow line without a path" },
+  "pattern-without-leading-slash": {
+    severity: "error",
+    summary: "a rule that does not start with / or *, so it never matches",
+  },
+  "dollar-not-at-end": {
+    severity: "warning",
+    summary: "a $ that is not the last character, so it is a literal $",
+  },
+  "empty-user-agent": { severity: "warning", summary: "a user-agent line without a name" },
+  "user-agent-token-cut": {
+    severity: "warning",
+    summary: "a user-agent value that crawlers read only in part",
+  },
+  "sitemap-not-absolute": {
+    severity: "warning",
+    summary: "a sitemap that is not an absolute http(s) URL",
+  },
+  "conflicting-rules": {
+    severity: "warning",
+    summary: "the same pattern allowed and disallowed in one group",
+  },
+  "duplicate-rule": { severity: "info", summary: "the same rule twice in one group" },
+  "shadowed-rule": {
+    severity: "warning",
+    summary: "a rule that can never decide: another rule always wins over it",
+  },
+  "merged-groups": {
+    severity: "warning",
+    summary: "one crawler named in several groups, whose rules are merged",
+  },
+  "empty-final-group": {
+    severity: "warning",
+    summary: "the last group has no allow/disallow rules",
+  },
+} as const satisfies Record<string, DiagnosticInfo>;
+
+export type DiagnosticId = keyof typeof DIAGNOSTICS;
+
+export const DIAGNOSTIC_IDS = Object.keys(DIAGNOSTICS) as readonly DiagnosticId[];
+
+/** One finding. Plain data: JSON.stringify gives the CLI's `--format json` form. */
+export interface Diagnostic {
+  readonly id: DiagnosticId;
+  readonly severity: Severity;
+  /** 1-based line; findings about the whole file point at line 1. */
+  readonly line: number;
+  /**
+   * 1-based column in characters (UTF-8 sequences count once), where a
+   * position inside the line is meaningful.
+   */
+  readonly column?: number;
+  readonly message: string;
+  /** What to change, in one line. */
+  readonly fix: string;
+  /** Other lines involved (the earlier group, the conflicting rule…). */
+  readonly related?: readonly number[];
+}

@@ -1,0 +1,267 @@
+/**
+ * Findings that need the whole file: groups and the rules inside them
+ * (SPEC.md §3–§5). They run once after the single parsing pass, over the
+ * parsed groups, in time linear in the number of rules (the shadowed-rule
+ * search is indexed and has a work budget, see below).
+ */
+import { type CompiledPattern, compilePattern, matchRest, PatternShape } from "../match/pattern.js";
+import { asciiLower } from "../match/select-groups.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Group, Rule } from "../parse/types.js";
+import type { Diagnostic } from "./diagnostics.js";
+
+type Report = (d: Diagnostic) => void;
+
+/**
+ * Work units (characters compared or hashed) the shadowed-rule search may
+ * spend on one file. Ordinary files use a few thousand; a file built to be
+ * slow stops being searched instead of taking quadratic time. Measured: the
+ * largest corpus file (3.7 MB, ~60k rules) lints in well under a second.
+ */
+const SHADOW_BUDGET = 4_000_000;
+
+function ruleText(r: Rule): string {
+  const v = r.value.length > 60 ? `${r.value.slice(0, 59)}…` : r.value;
+  return `${r.kind === "allow" ? "Allow" : "Disallow"}: ${v}`;
+}
+
+function agentName(token: string, global: boolean): string {
+  return global ? "*" : token;
+}
+
+function listNames(names: readonly string[]): string {
+  const shown = names.slice(0, 3).map((n) => JSON.stringify(n));
+  return names.length > 3 ? `${shown.join(", ")} and ${names.length - 3} more` : shown.join(", ");
+}
+
+/**
+ * merged-groups: one agent named in several groups. Google and RFC 9309 merge
+ * their rules (SPEC.md §4); crawlers written to the 1996 draft take the first.
+ */
+function checkMergedGroups(robots: RobotsTxt, report: Report): void {
+  const first = new Map<string, number>();
+  for (const g of robots.groups) {
+    const here = new Set<string>();
+    for (const a of g.agents) {
+      if (!a.global && a.token === "") continue; // empty-user-agent / token-cut say it
+      const key = a.global ? "*" : asciiLower(a.token);
+      if (here.has(key)) continue;
+      here.add(key);
+      const firstLine = first.get(key);
+      if (firstLine === undefined) {
+        first.set(key, a.line);
+        continue;
+      }
+      const name = agentName(a.token, a.global);
+      report({
+        id: "merged-groups",
+        severity: "warning",
+        line: a.line,
+        message: `${JSON.stringify(name)} is also named in the group at line ${firstLine}: Google and RFC 9309 crawlers merge the rules of all its groups, but crawlers that follow the 1996 draft use only the first group`,
+        fix: `put every rule for ${JSON.stringify(name)} in one group`,
+        related: [firstLine],
+      });
+    }
+  }
+}
+
+/**
+ * empty-final-group: a group with user-agent lines and no rules. Only the
+ * last group can be empty (a user-agent line right after another joins its
+ * group, SPEC.md §3), and an empty group allows everything to the crawlers
+ * it names, which then ignore the `*` group (SPEC.md §4).
+ */
+function checkEmptyFinalGroup(robots: RobotsTxt, report: Report): void {
+  const last = robots.groups[robots.groups.length - 1];
+  if (last === undefined || last.rules.length > 0) return;
+  const names = last.agents.map((a) => agentName(a.token, a.global));
+  const namedOnly = last.agents.some((a) => !a.global);
+  const globalWithRules = robots.groups.find(
+    (g) => g !== last && g.rules.length > 0 && g.agents.some((a) => a.global),
+  );
+  let message = `the group for ${listNames(names)} has no allow or disallow rules, so it allows everything`;
+  if (last.directives.length > 0) {
+    const keys = [...new Set(last.directives.map((d) => d.name))];
+    message += ` (its ${listNames(keys)} line${last.directives.length > 1 ? "s do" : " does"} not restrict crawling)`;
+  }
+  if (namedOnly && globalWithRules !== undefined) {
+    message += `, and crawlers named here ignore the rules of the * group at line ${globalWithRules.agents[0]!.line}`;
+  }
+  report({
+    id: "empty-final-group",
+    severity: "warning",
+    line: last.agents[0]!.line,
+    message,
+    fix: "add the rules this group needs (an empty Disallow: if it should allow everything), or remove the group",
+  });
+}
+
+/** Google's index.html rule (SPEC.md §5) gives such an allow rule extra matches: never call it shadowed. */
+function hasIndexHtmlRule(r: Rule): boolean {
+  if (r.kind !== "allow") return false;
+  const slash = r.pattern.lastIndexOf("/");
+  return slash >= 0 && r.pattern.startsWith("/index.htm", slash);
+}
+
+/**
+ * Does `s` always win over `r` when both match? Longer pattern wins; on equal
+ * length allow beats disallow, and between rules of one kind the earlier line
+ * is the one reported (SPEC.md §5, §6).
+ */
+function beats(s: Rule, r: Rule): boolean {
+  const sp = s.pattern.length;
+  const rp = r.pattern.length;
+  if (sp !== rp) return sp > rp;
+  if (s.kind !== r.kind) return s.kind === "allow";
+  return s.line < r.line;
+}
+
+interface Glob {
+  readonly rule: Rule;
+  readonly compiled: CompiledPattern;
+}
+
+interface Budget {
+  left: number;
+}
+
+/**
+ * Rules of one group: duplicate-rule, conflicting-rules, shadowed-rule, and
+ * empty-rule for an empty Disallow next to other rules. Per-group findings
+ * stay true when groups are merged (merging only adds competitors).
+ */
+function checkGroupRules(group: Group, report: Report, budget: Budget): void {
+  const rules = group.rules;
+  const firstOf = new Map<string, Rule>();
+  const done = new Set<Rule>();
+  const hasNonEmpty = rules.some((r) => r.pattern.length > 0);
+  const globs: Glob[] = [];
+  for (const r of rules) {
+    if (r.pattern.length === 0) {
+      if (r.kind === "disallow" && hasNonEmpty) {
+        report({
+          id: "empty-rule",
+          severity: "info",
+          line: r.line,
+          message:
+            "an empty Disallow: allows everything, so next to other rules in the same group it has no effect",
+          fix: "remove this line",
+        });
+      }
+      continue;
+    }
+    const same = firstOf.get(`${r.kind} ${r.pattern}`);
+    const other = firstOf.get(`${r.kind === "allow" ? "disallow" : "allow"} ${r.pattern}`);
+    if (same !== undefined) {
+      done.add(r);
+      report({
+        id: "duplicate-rule",
+        severity: "info",
+        line: r.line,
+        message: `${ruleText(r)} repeats line ${same.line} of the same group${same.value === r.value ? "" : " (the same pattern once normalised)"}`,
+        fix: "remove this line",
+        related: [same.line],
+      });
+      continue;
+    }
+    firstOf.set(`${r.kind} ${r.pattern}`, r);
+    if (other !== undefined) {
+      const allowLine = r.kind === "allow" ? r.line : other.line;
+      const disallowLine = r.kind === "allow" ? other.line : r.line;
+      done.add(r.kind === "allow" ? other : r);
+      report({
+        id: "conflicting-rules",
+        severity: "warning",
+        line: r.line,
+        message: `${JSON.stringify(r.pattern)} is both allowed (line ${allowLine}) and disallowed (line ${disallowLine}) in this group: Google lets Allow win a tie, so the Disallow never applies, while crawlers that take the first matching rule obey line ${Math.min(allowLine, disallowLine)}`,
+        fix: "keep only the rule you mean",
+        related: [other.line],
+      });
+    }
+    if (r.pattern.includes("*")) globs.push({ rule: r, compiled: compilePattern(r.pattern) });
+  }
+  if (globs.length > 0) checkShadowed(rules, globs, done, report, budget);
+}
+
+/**
+ * shadowed-rule: a rule `r` can never decide when some wildcard rule `s` of
+ * the same group matches every path `r` matches and wins over it. Sound test
+ * (no false positives): every path `r` matches starts with its literal
+ * prefix L (or is exactly L for `L$`), so `s` covers `r` when `s` matches L —
+ * as a prefix for an unanchored `s`, exactly for `r = L$`.
+ *
+ * Only patterns with `*` can cover a different pattern and still win (a
+ * plain prefix that covers `r` is shorter than `r`). They are indexed by
+ * literal prefix; for each rule only the prefixes of L at the lengths that
+ * occur in the index are looked up, so the cost is rules × distinct prefix
+ * lengths, bounded by SHADOW_BUDGET.
+ */
+function checkShadowed(
+  rules: readonly Rule[],
+  globs: readonly Glob[],
+  done: ReadonlySet<Rule>,
+  report: Report,
+  budget: Budget,
+): void {
+  const index = new Map<string, Glob[]>();
+  const lengthSet = new Set<number>();
+  for (const g of globs) {
+    const list = index.get(g.compiled.prefix);
+    if (list === undefined) index.set(g.compiled.prefix, [g]);
+    else list.push(g);
+    lengthSet.add(g.compiled.prefix.length);
+  }
+  const lengths = [...lengthSet].sort((a, b) => a - b);
+  for (const r of rules) {
+    if (r.pattern.length === 0 || done.has(r) || hasIndexHtmlRule(r)) continue;
+    const c = compilePattern(r.pattern);
+    const lit = c.prefix;
+    const exact = c.shape === PatternShape.exact;
+    let winner: Rule | undefined;
+    for (const len of lengths) {
+      if (len > lit.length || winner !== undefined) break;
+      budget.left -= len + 1;
+      if (budget.left < 0) return;
+      const cands = index.get(len === lit.length ? lit : lit.slice(0, len));
+      if (cands === undefined) continue;
+      for (const s of cands) {
+        if (s.rule === r || !beats(s.rule, r)) continue;
+        if (s.compiled.anchored && !exact) continue;
+        budget.left -= s.rule.pattern.length + lit.length;
+        if (budget.left < 0) return;
+        if (matchRest(s.compiled, lit, s.compiled.prefix.length, lit.length)) {
+          winner = s.rule;
+          break;
+        }
+      }
+    }
+    if (winner === undefined) continue;
+    const opposite = winner.kind !== r.kind;
+    const why =
+      winner.pattern.length > r.pattern.length
+        ? "its pattern is longer"
+        : opposite
+          ? "Allow wins a tie"
+          : "it comes first";
+    report({
+      id: "shadowed-rule",
+      severity: opposite ? "warning" : "info",
+      line: r.line,
+      message: opposite
+        ? `${ruleText(r)} can never decide: ${ruleText(winner)} (line ${winner.line}) matches every path it matches and wins (${why}), so these paths are ${winner.kind === "allow" ? "allowed" : "disallowed"}`
+        : `${ruleText(r)} is redundant: ${ruleText(winner)} (line ${winner.line}) matches every path it matches and wins (${why})`,
+      fix: opposite
+        ? `remove it, or change line ${winner.line} so that it does not cover these paths`
+        : "remove this line",
+      related: [winner.line],
+    });
+  }
+}
+
+/** Every whole-file check, in a fixed order. */
+export function checkGroups(robots: RobotsTxt, report: Report): void {
+  checkMergedGroups(robots, report);
+  checkEmptyFinalGroup(robots, report);
+  const budget: Budget = { left: SHADOW_BUDGET };
+  for (const g of robots.groups) checkGroupRules(g, report, budget);
+}

@@ -1,0 +1,870 @@
+/**
+ * The linter (SPEC.md §2–§7): how every line is read, and what in the file
+ * will not work the way its author meant. It consumes the parser's own line
+ * events through parseRobotsTxt's onLine hook, so parsing and linting are one
+ * pass and can never disagree about a line (STYLE.md, after Google's
+ * reference, whose reporting handler reads the same events as its matcher).
+ *
+ * Never throws on any body; only bad options are programmer errors.
+ */
+import { isAsciiSpace, latin1, normalizePattern, toBytes } from "../parse/bytes.js";
+import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import { isProfile, type Profile } from "../parse/profile.js";
+import { type LineEvent, MAX_LINE_BYTES, UNUSED_KEYS } from "../parse/scan-lines.js";
+import type { LineKind } from "../parse/types.js";
+import type { Diagnostic, Severity } from "./diagnostics.js";
+import { ACCESS_KEYS, DIRECTIVE_SUPPORT, KNOWN_KEYS } from "./directive-support.js";
+import { checkGroups } from "./group-checks.js";
+import {
+  asciiLowerBytes,
+  type ByteScan,
+  columnOf,
+  editDistance,
+  scanBytes,
+  snippet,
+} from "./text.js";
+
+/** Bytes a crawler reads of a robots.txt: 500 KiB (SPEC.md §8, RFC 9309 §2.5). */
+export const DEFAULT_SIZE_LIMIT = 500 * 1024;
+
+export interface LintOptions {
+  /** Default `google` (SPEC.md §9). */
+  readonly profile?: Profile;
+  /** Bytes crawlers read; content past it is reported (default 500 KiB). */
+  readonly sizeLimit?: number;
+  /** Return one LineInfo per line (default true); turn off to save memory when only diagnostics are wanted. */
+  readonly lines?: boolean;
+}
+
+/**
+ * How the parser read one line: the reference's line record (conformance
+ * `lines` format). `value` is present for user-agent, allow, disallow and
+ * sitemap lines only: allow/disallow normalised (SPEC.md §2.8), the others
+ * raw, one character per byte (bytes ≥ 0x80 as U+0080–U+00FF).
+ */
+export interface LineInfo {
+  readonly line: number;
+  readonly kind: LineKind;
+  readonly typo: boolean;
+  readonly missingColon: boolean;
+  readonly tooLong: boolean;
+  readonly comment: boolean;
+  readonly value?: string;
+}
+
+export interface LintResult {
+  /** One record per line (SPEC.md §2.2); a final empty line after the last line ending is not listed. */
+  readonly lines: LineInfo[];
+  /** Findings sorted by line, then column. */
+  readonly diagnostics: Diagnostic[];
+  /** Number of findings per severity. */
+  readonly counts: Readonly<Record<Severity, number>>;
+  /** The parsed file, from the same pass. */
+  readonly robots: RobotsTxt;
+}
+
+const CANONICAL_KEY: Readonly<Record<string, string>> = {
+  "user-agent": "User-agent",
+  allow: "Allow",
+  disallow: "Disallow",
+  sitemap: "Sitemap",
+};
+
+/** A UTF-8 BOM that was encoded twice (read as Latin-1, saved as UTF-8): "ï»¿". */
+const MOJIBAKE_BOM = [0xc3, 0xaf, 0xc2, 0xbb, 0xc2, 0xbf] as const;
+
+function startsWithBytes(body: Uint8Array, at: number, bytes: readonly number[]): boolean {
+  for (let k = 0; k < bytes.length; k++) if (body[at + k] !== bytes[k]) return false;
+  return true;
+}
+
+/**
+ * An HTML or XML page served as robots.txt (an error page, a soft 404, a
+ * login page): the first non-blank character opens a tag. No robots.txt line
+ * can start that way. Checked against the corpus's own `html_like` flags:
+ * 1,905 of 1,906 found, none wrongly.
+ */
+function looksLikeHtml(body: Uint8Array, from: number): boolean {
+  let i = from;
+  if (startsWithBytes(body, i, MOJIBAKE_BOM)) i += MOJIBAKE_BOM.length;
+  while (i < body.length && isAsciiSpace(body[i]!)) i++;
+  if (body[i] !== 0x3c /* < */) return false;
+  const c = body[i + 1] ?? 0;
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x21 || c === 0x3f;
+}
+
+/**
+ * Binary data (an image, an archive, compressed bytes): control characters
+ * that no text file has, in the first KiB.
+ */
+function binaryKind(body: Uint8Array): string | undefined {
+  // 1F 8B, or 1F EF BF BD when a proxy re-encoded the binary as UTF-8.
+  if (
+    body[0] === 0x1f &&
+    (body[1] === 0x8b || startsWithBytes(body, 1, [0xef, 0xbf, 0xbd, 0x08]))
+  ) {
+    return "gzip-compressed data";
+  }
+  const n = Math.min(body.length, 1024);
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = body[i]!;
+    if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
+  }
+  return n >= 16 && control > n * 0.05 ? "binary data (an image or an archive?)" : undefined;
+}
+
+/** A UTF-16 file: its BOM, or NUL bytes in every other position of the first bytes. */
+function looksLikeUtf16(body: Uint8Array): boolean {
+  if (
+    body.length >= 2 &&
+    ((body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff))
+  ) {
+    return true;
+  }
+  const n = Math.min(body.length, 256);
+  if (n < 8) return false;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i++) {
+    if (body[i] === 0) {
+      if (i % 2 === 0) even++;
+      else odd++;
+    }
+  }
+  return Math.max(even, odd) > n * 0.4;
+}
+
+interface BodyProblem {
+  readonly id: Diagnostic["id"];
+  readonly message: string;
+  readonly fix: string;
+}
+
+/** Is the body something other than a robots.txt? Then one finding says so. */
+function bodyProblem(body: Uint8Array, bomEnd: number): BodyProblem | undefined {
+  if (looksLikeUtf16(body)) {
+    return {
+      id: "invalid-utf8",
+      message: "the file is UTF-16: crawlers read robots.txt as UTF-8 and find no rules in it",
+      fix: "save the file as UTF-8",
+    };
+  }
+  if (looksLikeHtml(body, bomEnd)) {
+    return {
+      id: "html-instead-of-robots",
+      message:
+        "this is an HTML page, not a robots.txt (often an error page or a soft 404): crawlers find no rules in it",
+      fix: "serve a plain-text robots.txt at /robots.txt, or a 404 status if you have none",
+    };
+  }
+  const binary = binaryKind(body);
+  if (binary !== undefined) {
+    return {
+      id: "binary-instead-of-robots",
+      message: `this is ${binary}, not a robots.txt: crawlers find no rules in it`,
+      fix: binary.startsWith("gzip")
+        ? "serve the file uncompressed, or with a Content-Encoding: gzip header"
+        : "serve a plain-text robots.txt at /robots.txt, or a 404 status if you have none",
+    };
+  }
+  return undefined;
+}
+
+function isTokenByte(b: number): boolean {
+  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f;
+}
+
+/**
+ * Width in bytes of an invisible character at `i` that is not ASCII
+ * whitespace (so the parser keeps it): U+00A0, U+200B–U+200F, U+2060,
+ * U+FEFF, or the twice-encoded BOM "ï»¿". 0 when there is none.
+ */
+function invisibleWidth(body: Uint8Array, i: number): number {
+  const b0 = body[i];
+  const b1 = body[i + 1];
+  const b2 = body[i + 2];
+  if (b0 === 0xc2 && b1 === 0xa0) return 2;
+  if (b0 === 0xe2 && b1 === 0x80 && b2 !== undefined && b2 >= 0x8b && b2 <= 0x8f) return 3;
+  if (b0 === 0xe2 && b1 === 0x81 && b2 === 0xa0) return 3;
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return 3;
+  if (startsWithBytes(body, i, MOJIBAKE_BOM)) return MOJIBAKE_BOM.length;
+  return 0;
+}
+
+function describeInvisible(body: Uint8Array, i: number): string {
+  if (body[i] === 0xc3) return "a byte-order mark encoded twice, ï»¿";
+  const w = invisibleWidth(body, i);
+  const cp =
+    w === 2
+      ? ((body[i]! & 0x1f) << 6) | (body[i + 1]! & 0x3f)
+      : ((body[i]! & 0x0f) << 12) | ((body[i + 1]! & 0x3f) << 6) | (body[i + 2]! & 0x3f);
+  return `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** A key that could be a directive name (`Crawl-delay`), not prose or markup. */
+function isPlausibleKey(body: Uint8Array, s: number, e: number): boolean {
+  if (e - s > 40) return false;
+  const first = body[s]!;
+  if (!((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a))) return false;
+  for (let i = s + 1; i < e; i++) {
+    const b = body[i]!;
+    if (!(isTokenByte(b) || (b >= 0x30 && b <= 0x39))) return false;
+  }
+  return true;
+}
+
+/** The recognised key a line begins with, if any, ignoring case (for lines that are not directives). */
+function leadingKnownKey(body: Uint8Array, s: number, e: number): string | undefined {
+  const head = asciiLowerBytes(body, s, Math.min(e, s + 12));
+  for (const k of ["user-agent", "disallow", "allow", "sitemap"]) {
+    const next = head.charCodeAt(k.length);
+    // "Disallow /a /b" or "Disallow/x", not prose such as "Disallowing…"
+    if (head.startsWith(k) && !(next >= 0x61 && next <= 0x7a)) return k;
+  }
+  return undefined;
+}
+
+function closestKey(lower: string): string | undefined {
+  if (lower.length > 20) return undefined;
+  let best: string | undefined;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const k of KNOWN_KEYS) {
+    const limit = k.length >= 7 ? 2 : 1;
+    const d = editDistance(lower, k.toLowerCase(), limit);
+    if (d <= limit && d < bestD) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * Why a pattern without a leading "/" never matches, and what to write: a
+ * full URL or a host name wants its path only (a rule never names a host);
+ * anything else wants a "/" in front.
+ */
+function describeRelativePattern(written: string, name: string): { message: string; fix: string } {
+  const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/([^/]*)(\/.*)?$/i.exec(written);
+  const host = url ?? /^((?:[a-z0-9-]+\.)+[a-z]{2,})(\/.*)?$/i.exec(written);
+  if (host !== null) {
+    return {
+      message: `${JSON.stringify(written)} names a host: a rule is matched against the path of a URL on this site, which always starts with "/", so it never matches`,
+      fix: `write the path only: "${name}: ${host[2] ?? "/"}" (a robots.txt governs only the host it is served from)`,
+    };
+  }
+  return {
+    message: `${JSON.stringify(written)} does not start with "/" or "*": paths always start with "/", so this rule never matches`,
+    fix:
+      written.startsWith("?") || written.startsWith(".")
+        ? `write "${name}: /*${written}" to match it anywhere`
+        : `write "${name}: /${written}"`,
+  };
+}
+
+/** One linting run: the state the line visitor needs between lines. */
+class Linter {
+  readonly lines: LineInfo[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  readonly #wantLines: boolean;
+  readonly #limit: number;
+  /** The body is not a robots.txt at all (HTML, UTF-16, binary). */
+  readonly #problem: BodyProblem | undefined;
+  /** …then per-line findings would only be noise. */
+  readonly #quiet: boolean;
+  readonly #scan: ByteScan = { invalidUtf8: -1, bom: -1 };
+  #inGroup = false;
+  #lastStart = -1;
+  #lastLine = 0;
+  /** Lines with invalid UTF-8 outside rule values: reported once, as a count. */
+  #otherInvalid = 0;
+  #firstOtherInvalid = 0;
+  #firstOtherInvalidCol = 1;
+  /** file-over-limit: the first line crawlers do not read in full. */
+  #firstIgnored = 0;
+  #firstIgnoredCol: number | undefined;
+  #ignoredDirectives = 0;
+  /** rule-outside-group: rules before the first User-agent line. */
+  #orphans = 0;
+  #firstOrphan = { line: 0, name: "" };
+  #lastOrphan = 0;
+  #orphanNonEmpty = false;
+  /** A User-agent line whose key a byte-order mark hides (line number), or 0. */
+  #hiddenAgent = 0;
+
+  constructor(wantLines: boolean, limit: number, problem: BodyProblem | undefined) {
+    this.#wantLines = wantLines;
+    this.#limit = limit;
+    this.#problem = problem;
+    this.#quiet = problem !== undefined;
+  }
+
+  report(d: Diagnostic): void {
+    this.diagnostics.push(d);
+  }
+
+  #at(
+    id: Diagnostic["id"],
+    severity: Severity,
+    ev: LineEvent,
+    column: number | undefined,
+    message: string,
+    fix: string,
+  ): void {
+    this.diagnostics.push(
+      column === undefined
+        ? { id, severity, line: ev.line, message, fix }
+        : { id, severity, line: ev.line, column, message, fix },
+    );
+  }
+
+  readonly onLine = (ev: LineEvent, b: Uint8Array): void => {
+    this.#lastStart = ev.start;
+    this.#lastLine = ev.line;
+    if (this.#wantLines) this.lines.push(lineInfo(ev, b));
+    this.#trackLimit(ev, b);
+    if (this.#quiet) return;
+    const hidden = this.#checkBytes(ev, b);
+    if (hidden && (ev.kind === "other" || ev.kind === "invalid")) return;
+    switch (ev.kind) {
+      case "user-agent":
+        this.#inGroup = true;
+        this.#checkKey(ev, b);
+        this.#checkUserAgent(ev, b);
+        break;
+      case "allow":
+      case "disallow":
+        this.#checkKey(ev, b);
+        this.#checkRule(ev, b);
+        break;
+      case "sitemap":
+        this.#checkKey(ev, b);
+        this.#checkSitemap(ev, b);
+        break;
+      case "other":
+        this.#checkOther(ev, b);
+        break;
+      case "invalid":
+        this.#checkInvalid(ev, b);
+        break;
+      default:
+    }
+  };
+
+  /** file-over-limit bookkeeping (SPEC.md §8: bytes past the limit are not read). */
+  #trackLimit(ev: LineEvent, b: Uint8Array): void {
+    const limit = this.#limit;
+    if (b.length <= limit) return;
+    if (this.#firstIgnored === 0 && (ev.rawEnd > limit || ev.start >= limit)) {
+      this.#firstIgnored = ev.line;
+      if (ev.start < limit) this.#firstIgnoredCol = columnOf(b, ev.start, limit);
+    }
+    if (this.#firstIgnored !== 0 && ev.kind !== "blank") this.#ignoredDirectives++;
+  }
+
+  /**
+   * bom, invalid-utf8, nul-byte, line-too-long. Returns true when a BOM at the
+   * start of the line hides its directive (already reported).
+   */
+  #checkBytes(ev: LineEvent, b: Uint8Array): boolean {
+    const scan = this.#scan;
+    scanBytes(b, ev.start, ev.rawEnd, scan);
+    let a = ev.start;
+    while (a < ev.end && isAsciiSpace(b[a]!)) a++;
+    const twice = startsWithBytes(b, a, MOJIBAKE_BOM);
+    let hidden = false;
+    if (twice || (scan.bom === a && a < ev.end)) {
+      const key = leadingKnownKey(b, a + (twice ? MOJIBAKE_BOM.length : 3), ev.end);
+      const canonical = key === undefined ? undefined : CANONICAL_KEY[key]!;
+      hidden = canonical !== undefined;
+      if (key === "user-agent" && this.#hiddenAgent === 0 && !this.#inGroup) {
+        this.#hiddenAgent = ev.line;
+      }
+      this.#at(
+        "bom",
+        hidden && key !== "sitemap" ? "error" : "warning",
+        ev,
+        columnOf(b, ev.start, a),
+        `this line starts with a byte-order mark${twice ? " that was encoded twice (it shows as ï»¿)" : ""}: crawlers read it as part of the key${canonical === undefined ? "" : `, so this ${canonical} line is ignored`}`,
+        twice
+          ? "remove the characters ï»¿ (save the file as UTF-8 without a BOM)"
+          : "remove it (files pasted together often carry one)",
+      );
+    } else if (scan.bom >= 0) {
+      this.#at(
+        "bom",
+        "warning",
+        ev,
+        columnOf(b, ev.start, scan.bom),
+        "a byte-order mark (U+FEFF) in the middle of the file is ordinary data to crawlers: it becomes part of this line's key or value",
+        "remove it (files pasted together often carry one)",
+      );
+    }
+    if (scan.invalidUtf8 >= 0) {
+      let inValue = -1;
+      if ((ev.kind === "allow" || ev.kind === "disallow") && ev.valueEnd > ev.valueStart) {
+        const inner: ByteScan = { invalidUtf8: -1, bom: -1 };
+        scanBytes(b, ev.valueStart, ev.valueEnd, inner);
+        inValue = inner.invalidUtf8;
+      }
+      if (inValue >= 0) {
+        const byte = b[inValue]!.toString(16).toUpperCase();
+        this.#at(
+          "invalid-utf8",
+          "warning",
+          ev,
+          columnOf(b, ev.start, inValue),
+          `the pattern has a byte (0x${byte}) that is not UTF-8: it is matched as %${byte}, which the UTF-8 form of the URL never contains`,
+          "save the file as UTF-8, or write the path percent-encoded (e.g. %C3%A9 for é)",
+        );
+      } else {
+        if (this.#otherInvalid === 0) {
+          this.#firstOtherInvalid = ev.line;
+          this.#firstOtherInvalidCol = columnOf(b, ev.start, scan.invalidUtf8);
+        }
+        this.#otherInvalid++;
+      }
+    }
+    if (ev.nul >= 0) {
+      this.#at(
+        "nul-byte",
+        "warning",
+        ev,
+        columnOf(b, ev.start, ev.nul),
+        "a NUL byte ends the line for Google's parser: the rest of the line is ignored",
+        "remove the NUL byte (the file may be in a binary or UTF-16 format)",
+      );
+    }
+    if (ev.tooLong) {
+      const directive = ev.kind !== "blank" && ev.kind !== "invalid";
+      this.#at(
+        "line-too-long",
+        directive ? "warning" : "info",
+        ev,
+        columnOf(b, ev.start, ev.start + MAX_LINE_BYTES),
+        `the line is ${ev.rawEnd - ev.start} bytes long; Google's parser keeps only the first ${MAX_LINE_BYTES} and drops the rest${directive ? ", so this directive is cut" : ""}`,
+        "shorten the line (a wildcard can often replace a long list of paths)",
+      );
+    }
+    return hidden;
+  }
+
+  /** accepted-typo and missing-colon for recognised keys (SPEC.md §2.6, §2.7). */
+  #checkKey(ev: LineEvent, b: Uint8Array): void {
+    const canonical = CANONICAL_KEY[ev.kind]!;
+    const written = snippet(b, ev.keyStart, ev.keyEnd, 40);
+    const keyCol = columnOf(b, ev.start, ev.keyStart);
+    if (ev.typo) {
+      this.#at(
+        "accepted-typo",
+        "warning",
+        ev,
+        keyCol,
+        `${JSON.stringify(written)} is a misspelling of ${JSON.stringify(canonical)} that Google accepts; crawlers that follow RFC 9309 strictly ignore this line`,
+        `write ${JSON.stringify(canonical)}`,
+      );
+    } else if (ev.keyEnd - ev.keyStart > canonical.length) {
+      this.#at(
+        "accepted-typo",
+        "warning",
+        ev,
+        keyCol,
+        `${JSON.stringify(written)} is read as ${JSON.stringify(canonical)} because Google matches keys by prefix; crawlers that follow RFC 9309 strictly ignore this line`,
+        `write ${JSON.stringify(canonical)}`,
+      );
+    }
+    if (ev.missingColon) this.#missingColon(ev, b, canonical);
+  }
+
+  #missingColon(ev: LineEvent, b: Uint8Array, canonical: string): void {
+    const value = snippet(b, ev.valueStart, ev.valueEnd, 50);
+    this.#at(
+      "missing-colon",
+      "warning",
+      ev,
+      columnOf(b, ev.start, ev.keyEnd),
+      `no colon after ${JSON.stringify(snippet(b, ev.keyStart, ev.keyEnd, 40))}: Google accepts whitespace instead, other crawlers ignore the line`,
+      `write "${canonical}: ${value}"`,
+    );
+  }
+
+  /** empty-user-agent and user-agent-token-cut (SPEC.md §3, §4). */
+  #checkUserAgent(ev: LineEvent, b: Uint8Array): void {
+    const vs = ev.valueStart;
+    const ve = ev.valueEnd;
+    if (ve === vs) {
+      this.#at(
+        "empty-user-agent",
+        "warning",
+        ev,
+        undefined,
+        "the user-agent line names no crawler: it matches none",
+        'name a crawler ("User-agent: Googlebot") or use "User-agent: *" for all of them',
+      );
+      return;
+    }
+    const col = columnOf(b, ev.start, vs);
+    const written = snippet(b, vs, ve, 50);
+    if (b[vs] === 0x2a /* * */) {
+      const next = b[vs + 1];
+      if (ve === vs + 1) return;
+      if (next !== undefined && isAsciiSpace(next)) {
+        this.#at(
+          "user-agent-token-cut",
+          "info",
+          ev,
+          col,
+          `${JSON.stringify(written)} is read as "*": the text after the * is ignored`,
+          'write "User-agent: *"',
+        );
+        return;
+      }
+    }
+    let t = vs;
+    while (t < ve && isTokenByte(b[t]!)) t++;
+    if (t === ve) return;
+    const token = latin1(b, vs, t);
+    const cutCol = columnOf(b, ev.start, t);
+    if (token === "") {
+      // A warning, not an error: the crawler's own parser may still match
+      // the full name; under Google's reading the group names nobody.
+      this.#at(
+        "user-agent-token-cut",
+        "warning",
+        ev,
+        cutCol,
+        b[vs] === 0x2a
+          ? `${JSON.stringify(written)} is not the wildcard (a * must stand alone): crawlers read an empty name, so this group applies to no crawler`
+          : `${JSON.stringify(written)} does not start with a letter, "-" or "_": Google's parser reads an empty name, so for it this group applies to no crawler`,
+        b[vs] === 0x2a
+          ? 'write "User-agent: *" for every crawler, or the crawler\'s name'
+          : "name the crawler by its product token (letters, - and _ only); a crawler whose name starts otherwise can only be reached through *",
+      );
+      return;
+    }
+    const stop = b[t]!;
+    const why =
+      stop === 0x2f /* / */
+        ? "the version is ignored, so the group applies to every version"
+        : stop === 0x20 || stop === 0x09
+          ? "only the first word counts"
+          : stop >= 0x30 && stop <= 0x39
+            ? `a crawler that calls itself ${JSON.stringify(written)} does not match it`
+            : `crawlers named ${JSON.stringify(written)} do not match it`;
+    this.#at(
+      "user-agent-token-cut",
+      "warning",
+      ev,
+      cutCol,
+      `${JSON.stringify(written)} is read as ${JSON.stringify(token)}: a user-agent name is only letters, "-" and "_", and ${why}`,
+      `write "User-agent: ${token}" if that is the crawler you mean; a name with other characters cannot be matched exactly`,
+    );
+  }
+
+  /** rule-outside-group, empty-rule, pattern-without-leading-slash, dollar-not-at-end (SPEC.md §3, §5). */
+  #checkRule(ev: LineEvent, b: Uint8Array): void {
+    const vs = ev.valueStart;
+    const ve = ev.valueEnd;
+    const name = ev.kind === "allow" ? "Allow" : "Disallow";
+    if (!this.#inGroup) {
+      // Reported once, in finish(): one missing User-agent line is the cause.
+      if (this.#orphans === 0) this.#firstOrphan = { line: ev.line, name };
+      this.#orphans++;
+      this.#lastOrphan = ev.line;
+      if (vs !== ve) this.#orphanNonEmpty = true;
+    }
+    if (vs === ve) {
+      // An empty Disallow is the usual "allow everything"; group-checks.ts
+      // reports it only when other rules make it pointless.
+      if (ev.kind === "allow") {
+        this.#at(
+          "empty-rule",
+          "warning",
+          ev,
+          undefined,
+          "an Allow line without a path has no effect",
+          'give it a path ("Allow: /public/"), or remove it',
+        );
+      }
+      return;
+    }
+    const first = b[vs]!;
+    if (first !== 0x2f && first !== 0x2a) {
+      const written = snippet(b, vs, ve, 60);
+      const { message, fix } = describeRelativePattern(written, name);
+      this.#at(
+        "pattern-without-leading-slash",
+        "error",
+        ev,
+        columnOf(b, ev.start, vs),
+        message,
+        fix,
+      );
+    }
+    for (let i = vs; i < ve - 1; i++) {
+      if (b[i] === 0x24 /* $ */) {
+        this.#at(
+          "dollar-not-at-end",
+          "warning",
+          ev,
+          columnOf(b, ev.start, i),
+          `"$" anchors the end of the path only as the last character of a pattern; here it is a literal "$"`,
+          "move the $ to the end, or write %24 if you mean a literal $",
+        );
+        break;
+      }
+    }
+  }
+
+  #checkSitemap(ev: LineEvent, b: Uint8Array): void {
+    const vs = ev.valueStart;
+    const ve = ev.valueEnd;
+    if (ve > vs) {
+      try {
+        const u = new URL(latin1(b, vs, ve));
+        if (u.protocol === "http:" || u.protocol === "https:") return;
+      } catch {
+        // not a URL: reported below
+      }
+    }
+    const written = snippet(b, vs, ve, 80);
+    this.#at(
+      "sitemap-not-absolute",
+      "warning",
+      ev,
+      columnOf(b, ev.start, vs),
+      ve === vs
+        ? "the Sitemap line has no URL"
+        : `${JSON.stringify(written)} is not an absolute http(s) URL: Google and Bing ignore relative sitemap locations`,
+      ve === vs || written.startsWith("/")
+        ? 'write the full URL, e.g. "Sitemap: https://example.com/sitemap.xml"'
+        : `write the full URL, e.g. "Sitemap: https://${written.replace(/^[a-z]+:\/*/i, "")}"`,
+    );
+  }
+
+  /** unsupported-directive, unknown-directive, missing-colon for other keys (SPEC.md §7). */
+  #checkOther(ev: LineEvent, b: Uint8Array): void {
+    const ks = ev.keyStart;
+    const ke = ev.keyEnd;
+    if (!isPlausibleKey(b, ks, ke)) {
+      this.#checkInvalid(ev, b);
+      return;
+    }
+    const lower = asciiLowerBytes(b, ks, ke);
+    const written = latin1(b, ks, ke);
+    const support = UNUSED_KEYS.has(lower) ? DIRECTIVE_SUPPORT[lower] : undefined;
+    if (support !== undefined) {
+      if (ev.missingColon) this.#missingColon(ev, b, support.name);
+      const outside =
+        !this.#inGroup && lower === "crawl-delay"
+          ? "; outside any group, even those crawlers do not know which crawler it is for"
+          : "";
+      this.#at(
+        "unsupported-directive",
+        support.severity,
+        ev,
+        columnOf(b, ev.start, ks),
+        `${support.name} is not part of the robots.txt standard and Google ignores it: ${support.honouredBy}${outside}`,
+        support.fix,
+      );
+      return;
+    }
+    if (ev.missingColon) {
+      // "Hello world": two words, no colon — prose, not a directive.
+      this.#checkInvalid(ev, b);
+      return;
+    }
+    const guess = closestKey(lower);
+    const access = guess !== undefined && (ACCESS_KEYS as readonly string[]).includes(guess);
+    this.#at(
+      "unknown-directive",
+      access ? "error" : "warning",
+      ev,
+      columnOf(b, ev.start, ks),
+      guess !== undefined
+        ? `unknown key ${JSON.stringify(written)} (did you mean ${JSON.stringify(guess)}?): crawlers ignore this line${access ? `, so this ${guess} line has no effect` : ""}`
+        : `unknown key ${JSON.stringify(written)}: crawlers ignore this line`,
+      guess !== undefined
+        ? `write ${JSON.stringify(guess)}, or remove the line`
+        : "remove the line, or make it a comment with #",
+    );
+  }
+
+  /** invalid-line: not a directive (SPEC.md §2.6). */
+  #checkInvalid(ev: LineEvent, b: Uint8Array): void {
+    let s = ev.start;
+    let e = ev.nul >= 0 ? ev.nul : ev.comment >= 0 ? ev.comment : ev.end;
+    while (s < e && isAsciiSpace(b[s]!)) s++;
+    while (e > s && isAsciiSpace(b[e - 1]!)) e--;
+    const text = snippet(b, s, e, 60);
+    // Invisible characters before a key (a zero-width joiner, a no-break
+    // space) hide the directive: crawlers see a different key.
+    let k = s;
+    let invisible = "";
+    for (let w = invisibleWidth(b, k); w > 0; w = invisibleWidth(b, k)) {
+      if (invisible === "") invisible = describeInvisible(b, k);
+      k += w;
+    }
+    const key = leadingKnownKey(b, k, e);
+    const canonical = key === undefined ? undefined : CANONICAL_KEY[key]!;
+    // Only a lost rule or agent is an error; a bare "Disallow" does nothing either way.
+    const access = key !== undefined && key !== "sitemap" && e - k > key.length;
+    let message: string;
+    let fix: string;
+    if (canonical !== undefined && invisible !== "") {
+      message = `an invisible character (${invisible}) before "${canonical}" makes the key unrecognisable, so crawlers ignore this line`;
+      fix = "delete the invisible character at the start of the line";
+    } else if (canonical !== undefined) {
+      message = `${JSON.stringify(text)} is not a directive: a ${canonical} line needs "${canonical}:" followed by one value, so crawlers ignore it`;
+      fix = `write "${canonical}: <value>", one value per line`;
+    } else if (b[s] === 0x3a /* : */) {
+      message = `${JSON.stringify(text)} has no key before the colon, so crawlers ignore it`;
+      fix = "add the key, or remove the line";
+    } else if (/^(<<<<<<<|=======|>>>>>>>)/.test(text)) {
+      message = `${JSON.stringify(text)} is a leftover merge-conflict marker; crawlers ignore the line`;
+      fix = "resolve the merge conflict and remove the markers";
+    } else if (b[s] === 0x2f /* / */) {
+      message = `${JSON.stringify(text)} is a path without a key, so crawlers ignore it`;
+      fix = `write "Disallow: ${text}" (or "Allow: …")`;
+    } else {
+      message = `${JSON.stringify(text)} is not a robots.txt directive ("key: value"), so crawlers ignore it`;
+      fix = "make it a comment by starting it with #, or remove it";
+    }
+    this.#at("invalid-line", access ? "error" : "warning", ev, undefined, message, fix);
+  }
+
+  /** Whole-file findings, after the pass. */
+  finish(body: Uint8Array, bomEnd: number, robots: RobotsTxt): void {
+    // A final empty line after the last line ending is not a line (conformance README).
+    if (this.#wantLines && this.#lastLine > 1 && this.#lastStart === body.length) this.lines.pop();
+    if (this.#problem !== undefined) this.report({ ...this.#problem, severity: "error", line: 1 });
+    if (this.#firstIgnored !== 0 && hasContentFrom(body, this.#limit)) {
+      const limit = this.#limit;
+      const cut = this.#firstIgnoredCol !== undefined;
+      const d: Diagnostic = {
+        id: "file-over-limit",
+        severity: this.#ignoredDirectives > 0 ? "error" : "info",
+        line: this.#firstIgnored,
+        message: `the file is ${body.length} bytes; crawlers read only the first ${limit} (${Math.round(limit / 1024)} KiB), so ${cut ? `line ${this.#firstIgnored} is cut and everything after it is` : `everything from line ${this.#firstIgnored} on is`} ignored${this.#ignoredDirectives > 0 ? "" : " (only blank lines and comments)"}`,
+        fix: "make the file smaller: remove comments and redundant rules, and merge paths with wildcards",
+      };
+      this.report(cut ? { ...d, column: this.#firstIgnoredCol! } : d);
+    }
+    if (this.#quiet) return;
+    if (this.#orphans > 0) {
+      const { line, name } = this.#firstOrphan;
+      const more = this.#orphans - 1;
+      const hidden =
+        this.#hiddenAgent > 0 && this.#hiddenAgent < line
+          ? ` (line ${this.#hiddenAgent} would be one, but a byte-order mark hides its key)`
+          : "";
+      this.report({
+        id: "rule-outside-group",
+        severity: this.#orphanNonEmpty ? "error" : "warning",
+        line,
+        message: `this ${name} line${more > 0 ? ` and ${more} more rule${more > 1 ? "s" : ""} up to line ${this.#lastOrphan}` : ""} come${more > 0 ? "" : "s"} before any User-agent line${hidden}, so ${more > 0 ? "they belong" : "it belongs"} to no group and no crawler applies ${more > 0 ? "them" : "it"}`,
+        fix:
+          hidden !== ""
+            ? `remove the byte-order mark from line ${this.#hiddenAgent}`
+            : 'add a "User-agent: *" line (or the crawler\'s name) above it',
+      });
+    }
+    if (bomEnd > 0) {
+      this.report({
+        id: "bom",
+        severity: bomEnd === 3 ? "info" : "warning",
+        line: 1,
+        message:
+          bomEnd === 3
+            ? "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 crawlers skip it, but some older parsers read it as part of the first key"
+            : "the file starts with part of a UTF-8 byte-order mark: Google skips it, other crawlers may not",
+        fix: "save the file as UTF-8 without a BOM",
+      });
+    }
+    if (this.#otherInvalid > 0) {
+      this.report({
+        id: "invalid-utf8",
+        severity: "info",
+        line: this.#firstOtherInvalid,
+        column: this.#firstOtherInvalidCol,
+        message: `${this.#otherInvalid} line${this.#otherInvalid > 1 ? "s have" : " has"} bytes that are not UTF-8 (first here); outside rule paths this changes nothing for crawlers, but the file is probably in a legacy encoding`,
+        fix: "save the file as UTF-8",
+      });
+    }
+    checkGroups(robots, (d) => this.report(d));
+  }
+}
+
+/** Is there anything but whitespace from byte `from` on? */
+function hasContentFrom(body: Uint8Array, from: number): boolean {
+  for (let i = from; i < body.length; i++) if (!isAsciiSpace(body[i]!)) return true;
+  return false;
+}
+
+function lineInfo(ev: LineEvent, b: Uint8Array): LineInfo {
+  let kind: LineKind;
+  let value: string | undefined;
+  switch (ev.kind) {
+    case "user-agent":
+    case "sitemap":
+      kind = ev.kind;
+      value = latin1(b, ev.valueStart, ev.valueEnd);
+      break;
+    case "allow":
+    case "disallow":
+      kind = ev.kind;
+      value = normalizePattern(b, ev.valueStart, ev.valueEnd);
+      break;
+    case "other":
+      // The same test the parser applies to its line records (ASCII keys).
+      kind = UNUSED_KEYS.has(asciiLowerBytes(b, ev.keyStart, Math.min(ev.keyEnd, ev.keyStart + 32)))
+        ? "unused"
+        : "unknown";
+      break;
+    default:
+      kind = "unknown";
+  }
+  const base = {
+    line: ev.line,
+    kind,
+    typo: ev.typo,
+    missingColon: ev.missingColon,
+    tooLong: ev.tooLong,
+    comment: ev.comment >= 0,
+  };
+  return value === undefined ? base : { ...base, value };
+}
+
+function severityOrder(a: Diagnostic, b: Diagnostic): number {
+  return a.line - b.line || (a.column ?? 0) - (b.column ?? 0);
+}
+
+/**
+ * Lint a robots.txt body. A string means its UTF-8 encoding; pass the raw
+ * bytes when you have them. Returns the line records, the findings and the
+ * parsed file; never throws on any body.
+ */
+export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = {}): LintResult {
+  const profile = options.profile ?? "google";
+  if (!isProfile(profile)) {
+    throw new TypeError(
+      `Unknown profile ${JSON.stringify(profile)}: use "google", "rfc9309" or "legacy1996"`,
+    );
+  }
+  const limit = options.sizeLimit ?? DEFAULT_SIZE_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit <= 0) {
+    throw new TypeError(
+      `sizeLimit must be a positive integer number of bytes, got ${String(limit)}`,
+    );
+  }
+  const bytes = toBytes(body);
+  const bomEnd = bytes[0] === 0xef ? (bytes[1] === 0xbb ? (bytes[2] === 0xbf ? 3 : 2) : 1) : 0;
+  const linter = new Linter(options.lines !== false, limit, bodyProblem(bytes, bomEnd));
+  const robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
+  linter.finish(bytes, bomEnd, robots);
+  const diagnostics = linter.diagnostics.sort(severityOrder);
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.severity]++;
+  return { lines: linter.lines, diagnostics, counts, robots };
+}

@@ -1,0 +1,142 @@
+/**
+ * Small byte and text helpers for the linter. No `node:` imports (the core
+ * runs in browsers too) and no allocation on the per-line path unless a
+ * finding is being reported.
+ */
+import { decodeText } from "../parse/bytes.js";
+
+/** What one pass over a line's bytes found. */
+export interface ByteScan {
+  /** Offset of the first byte that is not valid UTF-8, or -1. */
+  invalidUtf8: number;
+  /** Offset of the first UTF-8 byte-order mark (EF BB BF), or -1. */
+  bom: number;
+}
+
+function isCont(b: number | undefined): boolean {
+  return b !== undefined && b >= 0x80 && b <= 0xbf;
+}
+
+/**
+ * Scan bytes [start, end) for invalid UTF-8 and for a byte-order mark, into
+ * `out` (reused). ASCII-only lines cost one comparison per byte.
+ */
+export function scanBytes(body: Uint8Array, start: number, end: number, out: ByteScan): void {
+  out.invalidUtf8 = -1;
+  out.bom = -1;
+  let i = start;
+  while (i < end) {
+    const b = body[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b === 0xe0) {
+      need = 2;
+      lo = 0xa0;
+    } else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
+    else if (b === 0xed) {
+      need = 2;
+      hi = 0x9f;
+    } else if (b === 0xf0) {
+      need = 3;
+      lo = 0x90;
+    } else if (b >= 0xf1 && b <= 0xf3) need = 3;
+    else if (b === 0xf4) {
+      need = 3;
+      hi = 0x8f;
+    } else need = -1;
+    let ok = need > 0 && i + need < end;
+    if (ok) {
+      const b1 = body[i + 1]!;
+      ok = b1 >= lo && b1 <= hi;
+      for (let k = 2; ok && k <= need; k++) ok = isCont(body[i + k]);
+    }
+    if (!ok) {
+      if (out.invalidUtf8 < 0) out.invalidUtf8 = i;
+      if (out.bom >= 0) return;
+      i++;
+      continue;
+    }
+    if (b === 0xef && body[i + 1] === 0xbb && body[i + 2] === 0xbf && out.bom < 0) {
+      out.bom = i;
+      if (out.invalidUtf8 >= 0) return;
+    }
+    i += need + 1;
+  }
+}
+
+/**
+ * 1-based column of byte `offset` in the line starting at `lineStart`,
+ * counting characters: UTF-8 continuation bytes do not count.
+ */
+export function columnOf(body: Uint8Array, lineStart: number, offset: number): number {
+  let col = 1;
+  for (let i = lineStart; i < offset; i++) {
+    const b = body[i]!;
+    if (b < 0x80 || b > 0xbf) col++;
+  }
+  return col;
+}
+
+/** Bytes [start, end) as text for a message, shortened to about `max` characters. */
+export function snippet(body: Uint8Array, start: number, end: number, max = 60): string {
+  const cut = end - start > max * 4 ? start + max * 4 : end;
+  let text = decodeText(body, start, cut);
+  // Control characters would garble a terminal; show them as escapes.
+  text = text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+  if (text.length > max) return `${text.slice(0, max - 1)}…`;
+  return cut < end ? `${text}…` : text;
+}
+
+/** ASCII-lowercase of bytes [start, end) (keys compare ASCII case-insensitively). */
+export function asciiLowerBytes(body: Uint8Array, start: number, end: number): string {
+  let out = "";
+  for (let i = start; i < end; i++) {
+    let b = body[i]!;
+    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
+    out += String.fromCharCode(b);
+  }
+  return out;
+}
+
+/**
+ * Optimal string alignment distance (Levenshtein plus adjacent swaps), or
+ * `limit + 1` as soon as it must exceed `limit`. For "did you mean" hints on
+ * short keys only; callers cap the lengths.
+ */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const n = b.length;
+  let prev2 = new Array<number>(n + 1).fill(0);
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  let cur = new Array<number>(n + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= n; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
+        d = Math.min(d, prev2[j - 2]! + 1);
+      }
+      cur[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > limit) return limit + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[n]!;
+}
