@@ -1,11 +1,30 @@
 #!/usr/bin/env node
 // The `robots` command. The TypeScript sources are built into dist/ by
 // `npm ci` (the "prepare" script) or `npm run build`.
-import { runCli } from "../dist/src/cli/main.js";
+// Whatever goes wrong, a person sees one line and exit status 2, never a
+// stack trace (set ROBOTS_DEBUG=1 to see it).
+function die(err) {
+  if (process.env.ROBOTS_DEBUG) console.error(err);
+  const msg = String(err?.message ?? err).replace(/\s*[\r\n]+\s*/g, " ");
+  try {
+    process.stderr.write(`robots: internal error: ${msg}\n`);
+  } catch {
+    // stderr is gone too: nothing left to tell
+  }
+  process.exit(2);
+}
+process.on("uncaughtException", die);
+process.on("unhandledRejection", die);
 
 process.stdout.on("error", (err) => {
   // A closed pipe (`robots … | head`) is not an error worth a stack trace.
   if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw err;
+  die(err);
 });
+let runCli;
+try {
+  ({ runCli } = await import("../dist/src/cli/main.js"));
+} catch (err) {
+  die(new Error(`cannot load the built CLI (run "npm run build"): ${err?.message ?? err}`));
+}
 await runCli(process.argv.slice(2));

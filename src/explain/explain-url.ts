@@ -239,7 +239,7 @@ function decidedBecause(d: MatchedRule | null, others: number, legacy: boolean):
 }
 
 /** Printable form of a line: control characters shown as \xNN, very long lines cut. */
-function printable(text: string, max = 160): string {
+export function printable(text: string, max = 160): string {
   let s = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => {
     return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
   });

@@ -105,6 +105,11 @@ export const batchCommand: Command = {
     if (positionals.length > 0) {
       throw new CliError("batch takes no arguments: it reads JSON Lines on stdin");
     }
+    if (context.format !== undefined && context.format !== "json") {
+      throw new CliError(
+        `unknown --format ${JSON.stringify(context.format)}: batch reads and writes JSON Lines only (--format json)`,
+      );
+    }
     return runBatch(context.profile);
   },
 };

@@ -14,6 +14,8 @@ import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { describeGroups, describeRule, verdictWord } from "../format.js";
 import { isUrlArg, readBodyArg, writeOut } from "../io.js";
+import { Progress } from "../progress.js";
+import { loadRobotsSource } from "../source.js";
 
 export const checkHelp = `Usage:
   robots check <robots.txt | -> <agent> <url>
@@ -32,7 +34,8 @@ a disallow (exit 1).
 
 Options:
   --agent <token>     the crawler's product token (letters, "-" and "_")
-  --robots <file>     the robots.txt for bulk checks ("-" is not allowed with URLs on stdin)
+  --robots <f | url>  the robots.txt for bulk checks: a file or an http(s) URL
+                      ("-" is not allowed: the URLs come on stdin)
   --format <f>        text (default), tsv or json (JSON Lines in bulk mode)
   --timeout <s>       with a URL: give up fetching robots.txt after this many seconds (default 15)
   --profile <p>       google (default), rfc9309 or legacy1996
@@ -86,7 +89,9 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     if (opts.robots === "-")
       throw new CliError("--robots - conflicts with URLs on stdin: pass a file");
     const agent = requireAgent(opts.agent);
-    const robots = parseRobotsTxt(await readBodyArg(opts.robots), { profile: opts.profile });
+    // A file or an http(s) URL (fetched once through the access-method client).
+    const source = await loadRobotsSource(opts.robots, { profile: opts.profile, agent });
+    const robots = parseRobotsTxt(source.body, { profile: opts.profile });
     return bulk(compileMatcher(robots, agent), robots, format);
   }
   if (positionals.length === 1 && isUrlArg(positionals[0]!)) {
@@ -114,10 +119,16 @@ export function requireAgent(agent: string | undefined): string {
   }
 }
 
+/**
+ * One verdict per URL on stdin, streamed: readline yields a line at a time and
+ * writeOut waits when stdout is full, so memory stays constant however long
+ * the list. Progress goes to stderr only when it is a terminal.
+ */
 async function bulk(m: RobotsMatcher, robots: RobotsTxt, format: string): Promise<number> {
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let anyDisallowed = false;
-  const progress = process.stderr.isTTY ? { n: 0, t: Date.now() } : null;
+  let n = 0;
+  const progress = new Progress("URLs checked");
   if (format === "tsv") await writeOut("url\tverdict\tline\n");
   for await (const raw of rl) {
     const url = raw.trim();
@@ -130,11 +141,9 @@ async function bulk(m: RobotsMatcher, robots: RobotsTxt, format: string): Promis
         : formatOne(v, url, robots, format),
     );
     if (wait) await wait;
-    if (progress !== null && ++progress.n % 10000 === 0 && Date.now() - progress.t > 1000) {
-      process.stderr.write(`\r${progress.n} URLs checked`);
-    }
+    progress.tick(++n);
   }
-  if (progress !== null && progress.n >= 10000) process.stderr.write("\n");
+  progress.done(n);
   return anyDisallowed ? EXIT.disallowed : EXIT.allowed;
 }
 

@@ -5,7 +5,7 @@
  */
 
 import { parseDocument } from "../../explain/document.js";
-import { createExplainer, type UrlExplanation } from "../../explain/explain-url.js";
+import { createExplainer, printable, type UrlExplanation } from "../../explain/explain-url.js";
 import type { MatchedRule } from "../../match/compile.js";
 import { agentOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
@@ -85,7 +85,10 @@ export function explanationJson(e: UrlExplanation): Record<string, unknown> {
 
 export function renderExplanation(e: UrlExplanation, paint: Paint): string {
   const word = e.allowed ? paint.green("ALLOWED") : paint.red("DISALLOWED");
-  const out: string[] = [paint.bold(e.url), `  ${word} for ${e.agent} (path ${e.path})`];
+  const out: string[] = [
+    paint.bold(printable(e.url, 400)),
+    `  ${word} for ${e.agent} (path ${printable(e.path, 400)})`,
+  ];
   out.push(`  groups: ${e.groups.summary}`);
   const d = e.rule;
   if (d === null) {

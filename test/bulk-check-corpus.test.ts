@@ -1,0 +1,119 @@
+/**
+ * Bulk checks over the real corpus (issue "Bulk checks"): `robots check
+ * --robots <file> --agent <token> --format json < urls` on the URL lists of
+ * ../shared/corpus/urls/ (INDEX.tsv maps each list to its robots.txt). Every
+ * run must finish with exit 0 or 1, print nothing on stderr, and print one
+ * verdict per URL, in order, equal to the library's.
+ *
+ * By default a fixed sample of lists runs; `npm run test:bulk-all`
+ * (ROBOTS_BULK_ALL=1) runs all 1,265.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { compileMatcher } from "../src/match/compile.js";
+import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import { CLI, CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
+
+const ALL = process.env.ROBOTS_BULK_ALL === "1";
+/** Lists in the default sample: every STRIDE-th list of INDEX.tsv. */
+const STRIDE = 40;
+const AGENTS = ["Googlebot", "GPTBot", "bingbot", "CCBot", "FooBot"];
+
+interface ListEntry {
+  urlFile: string;
+  robotsFile: string;
+}
+
+function readIndex(): ListEntry[] {
+  const text = readFileSync(path.join(CORPUS_DIR, "urls/INDEX.tsv"), "utf8");
+  const [header, ...rows] = text.split("\n").filter((l) => l.trim() !== "");
+  const cols = header!.split("\t");
+  const u = cols.indexOf("url_file");
+  const r = cols.indexOf("robots_file");
+  return rows.map((row) => {
+    const f = row.split("\t");
+    return { urlFile: f[u]!, robotsFile: (f[r] ?? "").trim() };
+  });
+}
+
+function run(
+  args: string[],
+  input: Buffer,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.on("error", reject);
+    child.on("close", (status) =>
+      resolve({
+        status,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    );
+    child.stdin.end(input);
+  });
+}
+
+async function checkList(entry: ListEntry, agent: string): Promise<number> {
+  // A site without a robots.txt (empty robots_file column): an empty file, which allows everything.
+  const robotsPath =
+    entry.robotsFile === "" ? "/dev/null" : path.join(CORPUS_DIR, "files", entry.robotsFile);
+  const urlsBytes = readFileSync(path.join(CORPUS_DIR, "urls", entry.urlFile));
+  const r = await run(
+    ["check", "--robots", robotsPath, "--agent", agent, "--format", "json"],
+    urlsBytes,
+  );
+  const label = `${entry.urlFile} (${agent})`;
+  assert.equal(r.stderr, "", `${label}: nothing on stderr`);
+  assert.ok(r.status === 0 || r.status === 1, `${label}: exit ${r.status}`);
+  const urls = urlsBytes
+    .toString("utf8")
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const lines = r.stdout.split("\n").filter((l) => l !== "");
+  assert.equal(lines.length, urls.length, `${label}: one verdict per URL`);
+  const m = compileMatcher(parseRobotsTxt(readFileSync(robotsPath)), agent);
+  let anyDisallowed = false;
+  for (let i = 0; i < urls.length; i++) {
+    const got = JSON.parse(lines[i]!) as { url: string; allowed: boolean; line: number };
+    const want = m.check(urls[i]!);
+    assert.equal(got.url, urls[i], `${label}: URL ${i + 1} in order`);
+    assert.deepEqual([got.allowed, got.line], [want.allowed, want.line], `${label}: ${urls[i]}`);
+    if (!got.allowed) anyDisallowed = true;
+  }
+  assert.equal(
+    r.status,
+    anyDisallowed ? 1 : 0,
+    `${label}: exit 1 exactly when something is disallowed`,
+  );
+  return urls.length;
+}
+
+test(`bulk check over ${ALL ? "every" : `every ${STRIDE}th`} corpus URL list`, {
+  skip: hasShared() ? false : "../shared/corpus is absent",
+  timeout: ALL ? 3_600_000 : 300_000,
+}, async () => {
+  const index = readIndex();
+  assert.ok(index.length > 1000, "INDEX.tsv lists the corpus URL files");
+  const chosen = ALL ? index : index.filter((_, i) => i % STRIDE === 0);
+  let next = 0;
+  let urls = 0;
+  // Two at a time: the machine has two cores.
+  const worker = async () => {
+    while (next < chosen.length) {
+      const i = next++;
+      urls += await checkList(chosen[i]!, AGENTS[i % AGENTS.length]!);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  console.log(`${chosen.length} lists, ${urls} URLs checked`);
+  assert.ok(urls > 0);
+});

@@ -1,0 +1,261 @@
+/**
+ * The golden-output cases: every command's output, byte for byte, for fixed
+ * inputs under test/fixtures/cli/. test/golden.test.ts compares; the explicit
+ * `npm run golden:update` (test/update-golden.ts) rewrites test/golden/.
+ * The CLI runs as a subprocess from the repository root, so labels in the
+ * output are the relative fixture paths, and with pipes (not a terminal), so
+ * there is never colour or a progress line.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { CLI, REPO_ROOT } from "./shared.js";
+
+export const GOLDEN_DIR = path.join(REPO_ROOT, "test/golden");
+const F = "test/fixtures/cli";
+
+export interface GoldenCase {
+  /** File name under test/golden/, without `.txt`. */
+  readonly name: string;
+  readonly args: readonly string[];
+  /** Standard input: a fixture path, or generated text (described in the golden header). */
+  readonly stdin?:
+    | { readonly file: string }
+    | { readonly text: () => string; readonly about: string };
+  /** Run only when this command exists (commands owned by other engineers). */
+  readonly needs?: string;
+}
+
+/** A robots.txt over 500 KiB whose decisive rule lies past the limit. */
+function oversizeRobots(): string {
+  return `User-agent: *\nDisallow: /early\n${"# padding padding padding padding\n".repeat(16000)}Disallow: /late\n`;
+}
+
+export const GOLDEN_CASES: readonly GoldenCase[] = [
+  // Conventions
+  { name: "main-help", args: ["--help"] },
+  { name: "main-no-command", args: [] },
+  { name: "main-unknown-command", args: ["frobnicate"] },
+  { name: "main-unknown-option", args: ["agents", `${F}/agents.txt`, "--bogus"] },
+  { name: "main-missing-option-value", args: ["explain", `${F}/explain.txt`, "--agent"] },
+  { name: "main-unknown-profile", args: ["agents", `${F}/agents.txt`, "--profile", "strict"] },
+  ...["check", "explain", "diff", "agents", "batch", "lint", "fetch"].map((cmd) => ({
+    name: `${cmd}-help`,
+    args: [cmd, "--help"],
+    needs: cmd,
+  })),
+
+  // explain
+  {
+    name: "explain-googlebot",
+    args: [
+      "explain",
+      `${F}/explain.txt`,
+      "--agent",
+      "Googlebot",
+      "https://example.com/private/x",
+      "/shop/",
+      "/drafts/a",
+      "/search?q=1",
+      "/Private",
+    ],
+  },
+  {
+    name: "explain-cut-token",
+    args: ["explain", `${F}/explain.txt`, "--agent", "GPTBot", "/private/open/x", "/a.pdf"],
+  },
+  {
+    name: "explain-missing-colon",
+    args: ["explain", `${F}/explain.txt`, "--agent", "Bingbot", "/tmp/x"],
+  },
+  {
+    name: "explain-json",
+    args: [
+      "explain",
+      `${F}/explain.txt`,
+      "--agent",
+      "Googlebot",
+      "/drafts/a",
+      "/search",
+      "--format",
+      "json",
+    ],
+  },
+  {
+    name: "explain-stdin-unencoded-url",
+    args: ["explain", "-", "--agent", "FooBot", "/ツ", "/%E3%83%84"],
+    stdin: { text: () => "User-agent: *\nDisallow: /ツ\n", about: "User-agent: * / Disallow: /ツ" },
+  },
+  {
+    name: "explain-size-limit",
+    args: ["explain", "-", "--agent", "FooBot", "/late/page", "/early"],
+    stdin: { text: oversizeRobots, about: "a 544 KB file whose last rule lies past 500 KiB" },
+  },
+  {
+    name: "explain-no-group",
+    args: ["explain", `${F}/agents.txt`, "--agent", "GPTBot", "/", "--profile", "legacy1996"],
+  },
+  {
+    name: "explain-outside-group",
+    args: ["explain", "-", "--agent", "FooBot", "/private"],
+    stdin: {
+      text: () => "Disallow: /private\nUser-agent: FooBot\nAllow: /public\n",
+      about: "a rule before any User-agent line",
+    },
+  },
+  { name: "explain-error-no-agent", args: ["explain", `${F}/explain.txt`, "/x"] },
+  {
+    name: "explain-error-bad-agent",
+    args: ["explain", `${F}/explain.txt`, "--agent", "Googlebot/2.1", "/x"],
+  },
+  { name: "explain-error-missing-file", args: ["explain", `${F}/nope.txt`, "--agent", "X", "/"] },
+  { name: "explain-error-directory", args: ["explain", F, "--agent", "X", "/"] },
+  { name: "explain-error-empty-url", args: ["explain", `${F}/explain.txt`, "--agent", "X", ""] },
+  {
+    name: "explain-error-format",
+    args: ["explain", `${F}/explain.txt`, "--agent", "X", "/", "--format", "xml"],
+  },
+
+  // diff
+  { name: "diff-probes", args: ["diff", `${F}/diff-old.txt`, `${F}/diff-new.txt`] },
+  { name: "diff-unchanged", args: ["diff", `${F}/diff-old.txt`, `${F}/diff-old.txt`] },
+  {
+    name: "diff-urls-agents",
+    args: [
+      "diff",
+      `${F}/diff-old.txt`,
+      `${F}/diff-new.txt`,
+      "--urls",
+      `${F}/urls.txt`,
+      "--agent",
+      "Googlebot,CCBot,FooBot",
+    ],
+  },
+  {
+    name: "diff-json",
+    args: [
+      "diff",
+      `${F}/diff-old.txt`,
+      `${F}/diff-new.txt`,
+      "--agent",
+      "GPTBot",
+      "--format",
+      "json",
+    ],
+  },
+  {
+    name: "diff-stdin",
+    args: ["diff", "-", `${F}/diff-new.txt`, "--agent", "Googlebot"],
+    stdin: { file: `${F}/diff-old.txt` },
+  },
+  { name: "diff-error-two-stdin", args: ["diff", "-", "-"] },
+  { name: "diff-error-args", args: ["diff", `${F}/diff-old.txt`] },
+
+  // agents
+  { name: "agents-report", args: ["agents", `${F}/agents.txt`] },
+  { name: "agents-ai", args: ["agents", `${F}/agents.txt`, "--purpose", "ai"] },
+  {
+    name: "agents-json",
+    args: ["agents", `${F}/agents.txt`, "--format", "json", "--purpose", "ai-search,seo"],
+  },
+  {
+    name: "agents-empty-stdin",
+    args: ["agents", "-", "--purpose", "search"],
+    stdin: { text: () => "", about: "an empty file" },
+  },
+  { name: "agents-error-purpose", args: ["agents", `${F}/agents.txt`, "--purpose", "robots"] },
+
+  // check (file form and bulk form)
+  {
+    name: "check-disallowed",
+    args: ["check", `${F}/explain.txt`, "Googlebot", "https://example.com/private/x"],
+  },
+  {
+    name: "check-allowed-json",
+    args: ["check", `${F}/explain.txt`, "GPTBot", "/private/open/x", "--format", "json"],
+  },
+  {
+    name: "check-bulk-text",
+    args: ["check", "--robots", `${F}/explain.txt`, "--agent", "GPTBot"],
+    stdin: { file: `${F}/urls.txt` },
+  },
+  {
+    name: "check-bulk-tsv",
+    args: ["check", "--robots", `${F}/explain.txt`, "--agent", "Googlebot", "--format", "tsv"],
+    stdin: { file: `${F}/urls.txt` },
+  },
+  {
+    name: "check-bulk-json",
+    args: ["check", "--robots", `${F}/explain.txt`, "--agent", "Googlebot", "--format", "json"],
+    stdin: { file: `${F}/urls.txt` },
+  },
+  { name: "check-error-bulk-stdin", args: ["check", "--robots", "-", "--agent", "X"] },
+  {
+    name: "check-error-format",
+    args: ["check", "--robots", `${F}/explain.txt`, "--agent", "X", "--format", "xml"],
+  },
+
+  // batch
+  { name: "batch-protocol", args: ["batch"], stdin: { file: `${F}/batch.jsonl` } },
+  {
+    name: "batch-error-malformed",
+    args: ["batch"],
+    stdin: {
+      text: () => '{"robots":"x","checks":[]}\n{not json\n',
+      about: "a malformed second line",
+    },
+  },
+  { name: "batch-error-format", args: ["batch", "--format", "text"] },
+];
+
+export interface GoldenResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Does the CLI know `command`? (Commands owned by others may not exist yet.) */
+export function hasCommand(command: string): boolean {
+  const r = spawnSync(process.execPath, [CLI, command, "--help"], { cwd: REPO_ROOT });
+  return r.status === 0;
+}
+
+export function runGoldenCase(c: GoldenCase): GoldenResult {
+  let input: string | Buffer = "";
+  if (c.stdin !== undefined) {
+    input = "file" in c.stdin ? readFileSync(path.join(REPO_ROOT, c.stdin.file)) : c.stdin.text();
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // Output must not depend on the caller's terminal settings.
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
+  delete env.ROBOTS_DEBUG;
+  const r = spawnSync(process.execPath, [CLI, ...c.args], {
+    cwd: REPO_ROOT,
+    input,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr.toString("utf8") };
+}
+
+function quote(arg: string): string {
+  return /^[A-Za-z0-9_./:,=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+/** The golden file's text: the command, then exit status, stdout and stderr. */
+export function renderGolden(c: GoldenCase, r: GoldenResult): string {
+  let head = ["$ robots", ...c.args.map(quote)].join(" ");
+  if (c.stdin !== undefined) {
+    head += "file" in c.stdin ? ` < ${c.stdin.file}` : `  # stdin: ${c.stdin.about}`;
+  }
+  return `${head}\n--- exit ${r.status}\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`;
+}
+
+export function goldenPath(c: GoldenCase): string {
+  return path.join(GOLDEN_DIR, `${c.name}.txt`);
+}
+
+export function goldenExists(c: GoldenCase): boolean {
+  return existsSync(goldenPath(c));
+}
