@@ -254,11 +254,26 @@ export class RobotsClient {
         `maxBytes (${maxBytes}) must be at least maxBodyBytes + 64 KiB (${largest}) so a robots.txt at the size limit can be cached`,
       );
     }
-    this.#store = options.store ?? new MemoryRobotsStore({ maxEntries, maxBytes });
+    const ownStore = options.store === undefined;
+    const store = options.store ?? new MemoryRobotsStore({ maxEntries, maxBytes });
+    this.#store = store;
     this.#compiled = new LRUCache<string, Compiled>({
       max: maxEntries,
       maxSize: maxBytes,
       sizeCalculation: (c) => entrySize(c.entry),
+      // With the default in-memory store, this LRU decides for both tiers: it
+      // sees every check (the store only sees misses), so its order is the
+      // true recency. Evicting here evicts there, and since entries are set
+      // here first with the same sizes and bounds, the store never has to
+      // evict on its own. A shared store (Redis) is never pruned by one
+      // process's memory pressure.
+      ...(ownStore
+        ? {
+            dispose: (_value: Compiled, key: string, reason: LRUCache.DisposeReason) => {
+              if (reason === "evict") void store.delete(key);
+            },
+          }
+        : {}),
     });
     this.#now = options.now ?? Date.now;
     this.#transport = options.transport;
@@ -363,6 +378,11 @@ export class RobotsClient {
     };
   }
 
+  /** Origins held in process (compiled), and their estimated bytes (see entrySize). */
+  get cached(): { entries: number; bytes: number } {
+    return { entries: this.#compiled.size, bytes: this.#compiled.calculatedSize };
+  }
+
   /** Forget an origin (in process and in the store): the next check fetches again. */
   async forget(url: string | URL): Promise<void> {
     const origin = originOf(parseHttpUrl(url)).origin;
@@ -410,13 +430,13 @@ export class RobotsClient {
       ...(this.#transport === undefined ? {} : { transport: this.#transport }),
     });
     const entry = this.#update(key, stored ?? previous?.entry ?? null, result, this.#now());
+    const compiled = this.#compile(entry, previous);
+    this.#compiled.set(key, compiled);
     try {
       await this.#store.set(key, entry);
     } catch {
       this.stats.storeErrors++;
     }
-    const compiled = this.#compile(entry, previous);
-    this.#compiled.set(key, compiled);
     return { compiled, fetched: true, lastFetch: result };
   }
 

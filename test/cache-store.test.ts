@@ -1,0 +1,128 @@
+/**
+ * The store contract (cache-store-suite.ts) run against every store, and the
+ * in-memory store's bounds: entries AND bytes, least recently used first
+ * (SPEC.md §8 "Caching").
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { RobotsError } from "../src/errors.js";
+import {
+  entrySize,
+  MemoryRobotsStore,
+  RobotsClient,
+  type RobotsStore,
+  type StoredEntry,
+} from "../src/node.js";
+import { runStoreSuite, sampleEntry } from "./cache-store-suite.js";
+import { serveText, startServer } from "./fetch-servers.js";
+
+/**
+ * A store that keeps entries only as JSON text, as a network store (Redis)
+ * would: proves the entry format is plain, serialisable data.
+ */
+class JsonTextStore implements RobotsStore {
+  readonly #map = new Map<string, string>();
+  async get(origin: string): Promise<StoredEntry | undefined> {
+    const text = this.#map.get(origin);
+    if (text === undefined) return undefined;
+    const raw = JSON.parse(text) as StoredEntry & { good: { body: string } | null };
+    return raw.good === null
+      ? raw
+      : {
+          ...raw,
+          good: { ...raw.good, body: new Uint8Array(Buffer.from(raw.good.body, "base64")) },
+        };
+  }
+  async set(origin: string, entry: StoredEntry): Promise<void> {
+    const good =
+      entry.good === null
+        ? null
+        : { ...entry.good, body: Buffer.from(entry.good.body).toString("base64") };
+    this.#map.set(origin, JSON.stringify({ ...entry, good }));
+  }
+  async delete(origin: string): Promise<void> {
+    this.#map.delete(origin);
+  }
+}
+
+runStoreSuite("MemoryRobotsStore (defaults)", () => new MemoryRobotsStore());
+runStoreSuite(
+  "MemoryRobotsStore (tight bounds)",
+  () => new MemoryRobotsStore({ maxEntries: 8, maxBytes: 2 * 1024 * 1024 }),
+);
+runStoreSuite("JSON text store (serialisation round trip)", () => new JsonTextStore());
+
+const body = (n: number) => new Uint8Array(n).fill(0x41);
+
+describe("MemoryRobotsStore bounds (LRU)", () => {
+  it("evicts the least recently used origin beyond maxEntries", async () => {
+    const store = new MemoryRobotsStore({ maxEntries: 3 });
+    for (const o of ["http://1.test", "http://2.test", "http://3.test"]) {
+      await store.set(o, sampleEntry(o, body(10)));
+    }
+    await store.get("http://1.test"); // 1 is now the most recent; 2 the least
+    await store.set("http://4.test", sampleEntry("http://4.test", body(10)));
+    assert.equal(await store.get("http://2.test"), undefined);
+    assert.ok(await store.get("http://1.test"));
+    assert.equal(store.size, 3);
+  });
+
+  it("evicts by bytes: never holds more than maxBytes", async () => {
+    const one = entrySize(sampleEntry("http://x0.test", body(10_000)));
+    const store = new MemoryRobotsStore({ maxBytes: one * 3 + 10 });
+    for (let i = 0; i < 10; i++) {
+      await store.set(`http://x${i}.test`, sampleEntry(`http://x${i}.test`, body(10_000)));
+      assert.ok(store.bytes <= store.maxBytes, `${store.bytes} ≤ ${store.maxBytes}`);
+    }
+    assert.deepEqual(store.origins(), ["http://x9.test", "http://x8.test", "http://x7.test"]);
+  });
+
+  it("an entry larger than the whole bound is not kept (and evicts nothing)", async () => {
+    const store = new MemoryRobotsStore({ maxBytes: 50_000 });
+    await store.set("http://small.test", sampleEntry("http://small.test", body(100)));
+    await store.set("http://huge.test", sampleEntry("http://huge.test", body(60_000)));
+    assert.equal(await store.get("http://huge.test"), undefined);
+    assert.ok(await store.get("http://small.test"));
+  });
+
+  it("rejects nonsense bounds with a RobotsError", () => {
+    assert.throws(() => new MemoryRobotsStore({ maxEntries: 0 }), RobotsError);
+    assert.throws(() => new MemoryRobotsStore({ maxBytes: 1.5 }), /positive integer/);
+  });
+});
+
+describe("the client over a shared store", () => {
+  it("two clients (two crawler processes) sharing one store fetch once", async () => {
+    const server = await startServer(serveText("User-agent: *\nDisallow: /private\n"));
+    try {
+      const shared = new JsonTextStore();
+      const a = new RobotsClient("FleetBot/1.0", { store: shared });
+      const b = new RobotsClient("FleetBot/1.0", { store: shared });
+      assert.equal(await a.isAllowed(`${server.origin}/private/1`), false);
+      const r = await b.check(`${server.origin}/private/2`);
+      assert.equal(r.allowed, false);
+      assert.equal(r.source.freshness, "cached", "b found a's result in the store");
+      assert.equal(server.hits(), 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a store that fails does not stop the crawler: it fetches and counts the failure", async () => {
+    const server = await startServer(serveText("User-agent: *\nDisallow: /private\n"));
+    const broken: RobotsStore = {
+      get: () => Promise.reject(new Error("store down")),
+      set: () => Promise.reject(new Error("store down")),
+      delete: () => Promise.reject(new Error("store down")),
+    };
+    try {
+      const client = new RobotsClient("FleetBot/1.0", { store: broken });
+      assert.equal(await client.isAllowed(`${server.origin}/private/1`), false);
+      assert.equal(await client.isAllowed(`${server.origin}/private/2`), false);
+      assert.equal(server.hits(), 1, "the in-process cache still holds the result");
+      assert.equal(client.stats.storeErrors, 2);
+    } finally {
+      await server.close();
+    }
+  });
+});
