@@ -15,6 +15,7 @@ import {
   fetchTransport,
   MIN_BODY_BYTES,
   RobotsClient,
+  type Transport,
 } from "../src/node.js";
 import { bigBody, gzipBomb, ROBOTS } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
@@ -356,5 +357,50 @@ describe("transports", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("misbehaving transports cannot hang or crash a check", () => {
+  it("a transport that ignores the signal and never answers: connect timeout", async () => {
+    const never: Transport = () => new Promise(() => {});
+    const r = await fetchRobotsTxt("http://stuck.test/", {
+      userAgent: UA,
+      transport: never,
+      ...FAST,
+    });
+    assert.equal(r.kind, "unreachable");
+    assert.equal(r.kind === "unreachable" && r.reason, "timeout");
+  });
+
+  it("a body that never yields and ignores the signal: total timeout, response released", async () => {
+    let cancelled = 0;
+    const hanging: Transport = async () => ({
+      status: 200,
+      headers: {},
+      body: { [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => {}) }) },
+      cancel: () => {
+        cancelled++;
+      },
+    });
+    const client = new RobotsClient(UA, { transport: hanging, ...FAST });
+    const r = await client.check("http://hanging.test/x");
+    assert.equal(r.allowed, false);
+    assert.equal(r.source.serverError?.reason, "timeout");
+    assert.equal(cancelled, 1, "the response was released");
+  });
+
+  it("a transport that throws synchronously is a network error value", async () => {
+    const broken: Transport = () => {
+      throw Object.assign(new Error("boom"), { code: "ECONNRESET" });
+    };
+    const r = await fetchRobotsTxt("http://broken.test/", { userAgent: UA, transport: broken });
+    assert.equal(r.kind === "unreachable" && r.reason, "reset");
+  });
+
+  it("fetchRobotsTxt refuses a User-Agent with a line break (header injection)", async () => {
+    await assert.rejects(
+      fetchRobotsTxt("http://a.test/", { userAgent: "Bot\r\nX-Evil: 1" }),
+      (e: unknown) => e instanceof RobotsError && e.code === "invalid-option",
+    );
   });
 });

@@ -183,7 +183,11 @@ export async function fetchRobotsTxt(
     typeof target === "object" && !(target instanceof URL) ? target : robotsOrigin(target);
   const { maxBodyBytes, connectTimeoutMs, totalTimeoutMs, maxRedirects } =
     resolveFetchOptions(options);
-  if (typeof options.userAgent !== "string" || options.userAgent.trim() === "") {
+  if (
+    typeof options.userAgent !== "string" ||
+    options.userAgent.trim() === "" ||
+    /[\r\n\0]/.test(options.userAgent)
+  ) {
     throw new RobotsError(
       "invalid-option",
       'userAgent must be the crawler\'s User-Agent header, e.g. "ExampleBot/1.0 (+https://example.com/bot)"',
@@ -277,7 +281,13 @@ export async function fetchRobotsTxt(
         continue;
       }
       if (status >= 200 && status < 300) {
-        const read = await readBody(response, maxBodyBytes);
+        let read: Awaited<ReturnType<typeof readBody>>;
+        try {
+          read = await untilAborted(readBody(response, maxBodyBytes), total.signal);
+        } catch (err) {
+          response.cancel();
+          throw err;
+        }
         return {
           kind: "ok",
           ...common(),
@@ -328,8 +338,9 @@ async function requestOnce(
     () => total.abort(new FetchTimeout("connect", connectTimeoutMs)),
     connectTimeoutMs,
   );
-  try {
-    return await transport({
+  // async wrapper: a transport that throws synchronously becomes a rejection.
+  const pending = (async () =>
+    transport({
       url,
       headers: {
         "user-agent": userAgent,
@@ -337,10 +348,48 @@ async function requestOnce(
         "accept-encoding": "gzip, deflate, br",
       },
       signal: total.signal,
-    });
+    }))();
+  // A response that arrives after we gave up is released at once.
+  pending.then(
+    (res) => {
+      if (total.signal.aborted) res.cancel();
+    },
+    () => {},
+  );
+  try {
+    return await untilAborted(pending, total.signal);
   } finally {
     clearTimeout(connectTimer);
   }
+}
+
+/**
+ * Settle with `signal`'s reason as soon as it aborts, even if `promise`
+ * never settles: a custom transport that ignores the signal still cannot
+ * hold a check past the timeouts (SPEC.md §8 "Timeouts").
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      promise.catch(() => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 function cacheHeaders(h: Readonly<Record<string, string | undefined>>): CacheHeaders {
