@@ -4,7 +4,7 @@
  * parsed groups, in time linear in the number of rules (the shadowed-rule
  * search is indexed and has a work budget, see below).
  */
-import { type CompiledPattern, compilePattern, matchRest, PatternShape } from "../match/pattern.js";
+import { type CompiledPattern, compilePattern, matchRest } from "../match/pattern.js";
 import { asciiLower } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group, Rule } from "../parse/types.js";
@@ -87,9 +87,12 @@ function checkEmptyFinalGroup(robots: RobotsTxt, report: Report): void {
   if (namedOnly && globalWithRules !== undefined) {
     message += `, and crawlers named here ignore the rules of the * group at line ${globalWithRules.agents[0]!.line}`;
   }
+  // The trap is a named crawler losing the * rules; an empty * group is
+  // merely the same as having no rules.
+  const trap = namedOnly && globalWithRules !== undefined;
   report({
     id: "empty-final-group",
-    severity: "warning",
+    severity: trap ? "warning" : "info",
     line: last.agents[0]!.line,
     message,
     fix: "add the rules this group needs (an empty Disallow: if it should allow everything), or remove the group",
@@ -121,6 +124,31 @@ interface Glob {
   readonly compiled: CompiledPattern;
 }
 
+/** A trie over the literal prefixes of a group's wildcard rules. */
+interface TrieNode {
+  next: Map<number, TrieNode> | undefined;
+  globs: Glob[] | undefined;
+}
+
+/** The first of `cands` (whose literal prefix is a prefix of L) that covers `r` and beats it. */
+function coveringGlob(
+  cands: readonly Glob[],
+  r: Rule,
+  p: string,
+  litEnd: number,
+  exact: boolean,
+  budget: Budget,
+): Rule | undefined {
+  for (const s of cands) {
+    if (s.rule === r || !beats(s.rule, r)) continue;
+    if (s.compiled.anchored && !exact) continue;
+    budget.left -= s.rule.pattern.length + litEnd;
+    if (budget.left < 0) return undefined;
+    if (matchRest(s.compiled, p, s.compiled.prefix.length, litEnd)) return s.rule;
+  }
+  return undefined;
+}
+
 interface Budget {
   left: number;
 }
@@ -132,7 +160,9 @@ interface Budget {
  */
 function checkGroupRules(group: Group, report: Report, budget: Budget): void {
   const rules = group.rules;
-  const firstOf = new Map<string, Rule>();
+  // Separate maps per kind: a concatenated "kind pattern" key measured 12% of a corpus run.
+  const firstAllow = new Map<string, Rule>();
+  const firstDisallow = new Map<string, Rule>();
   const done = new Set<Rule>();
   const hasNonEmpty = rules.some((r) => r.pattern.length > 0);
   const globs: Glob[] = [];
@@ -150,8 +180,9 @@ function checkGroupRules(group: Group, report: Report, budget: Budget): void {
       }
       continue;
     }
-    const same = firstOf.get(`${r.kind} ${r.pattern}`);
-    const other = firstOf.get(`${r.kind === "allow" ? "disallow" : "allow"} ${r.pattern}`);
+    const mine = r.kind === "allow" ? firstAllow : firstDisallow;
+    const same = mine.get(r.pattern);
+    const other = (r.kind === "allow" ? firstDisallow : firstAllow).get(r.pattern);
     if (same !== undefined) {
       done.add(r);
       report({
@@ -164,7 +195,7 @@ function checkGroupRules(group: Group, report: Report, budget: Budget): void {
       });
       continue;
     }
-    firstOf.set(`${r.kind} ${r.pattern}`, r);
+    mine.set(r.pattern, r);
     if (other !== undefined) {
       const allowLine = r.kind === "allow" ? r.line : other.line;
       const disallowLine = r.kind === "allow" ? other.line : r.line;
@@ -191,10 +222,10 @@ function checkGroupRules(group: Group, report: Report, budget: Budget): void {
  * as a prefix for an unanchored `s`, exactly for `r = L$`.
  *
  * Only patterns with `*` can cover a different pattern and still win (a
- * plain prefix that covers `r` is shorter than `r`). They are indexed by
- * literal prefix; for each rule only the prefixes of L at the lengths that
- * occur in the index are looked up, so the cost is rules × distinct prefix
- * lengths, bounded by SHADOW_BUDGET.
+ * plain prefix that covers `r` is shorter than `r`). Their literal prefixes
+ * go into a trie; each rule walks L down the trie, testing only the wildcard
+ * rules whose prefix is a prefix of L. The work is bounded by SHADOW_BUDGET.
+ * (Hashing every prefix of L instead measured 11% of a corpus lint run.)
  */
 function checkShadowed(
   rules: readonly Rule[],
@@ -203,38 +234,39 @@ function checkShadowed(
   report: Report,
   budget: Budget,
 ): void {
-  const index = new Map<string, Glob[]>();
-  const lengthSet = new Set<number>();
+  const root: TrieNode = { next: undefined, globs: undefined };
   for (const g of globs) {
-    const list = index.get(g.compiled.prefix);
-    if (list === undefined) index.set(g.compiled.prefix, [g]);
-    else list.push(g);
-    lengthSet.add(g.compiled.prefix.length);
+    const prefix = g.compiled.prefix;
+    let node = root;
+    for (let i = 0; i < prefix.length; i++) {
+      const c = prefix.charCodeAt(i);
+      node.next ??= new Map();
+      let child = node.next.get(c);
+      if (child === undefined) {
+        child = { next: undefined, globs: undefined };
+        node.next.set(c, child);
+      }
+      node = child;
+    }
+    if (node.globs === undefined) node.globs = [g];
+    else node.globs.push(g);
   }
-  const lengths = [...lengthSet].sort((a, b) => a - b);
   for (const r of rules) {
     if (r.pattern.length === 0 || done.has(r) || hasIndexHtmlRule(r)) continue;
-    const c = compilePattern(r.pattern);
-    const lit = c.prefix;
-    const exact = c.shape === PatternShape.exact;
+    // Literal prefix L and "exactly L" (`L$`), without compiling the pattern.
+    const p = r.pattern;
+    const star = p.indexOf("*");
+    const exact = star < 0 && p.endsWith("$");
+    const litEnd = star >= 0 ? star : exact ? p.length - 1 : p.length;
     let winner: Rule | undefined;
-    for (const len of lengths) {
-      if (len > lit.length || winner !== undefined) break;
-      budget.left -= len + 1;
-      if (budget.left < 0) return;
-      const cands = index.get(len === lit.length ? lit : lit.slice(0, len));
-      if (cands === undefined) continue;
-      for (const s of cands) {
-        if (s.rule === r || !beats(s.rule, r)) continue;
-        if (s.compiled.anchored && !exact) continue;
-        budget.left -= s.rule.pattern.length + lit.length;
-        if (budget.left < 0) return;
-        if (matchRest(s.compiled, lit, s.compiled.prefix.length, lit.length)) {
-          winner = s.rule;
-          break;
-        }
-      }
+    let node: TrieNode | undefined = root;
+    for (let i = 0; node !== undefined && winner === undefined; i++) {
+      if (--budget.left < 0) return;
+      if (node.globs !== undefined) winner = coveringGlob(node.globs, r, p, litEnd, exact, budget);
+      if (i >= litEnd) break;
+      node = node.next?.get(p.charCodeAt(i));
     }
+    if (budget.left < 0) return;
     if (winner === undefined) continue;
     const opposite = winner.kind !== r.kind;
     const why =
