@@ -4,6 +4,7 @@
  * second, and redrawn at most five times a second. Costs one counter test per
  * item otherwise.
  */
+import { groupDigits } from "../explain/explain-url.js";
 
 const SHOW_AFTER_MS = 1000;
 const REDRAW_MS = 200;
@@ -40,11 +41,8 @@ export class Progress {
 
   #draw(n: number, total: number | undefined, now: number): void {
     const secs = Math.max((now - this.#start) / 1000, 0.001);
-    const rate = Math.round(n / secs).toLocaleString("en-US");
-    const count =
-      total === undefined
-        ? n.toLocaleString("en-US")
-        : `${n.toLocaleString("en-US")}/${total.toLocaleString("en-US")}`;
+    const rate = groupDigits(Math.round(n / secs));
+    const count = total === undefined ? groupDigits(n) : `${groupDigits(n)}/${groupDigits(total)}`;
     this.#stream!.write(`\r\u001b[2K${count} ${this.#what} (${rate}/s)`);
     this.#shown = true;
   }

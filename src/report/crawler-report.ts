@@ -23,6 +23,12 @@ export type ReportSource = "named" | "global" | "none" | "fallback" | "ignores-g
 
 export interface CrawlerReportEntry {
   readonly crawler: CrawlerInfo;
+  /**
+   * The product token the rules were matched with: the crawler's name up to
+   * its first character outside [A-Za-z_-] (SPEC.md §3: `MJ12bot` is read as
+   * `MJ`, both in the file and, so that the group applies, for the crawler).
+   */
+  readonly matchedAs: string;
   readonly status: CrawlerStatus;
   /** May it fetch `/`? */
   readonly rootAllowed: boolean;
@@ -54,10 +60,16 @@ function isNamed(robots: RobotsTxt, token: string): boolean {
   return robots.groups.some((g) => g.agents.some((a) => !a.global && asciiLower(a.token) === want));
 }
 
+/** The part of a crawler's name that robots.txt parsers read as its token (SPEC.md §3). */
+export function robotsToken(name: string): string {
+  return /^[A-Za-z_-]*/.exec(name)?.[0] ?? "";
+}
+
 function entry(robots: RobotsTxt, crawler: CrawlerInfo): CrawlerReportEntry {
-  let m: RobotsMatcher = compileMatcher(robots, crawler.token);
+  const matchedAs = robotsToken(crawler.token);
+  let m: RobotsMatcher = compileMatcher(robots, matchedAs);
   let source: ReportSource = m.source;
-  let signalsFor = crawler.token;
+  let signalsFor = matchedAs;
   if (m.source !== "named" && crawler.fallback !== undefined && isNamed(robots, crawler.fallback)) {
     m = compileMatcher(robots, crawler.fallback);
     source = "fallback";
@@ -67,6 +79,7 @@ function entry(robots: RobotsTxt, crawler: CrawlerInfo): CrawlerReportEntry {
     const root = { allowed: true, line: 0 };
     return {
       crawler,
+      matchedAs,
       status: "allowed",
       rootAllowed: root.allowed,
       line: root.line,
@@ -86,6 +99,7 @@ function entry(robots: RobotsTxt, crawler: CrawlerInfo): CrawlerReportEntry {
   }
   return {
     crawler,
+    matchedAs,
     status: !v.allowed ? "blocked" : disallowRules > 0 ? "partial" : "allowed",
     rootAllowed: v.allowed,
     line: v.line,
@@ -102,7 +116,7 @@ export function crawlerReport(
   robots: RobotsTxt,
   crawlers: readonly CrawlerInfo[] = CRAWLERS,
 ): CrawlerReport {
-  const known = new Set(crawlers.map((c) => asciiLower(c.token)));
+  const known = new Set(crawlers.map((c) => asciiLower(robotsToken(c.token))));
   const others = new Map<string, { token: string; lines: number[] }>();
   for (const g of robots.groups) {
     for (const a of g.agents) {

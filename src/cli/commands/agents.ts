@@ -31,7 +31,8 @@ crawl-delay and its content signals. Answers "which AI crawlers does my
 robots.txt block?".
 
 Status: blocked = "/" is disallowed; partial = "/" is allowed but some
-paths are disallowed; allowed = no disallow rule applies.
+paths are disallowed; allowed = no disallow rule applies. A name with digits
+is matched as robots.txt parsers read it: "MJ12bot (as MJ)".
 
 Options:
   --purpose <list>  only these purposes, comma-separated: ai (all AI kinds),
@@ -125,6 +126,7 @@ function table(
 function entryJson(e: CrawlerReportEntry): Record<string, unknown> {
   return {
     token: e.crawler.token,
+    matchedAs: e.matchedAs,
     operator: e.crawler.operator,
     purpose: e.crawler.purpose,
     ...(e.crawler.docs === undefined ? {} : { docs: e.crawler.docs }),
@@ -156,8 +158,12 @@ export const agentsCommand: Command = {
     const loaded = await loadRobotsSource(positionals[0]!, { profile: context.profile });
     const doc = parseDocument(loaded.body, { profile: context.profile });
     const robots = doc.robots;
-    const crawlers = only === null ? CRAWLERS : CRAWLERS.filter((c) => only.has(c.purpose));
-    const report = crawlerReport(robots, crawlers);
+    // Other agents are those the whole list does not know, whatever --purpose shows.
+    const full = crawlerReport(robots, CRAWLERS);
+    const report = {
+      crawlers: full.crawlers.filter((e) => only === null || only.has(e.crawler.purpose)),
+      otherAgents: full.otherAgents,
+    };
     // Any crawler that is not named: the `*` groups (SPEC.md §4).
     const anyOther = compileMatcher(robots, "*");
     const anyRoot = anyOther.check("/");
@@ -204,7 +210,9 @@ export const agentsCommand: Command = {
       const rows = [
         header,
         ...entries.map((e) => [
-          e.crawler.token,
+          e.matchedAs === e.crawler.token
+            ? e.crawler.token
+            : `${e.crawler.token} (as ${e.matchedAs})`,
           e.crawler.operator,
           e.status,
           groupText(e.source, e.groupLines, e.crawler.fallback),
