@@ -33,7 +33,7 @@ function loadRecords(): LinesRecord[] {
   const shared = path.join(SHARED_DIR, "conformance/lines.jsonl.gz");
   if (hasShared() && existsSync(shared)) return readJsonLinesGz<LinesRecord>(shared);
   console.log(
-    `# ${SHARED_DIR} is absent: checking line parity on the committed sample (test/fixtures/lint/lines-sample.jsonl.gz)`,
+    `${SHARED_DIR} is absent: checking line parity on the committed sample (test/fixtures/lint/lines-sample.jsonl.gz)`,
   );
   return readJsonLinesGz<LinesRecord>(
     path.join(REPO_ROOT, "test/fixtures/lint/lines-sample.jsonl.gz"),
