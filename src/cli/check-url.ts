@@ -32,7 +32,7 @@ export function parseTimeout(value: string | undefined): number | undefined {
 
 export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<number> {
   const timeoutMs = parseTimeout(opts.timeout);
-  const client = cliClient({
+  const client = await cliClient({
     profile: opts.profile,
     agent: opts.agent,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -3,7 +3,7 @@
  * URL (fetched through the access-method client, SPEC.md §8).
  */
 import { RobotsError } from "../errors.js";
-import { RobotsClient, type RobotsSnapshot, type SourceState } from "../node.js";
+import type { RobotsClient, RobotsSnapshot, SourceState } from "../node.js";
 import type { Profile } from "../parse/profile.js";
 import { CliError } from "./errors.js";
 import { isUrlArg, readBodyArg } from "./io.js";
@@ -15,6 +15,11 @@ export interface RobotsSource {
   readonly label: string;
   /** For URLs: a one-line description of the fetch outcome (status, cache state). */
   readonly note?: string;
+  /**
+   * For URLs: what the fetch outcome means. `forbidden` and
+   * `server-error-disallow` disallow everything although `body` is empty.
+   */
+  readonly basis?: SourceState["basis"];
 }
 
 export interface SourceOptions {
@@ -31,8 +36,11 @@ export const CLI_AGENT = "robots-exclusion";
 /**
  * A client for one CLI run. The User-Agent names the crawler the user asked
  * about (SPEC.md §8 "Request") and says that this tool made the request.
+ * Loaded on demand: node:https/zlib cost ~60 ms of start-up that commands
+ * reading local files should not pay.
  */
-export function cliClient(options: SourceOptions): RobotsClient {
+export async function cliClient(options: SourceOptions): Promise<RobotsClient> {
+  const { RobotsClient } = await import("../node.js");
   const token = options.agent ?? CLI_AGENT;
   const timeouts =
     options.timeoutMs === undefined
@@ -60,7 +68,7 @@ export function asCliError(err: unknown): unknown {
 /** Load a robots.txt argument: file, `-`, or http(s) URL. */
 export async function loadRobotsSource(arg: string, options: SourceOptions): Promise<RobotsSource> {
   if (isUrlArg(arg)) {
-    const client = cliClient(options);
+    const client = await cliClient(options);
     let snap: RobotsSnapshot;
     try {
       snap = await client.robots(arg);
@@ -70,7 +78,12 @@ export async function loadRobotsSource(arg: string, options: SourceOptions): Pro
     const good = snap.entry.good;
     // The body of the copy in force; a server error or a 4xx has none.
     const body = snap.robots !== null && good !== null ? good.body : new Uint8Array(0);
-    return { body, label: snap.source.robotsUrl, note: describeSource(snap.source) };
+    return {
+      body,
+      label: snap.source.robotsUrl,
+      note: describeSource(snap.source),
+      basis: snap.source.basis,
+    };
   }
   return { body: await readBodyArg(arg), label: arg === "-" ? "<stdin>" : arg };
 }

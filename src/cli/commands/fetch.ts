@@ -127,7 +127,7 @@ export async function runFetch(
     }
   }
   const timeoutMs = parseTimeout(opts.timeout);
-  const client = cliClient({
+  const client = await cliClient({
     profile,
     ...(agent === undefined ? {} : { agent }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
