@@ -718,6 +718,9 @@ class Linter {
     const access = key !== undefined && key !== "sitemap" && e - k > key.length;
     let message: string;
     let fix: string;
+    if (key === "user-agent" && invisible !== "" && this.#hiddenAgent === 0 && !this.#inGroup) {
+      this.#hiddenAgent = ev.line;
+    }
     if (canonical !== undefined && invisible !== "") {
       message = `an invisible character (${invisible}) before "${canonical}" makes the key unrecognisable, so crawlers ignore this line`;
       fix = "delete the invisible character at the start of the line";
@@ -763,7 +766,7 @@ class Linter {
       const more = this.#orphans - 1;
       const hidden =
         this.#hiddenAgent > 0 && this.#hiddenAgent < line
-          ? ` (line ${this.#hiddenAgent} would be one, but a byte-order mark hides its key)`
+          ? ` (line ${this.#hiddenAgent} would be one, but an invisible character hides its key)`
           : "";
       this.report({
         id: "rule-outside-group",
@@ -772,7 +775,7 @@ class Linter {
         message: `this ${name} line${more > 0 ? ` and ${more} more rule${more > 1 ? "s" : ""} up to line ${this.#lastOrphan}` : ""} come${more > 0 ? "" : "s"} before any User-agent line${hidden}, so ${more > 0 ? "they belong" : "it belongs"} to no group and no crawler applies ${more > 0 ? "them" : "it"}`,
         fix:
           hidden !== ""
-            ? `remove the byte-order mark from line ${this.#hiddenAgent}`
+            ? `remove the invisible character (or byte-order mark) at the start of line ${this.#hiddenAgent}`
             : 'add a "User-agent: *" line (or the crawler\'s name) above it',
       });
     }
