@@ -171,6 +171,10 @@ function bodyProblem(body: Uint8Array, bomEnd: number): BodyProblem | undefined 
   return undefined;
 }
 
+function isAlnum(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
+}
+
 function isTokenByte(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f;
 }
@@ -610,13 +614,21 @@ class Linter {
     }
     for (let i = vs; i < ve - 1; i++) {
       if (b[i] === 0x24 /* $ */) {
+        // "/*.php$?" meant an anchor; "/*$toc" or "/$%7Bname%7D/" is a real
+        // "$" in the site's URLs (several corpus files), so only a note.
+        let word = false;
+        for (let k = i + 1; k < ve && !word; k++) word = isAlnum(b[k]!);
         this.#at(
           "dollar-not-at-end",
-          "warning",
+          word ? "info" : "warning",
           ev,
           columnOf(b, ev.start, i),
-          `"$" anchors the end of the path only as the last character of a pattern; here it is a literal "$"`,
-          "move the $ to the end, or write %24 if you mean a literal $",
+          word
+            ? `"$" anchors the end of the path only as the last character of a pattern; here it matches a literal "$"`
+            : `"$" anchors the end of the path only as the last character of a pattern; here it is a literal "$", so this rule matches only paths that contain "$"`,
+          word
+            ? "if the site's URLs contain this $, nothing to do (write %24 to make that plain); to anchor the end, move the $ to the end"
+            : "move the $ to the end, or write %24 if you mean a literal $",
         );
         break;
       }
