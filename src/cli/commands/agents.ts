@@ -13,6 +13,7 @@ import {
   crawlerReport,
   type ReportSource,
 } from "../../report/crawler-report.js";
+import { disallowsEverything } from "../access.js";
 import { formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
@@ -156,12 +157,19 @@ export const agentsCommand: Command = {
     }
     const only = purposeFilter(str(values, "purpose"));
     const loaded = await loadRobotsSource(positionals[0]!, { profile: context.profile });
-    const doc = parseDocument(loaded.body, { profile: context.profile });
+    const failed = disallowsEverything(loaded);
+    // While the fetch outcome disallows everything, every crawler is blocked (SPEC.md §8).
+    const doc = parseDocument(failed ? new Uint8Array(0) : loaded.body, {
+      profile: context.profile,
+    });
     const robots = doc.robots;
     // Other agents are those the whole list does not know, whatever --purpose shows.
     const full = crawlerReport(robots, CRAWLERS);
+    const shown = full.crawlers.filter((e) => only === null || only.has(e.crawler.purpose));
     const report = {
-      crawlers: full.crawlers.filter((e) => only === null || only.has(e.crawler.purpose)),
+      crawlers: failed
+        ? shown.map((e): CrawlerReportEntry => ({ ...e, status: "blocked", rootAllowed: false }))
+        : shown,
       otherAgents: full.otherAgents,
     };
     // Any crawler that is not named: the `*` groups (SPEC.md §4).
@@ -174,9 +182,10 @@ export const agentsCommand: Command = {
       const json = {
         robots: loaded.label,
         ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
+        ...(failed ? { disallowsEverything: true } : {}),
         ...(doc.full === null ? {} : { truncatedAtLine: doc.lastLineRead }),
         anyOther: {
-          rootAllowed: anyRoot.allowed,
+          rootAllowed: anyRoot.allowed && !failed,
           line: anyRoot.line,
           source: anyOther.source,
           groupLines: anyGroups,
@@ -193,6 +202,9 @@ export const agentsCommand: Command = {
     const paint = makePaint();
     const out: string[] = [`robots.txt: ${loaded.label}`];
     if (loaded.note !== undefined) out.push(`fetch: ${loaded.note}`);
+    if (failed) {
+      out.push("every crawler is blocked while this lasts: no rules were read");
+    }
     if (doc.full !== null) {
       out.push(`note: over 500 KiB; crawlers ignore everything after line ${doc.lastLineRead}`);
     }
@@ -200,7 +212,7 @@ export const agentsCommand: Command = {
       anyOther.source === "none"
         ? "no * group: crawlers not named below may crawl everything"
         : `the * group (${lines(anyGroups)}) ${anyRoot.allowed ? "allows" : "disallows"} / for crawlers not named`;
-    out.push(anyText);
+    if (!failed) out.push(anyText);
     const header = ["crawler", "operator", "status", "group", "crawl-delay", "content signals"];
     const summary: string[] = [];
     for (const purpose of PURPOSE_KEYS) {

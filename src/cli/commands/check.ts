@@ -7,8 +7,10 @@
 import { createInterface } from "node:readline";
 import { validateProductToken } from "../../match/agent-token.js";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
+import { pathOf } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../parse/profile.js";
+import { disallowsEverything } from "../access.js";
 import { runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
@@ -92,7 +94,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     // A file or an http(s) URL (fetched once through the access-method client).
     const source = await loadRobotsSource(opts.robots, { profile: opts.profile, agent });
     const robots = parseRobotsTxt(source.body, { profile: opts.profile });
-    return bulk(compileMatcher(robots, agent), robots, format);
+    return bulk(compileMatcher(robots, agent), robots, format, disallowsEverything(source));
   }
   if (positionals.length === 1 && isUrlArg(positionals[0]!)) {
     return runUrlCheck(positionals[0]!, { ...opts, format, agent: requireAgent(opts.agent) });
@@ -124,7 +126,12 @@ export function requireAgent(agent: string | undefined): string {
  * writeOut waits when stdout is full, so memory stays constant however long
  * the list. Progress goes to stderr only when it is a terminal.
  */
-async function bulk(m: RobotsMatcher, robots: RobotsTxt, format: string): Promise<number> {
+async function bulk(
+  m: RobotsMatcher,
+  robots: RobotsTxt,
+  format: string,
+  disallowAll: boolean,
+): Promise<number> {
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let anyDisallowed = false;
   let n = 0;
@@ -133,7 +140,18 @@ async function bulk(m: RobotsMatcher, robots: RobotsTxt, format: string): Promis
   for await (const raw of rl) {
     const url = raw.trim();
     if (url === "") continue;
-    const v = m.check(url);
+    // A fetch outcome that disallows everything (SPEC.md §8): no rule decides.
+    const v: Verdict = disallowAll
+      ? {
+          allowed: false,
+          line: 0,
+          rule: null,
+          source: "none",
+          groups: [],
+          agent: m.agent,
+          path: pathOf(url),
+        }
+      : m.check(url);
     if (!v.allowed) anyDisallowed = true;
     const wait = writeOut(
       format === "text"

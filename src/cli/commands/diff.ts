@@ -13,13 +13,14 @@ import {
 } from "../../diff/diff-robots.js";
 import { probePaths } from "../../diff/probe-paths.js";
 import { parseDocument } from "../../explain/document.js";
+import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
 import { agentListOption, formatOption } from "../args.js";
 import { makePaint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { openTextInput, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
-import { loadRobotsSource } from "../source.js";
+import { loadRobotsSource, type RobotsSource } from "../source.js";
 
 export const diffHelp = `Usage: robots diff <old> <new> [--urls FILE] [--agent a,b] [--format text|json]
 
@@ -115,8 +116,10 @@ export const diffCommand: Command = {
     const sourceOptions = { profile: context.profile };
     const oldSrc = await loadRobotsSource(oldArg, sourceOptions);
     const newSrc = await loadRobotsSource(newArg, sourceOptions);
-    const before = parseDocument(oldSrc.body, { profile: context.profile });
-    const after = parseDocument(newSrc.body, { profile: context.profile });
+    // A fetch that disallows everything (server error) compares as `Disallow: /` for all.
+    const bodyOf = (src: RobotsSource) => (disallowsEverything(src) ? DISALLOW_ALL_BODY : src.body);
+    const before = parseDocument(bodyOf(oldSrc), { profile: context.profile });
+    const after = parseDocument(bodyOf(newSrc), { profile: context.profile });
     const agents = agentsToCompare([before.robots, after.robots], requested);
     const comparer = new VerdictComparer(before.robots, after.robots, agents);
 

@@ -7,6 +7,8 @@
 import { parseDocument } from "../../explain/document.js";
 import { createExplainer, printable, type UrlExplanation } from "../../explain/explain-url.js";
 import type { MatchedRule } from "../../match/compile.js";
+import { pathOf } from "../../match/url-path.js";
+import { disallowsEverything } from "../access.js";
 import { agentOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
@@ -92,7 +94,7 @@ export function renderExplanation(e: UrlExplanation, paint: Paint): string {
   out.push(`  groups: ${e.groups.summary}`);
   const d = e.rule;
   if (d === null) {
-    out.push(`  decided by: nothing; ${e.decidedBecause}`);
+    out.push(`  decided by: no rule; ${e.decidedBecause}`);
   } else {
     out.push(`  decided by line ${d.line}: ${ruleName(d)}: ${d.value}`);
     out.push(`    why: ${e.decidedBecause}`);
@@ -125,6 +127,29 @@ export function renderExplanation(e: UrlExplanation, paint: Paint): string {
   return `${out.join("\n")}\n`;
 }
 
+/** A URL under a fetch outcome that disallows everything (SPEC.md §8): no rule is involved. */
+function fetchFailed(url: string, agent: string): UrlExplanation {
+  return {
+    url,
+    path: pathOf(url),
+    agent,
+    allowed: false,
+    line: 0,
+    groups: {
+      source: "none",
+      groups: [],
+      ignoredGlobal: [],
+      summary: "no rules were read: the fetch outcome above applies to every crawler",
+    },
+    rule: null,
+    decidedBecause:
+      "the robots.txt could not be read (see fetch above), and meanwhile everything is disallowed (SPEC.md §8)",
+    context: [],
+    others: [],
+    notes: [],
+  };
+}
+
 export const explainCommand: Command = {
   summary: "why a URL is allowed or disallowed: groups, deciding line, rules that lost",
   help: explainHelp,
@@ -147,7 +172,9 @@ export const explainCommand: Command = {
     const loaded = await loadRobotsSource(source, { profile: context.profile, agent });
     const doc = parseDocument(loaded.body, { profile: context.profile });
     const explainer = createExplainer(doc, agent);
-    const results = urls.map((u) => explainer.explain(u));
+    const results = disallowsEverything(loaded)
+      ? urls.map((u) => fetchFailed(u, agent))
+      : urls.map((u) => explainer.explain(u));
     if (format === "json") {
       const json = {
         robots: loaded.label,

@@ -1,0 +1,128 @@
+/**
+ * explain, agents, diff and bulk check with an http(s) robots.txt argument,
+ * fetched through the access-method client from a real server on loopback
+ * (STYLE.md: no mocked fetch). A server error disallows everything (SPEC.md
+ * §8), and the commands must say so rather than read the empty body as
+ * "allow everything".
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { CLI, REPO_ROOT } from "./helpers/shared.js";
+
+const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n";
+
+let server: Server;
+let base = "";
+
+before(async () => {
+  server = createServer((req, res) => {
+    if (req.url === "/robots.txt" && req.headers.host?.startsWith("127.0.0.1")) {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(ROBOTS);
+    } else {
+      res.writeHead(503);
+      res.end("down");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(() => {
+  server.close();
+});
+
+/** Async: the server answers from this process, so the CLI must not block it. */
+function robots(
+  args: string[],
+  input = "",
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => {
+      stdout += b.toString("utf8");
+    });
+    child.stderr.on("data", (b: Buffer) => {
+      stderr += b.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe("URL arguments go through the fetching client", () => {
+  test("explain", async () => {
+    const r = await robots([
+      "explain",
+      `${base}/robots.txt`,
+      "--agent",
+      "FooBot",
+      "/private/x",
+      "/ok",
+    ]);
+    assert.equal(r.stderr, "");
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, new RegExp(`robots.txt: ${base}/robots.txt`));
+    assert.match(r.stdout, /fetch: HTTP 200/);
+    assert.match(r.stdout, /decided by line 2: Disallow: \/private/);
+  });
+  test("agents --format json", async () => {
+    const r = await robots(["agents", `${base}/`, "--format", "json"]);
+    assert.equal(r.status, 0);
+    const json = JSON.parse(r.stdout) as { crawlers: { token: string; status: string }[] };
+    assert.equal(json.crawlers.find((c) => c.token === "GPTBot")?.status, "blocked");
+    assert.equal(json.crawlers.find((c) => c.token === "ClaudeBot")?.status, "partial");
+  });
+  test("diff between the live file and a local one", async () => {
+    const r = await robots(
+      ["diff", `${base}/robots.txt`, "-", "--agent", "GPTBot", "--format", "json"],
+      "User-agent: *\nDisallow: /private\n",
+    );
+    assert.equal(r.status, 1);
+    const json = JSON.parse(r.stdout) as { changed: number };
+    assert.ok(json.changed > 0);
+  });
+  test("bulk check --robots <url>", async () => {
+    const r = await robots(
+      ["check", "--robots", `${base}/robots.txt`, "--agent", "FooBot", "--format", "tsv"],
+      "/a\n/private/b\n",
+    );
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, "url\tverdict\tline\n/a\tallowed\t0\n/private/b\tdisallowed\t2\n");
+  });
+});
+
+describe("a server error disallows everything (SPEC.md §8)", () => {
+  // "localhost" reaches the same server, which answers 503 for it.
+  const down = () => base.replace("127.0.0.1", "localhost");
+  test("explain says so and exits 1", async () => {
+    const r = await robots(["explain", `${down()}/robots.txt`, "--agent", "FooBot", "/x"]);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /DISALLOWED for FooBot/);
+    assert.match(r.stdout, /everything is disallowed/);
+  });
+  test("agents reports every crawler blocked", async () => {
+    const r = await robots(["agents", `${down()}/`, "--format", "json"]);
+    assert.equal(r.status, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as {
+      disallowsEverything?: boolean;
+      crawlers: { status: string }[];
+    };
+    assert.equal(json.disallowsEverything, true);
+    assert.ok(json.crawlers.every((c) => c.status === "blocked"));
+  });
+  test("bulk check: every URL disallowed, no deciding line", async () => {
+    const r = await robots(
+      ["check", "--robots", `${down()}/robots.txt`, "--agent", "FooBot", "--format", "tsv"],
+      "/a\n/b\n",
+    );
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.stdout, "url\tverdict\tline\n/a\tdisallowed\t0\n/b\tdisallowed\t0\n");
+  });
+});
