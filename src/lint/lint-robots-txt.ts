@@ -665,7 +665,7 @@ class Linter {
   #checkOther(ev: LineEvent, b: Uint8Array): void {
     const ks = ev.keyStart;
     const ke = ev.keyEnd;
-    if (!isPlausibleKey(b, ks, ke)) {
+    if (!isPlausibleKey(b, ks, ke) || /^https?$/i.test(latin1(b, ks, Math.min(ke, ks + 6)))) {
       this.#checkInvalid(ev, b);
       return;
     }
@@ -745,6 +745,9 @@ class Linter {
     } else if (/^(<<<<<<<|=======|>>>>>>>)/.test(text)) {
       message = `${JSON.stringify(text)} is a leftover merge-conflict marker; crawlers ignore the line`;
       fix = "resolve the merge conflict and remove the markers";
+    } else if (/^https?:\/\//i.test(text)) {
+      message = `${JSON.stringify(text)} is a URL without a key, so crawlers ignore it`;
+      fix = `if it is a sitemap, write "Sitemap: ${text}"`;
     } else if (b[s] === 0x2f /* / */) {
       message = `${JSON.stringify(text)} is a path without a key, so crawlers ignore it`;
       fix = `write "Disallow: ${text}" (or "Allow: …")`;
