@@ -9,7 +9,15 @@ import path from "node:path";
 import { test } from "node:test";
 import { REPO_ROOT } from "./helpers/shared.js";
 
-const CORE_DIRS = ["src/parse", "src/match", "src/lint", "src/explain", "src/diff"];
+const CORE_DIRS = [
+  "src/parse",
+  "src/match",
+  "src/lint",
+  "src/explain",
+  "src/diff",
+  "src/report",
+  "src/data",
+];
 
 function sources(dir: string): string[] {
   const abs = path.join(REPO_ROOT, dir);
