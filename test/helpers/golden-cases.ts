@@ -195,6 +195,15 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
     args: ["check", "--robots", `${F}/explain.txt`, "--agent", "X", "--format", "xml"],
   },
 
+  // lint and fetch (owned elsewhere; their own tests go deeper)
+  { name: "lint-text", args: ["lint", `${F}/explain.txt`], needs: "lint" },
+  { name: "lint-json", args: ["lint", `${F}/explain.txt`, "--format", "json"], needs: "lint" },
+  { name: "lint-stdin", args: ["lint", "-"], stdin: { file: `${F}/agents.txt` }, needs: "lint" },
+  { name: "lint-error-missing-file", args: ["lint", `${F}/nope.txt`], needs: "lint" },
+  { name: "fetch-error-scheme", args: ["fetch", "ftp://example.com/"], needs: "fetch" },
+  { name: "fetch-error-url", args: ["fetch", "http://[bad"], needs: "fetch" },
+  { name: "check-error-url", args: ["check", "http://[bad", "--agent", "X"] },
+
   // batch
   { name: "batch-protocol", args: ["batch"], stdin: { file: `${F}/batch.jsonl` } },
   {
