@@ -111,7 +111,7 @@ function binaryKind(body: Uint8Array): string | undefined {
     const b = body[i]!;
     if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
   }
-  return n >= 16 && control > n * 0.05 ? "binary data (an image or an archive?)" : undefined;
+  return n >= 16 && control > n * 0.05 ? "binary data (NUL and control bytes)" : undefined;
 }
 
 /** A UTF-16 file: its BOM, or NUL bytes in every other position of the first bytes. */
@@ -132,7 +132,10 @@ function looksLikeUtf16(body: Uint8Array): boolean {
       else odd++;
     }
   }
-  return Math.max(even, odd) > n * 0.4;
+  // UTF-16 text has NUL in every other byte, and only there (ASCII in
+  // UTF-16): NUL runs on both sides are binary data or padding instead.
+  const half = n / 2;
+  return (even > half * 0.6 && odd < half * 0.1) || (odd > half * 0.6 && even < half * 0.1);
 }
 
 interface BodyProblem {
@@ -884,8 +887,15 @@ export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = 
   }
   const bytes = toBytes(body);
   const bomEnd = bytes[0] === 0xef ? (bytes[1] === 0xbb ? (bytes[2] === 0xbf ? 3 : 2) : 1) : 0;
-  const linter = new Linter(options.lines !== false, limit, bodyProblem(bytes, bomEnd));
-  const robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
+  const problem = bodyProblem(bytes, bomEnd);
+  let linter = new Linter(options.lines !== false, limit, problem);
+  let robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
+  if (problem?.id === "binary-instead-of-robots" && robots.groups.length > 0) {
+    // Control bytes, yet real User-agent lines (a robots.txt padded with NUL
+    // runs, as in the corpus): lint it as text after all. Rare, so a second pass.
+    linter = new Linter(options.lines !== false, limit, undefined);
+    robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
+  }
   linter.finish(bytes, bomEnd, robots);
   const diagnostics = linter.diagnostics.sort(severityOrder);
   const counts = { error: 0, warning: 0, info: 0 };
