@@ -280,7 +280,7 @@ function checkShadowed(
       severity: opposite ? "warning" : "info",
       line: r.line,
       message: opposite
-        ? `${ruleText(r)} can never decide: ${ruleText(winner)} (line ${winner.line}) matches every path it matches and wins (${why}), so these paths are ${winner.kind === "allow" ? "allowed" : "disallowed"}`
+        ? `${ruleText(r)} can never decide: ${ruleText(winner)} (line ${winner.line}) matches every path it matches and wins (${why}), so it never ${r.kind === "allow" ? "allows" : "disallows"} anything`
         : `${ruleText(r)} is redundant: ${ruleText(winner)} (line ${winner.line}) matches every path it matches and wins (${why})`,
       fix: opposite
         ? `remove it, or change line ${winner.line} so that it does not cover these paths`
