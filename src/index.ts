@@ -4,6 +4,7 @@
  */
 
 export { RobotsError, RobotsErrorCode } from "./errors.js";
+export * from "./lint/index.js";
 export {
   isValidProductToken,
   productTokenFromUserAgent,
