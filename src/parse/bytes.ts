@@ -5,11 +5,21 @@
 
 const utf8Encoder = new TextEncoder();
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
+const utf8Loose = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/** A string argument means its UTF-8 encoding (SPEC.md §1). */
+/**
+ * A string argument means its UTF-8 encoding (SPEC.md §1). Subclasses of
+ * Uint8Array (a Node Buffer) are viewed as a plain Uint8Array, so the parser's
+ * element reads and `subarray` calls stay monomorphic; measured: Buffer's
+ * `subarray` (it constructs a Buffer) was ~6% of corpus parse time.
+ */
 export function toBytes(body: Uint8Array | string): Uint8Array {
   if (typeof body === "string") return utf8Encoder.encode(body);
-  if (body instanceof Uint8Array) return body;
+  if (body instanceof Uint8Array) {
+    return body.constructor === Uint8Array
+      ? body
+      : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  }
   throw new TypeError(
     `robots.txt body must be a Uint8Array or a string, got ${body === null ? "null" : typeof body}`,
   );
@@ -23,10 +33,26 @@ export function isAsciiSpace(b: number): boolean {
   return b === 0x20 || (b >= 0x09 && b <= 0x0d);
 }
 
+/** True when bytes [start, end) are all ASCII (< 0x80). */
+export function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+/**
+ * Text of bytes [start, end) known to be ASCII. Measured on the corpus's 1.6M
+ * directive values: TextDecoder 445 ms, String.fromCharCode.apply over a view
+ * 693 ms, char-by-char concatenation 769 ms, decoding each whole body once and
+ * slicing 1,007 ms (most bytes of the big files are HTML nobody reads).
+ */
+export function asciiText(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start === 1) return String.fromCharCode(bytes[start]!);
+  return utf8Loose.decode(bytes.subarray(start, end));
+}
+
 /** Characters of bytes [start, end) as code points U+0000–U+00FF, one per byte. */
 export function latin1(bytes: Uint8Array, start: number, end: number): string {
-  // fromCharCode.apply over a view: measured ~3x faster than TextDecoder for
-  // the short values robots.txt lines carry (call overhead dominates).
+  if (isAscii(bytes, start, end)) return asciiText(bytes, start, end);
   if (end - start <= 4096) {
     return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
   }
@@ -45,16 +71,12 @@ export function latin1(bytes: Uint8Array, start: number, end: number): string {
  * otherwise one code point per byte (Latin-1), so no byte is ever lost.
  */
 export function decodeText(bytes: Uint8Array, start: number, end: number): string {
-  for (let i = start; i < end; i++) {
-    if (bytes[i]! >= 0x80) {
-      try {
-        return utf8Strict.decode(bytes.subarray(start, end));
-      } catch {
-        return latin1(bytes, start, end);
-      }
-    }
+  if (isAscii(bytes, start, end)) return asciiText(bytes, start, end);
+  try {
+    return utf8Strict.decode(bytes.subarray(start, end));
+  } catch {
+    return latin1(bytes, start, end);
   }
-  return latin1(bytes, start, end);
 }
 
 const HEX = "0123456789ABCDEF";
@@ -68,28 +90,29 @@ function isHexDigit(b: number): boolean {
 }
 
 /**
+ * True when normalizePattern would return bytes [start, end) unchanged: all
+ * ASCII, and every `%xx` escape already uppercase (most rules).
+ */
+export function isNormalized(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) return false;
+    if (b === 0x25 && i + 2 < end && isHexDigit(bytes[i + 1]!) && isHexDigit(bytes[i + 2]!)) {
+      if (bytes[i + 1]! >= 0x61 || bytes[i + 2]! >= 0x61) return false;
+      i += 2;
+    }
+  }
+  return true;
+}
+
+/**
  * Normalise an allow/disallow value (SPEC.md §2.8): every byte >= 0x80 becomes
  * `%XX` (uppercase hex), the hex digits of existing `%xx` escapes are
  * uppercased, nothing is decoded. The result is always ASCII, so its string
  * length equals its length in octets (the rule's priority, SPEC.md §5).
  */
 export function normalizePattern(bytes: Uint8Array, start: number, end: number): string {
-  let clean = true;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i]!;
-    if (b >= 0x80) {
-      clean = false;
-      break;
-    }
-    if (b === 0x25 && i + 2 < end && isHexDigit(bytes[i + 1]!) && isHexDigit(bytes[i + 2]!)) {
-      if (bytes[i + 1]! >= 0x61 || bytes[i + 2]! >= 0x61) {
-        clean = false;
-        break;
-      }
-      i += 2;
-    }
-  }
-  if (clean) return latin1(bytes, start, end);
+  if (isNormalized(bytes, start, end)) return asciiText(bytes, start, end);
   let out = "";
   for (let i = start; i < end; i++) {
     const b = bytes[i]!;

@@ -2,9 +2,9 @@
  * bytes → line events → parsed file (SPEC.md §2, §3, §7). Never throws on any
  * body; lines that mean nothing are recorded and left to the linter.
  */
-import { decodeText, latin1, normalizePattern, toBytes } from "./bytes.js";
+import { asciiText, decodeText, isNormalized, normalizePattern, toBytes } from "./bytes.js";
 import { isProfile, type Profile } from "./profile.js";
-import { type LineEvent, type LineVisitor, scanLines, UNUSED_KEYS } from "./scan-lines.js";
+import { LineScanner, type LineVisitor, UNUSED_KEYS } from "./scan-lines.js";
 import type {
   AgentLine,
   Directive,
@@ -30,25 +30,40 @@ const TOO_LONG = 32;
 const COMMENT = 64;
 
 /**
- * The agent token of a user-agent value (SPEC.md §3): the global group when
- * the value is `*` alone or `*` followed by whitespace; otherwise the longest
- * prefix made of `[A-Za-z_-]` (possibly empty).
+ * End of the agent token of a user-agent value starting at `s` (SPEC.md §3):
+ * the longest prefix made of `[A-Za-z_-]` (possibly empty).
  */
-function agentToken(body: Uint8Array, s: number, e: number): { token: string; global: boolean } {
-  if (e > s && body[s] === 0x2a) {
-    const next = body[s + 1];
-    // C isspace: space, \t, \n, \v, \f, \r.
-    if (e === s + 1 || (next !== undefined && (next === 0x20 || (next >= 0x09 && next <= 0x0d)))) {
-      return { token: "*", global: true };
-    }
-  }
+function agentTokenEnd(body: Uint8Array, s: number, e: number): number {
   let i = s;
   while (i < e) {
     const b = body[i]!;
     if ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f) i++;
     else break;
   }
-  return { token: latin1(body, s, i), global: false };
+  return i;
+}
+
+/**
+ * The value names the global group: `*` alone or followed by whitespace
+ * (C isspace: space, \t, \n, \v, \f, \r).
+ */
+function isGlobalAgent(body: Uint8Array, s: number, e: number): boolean {
+  if (e === s || body[s] !== 0x2a) return false;
+  if (e === s + 1) return true;
+  const next = body[s + 1]!;
+  return next === 0x20 || (next >= 0x09 && next <= 0x0d);
+}
+
+/** Lowercased keys already seen (`Crawl-delay` → `crawl-delay`); bounded. */
+const lowerKeys = new Map<string, string>();
+
+function lowerKey(name: string): string {
+  let key = lowerKeys.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase();
+    if (lowerKeys.size < 1024) lowerKeys.set(name, key);
+  }
+  return key;
 }
 
 /** A parsed robots.txt. Plain data plus a few read-only views. */
@@ -144,9 +159,14 @@ export function parseRobotsTxt(
   // the next user-agent line then opens a new group (SPEC.md §3).
   let afterRule = false;
   const onLine = hooks.onLine;
-
-  const visit = (ev: LineEvent, b: Uint8Array): void => {
+  // The parser drives the scanner in its own loop rather than passing a
+  // visitor: no per-line closure call (see LineScanner).
+  const scanner = new LineScanner(bytes, profile);
+  const ev = scanner.event;
+  while (scanner.next()) {
     let code = 0;
+    const vs = ev.valueStart;
+    const ve = ev.valueEnd;
     switch (ev.kind) {
       case "user-agent": {
         code = 1;
@@ -155,11 +175,13 @@ export function parseRobotsTxt(
           groups.push(current);
           afterRule = false;
         }
-        const { token, global } = agentToken(b, ev.valueStart, ev.valueEnd);
+        const global = isGlobalAgent(bytes, vs, ve);
+        const te = global ? vs : agentTokenEnd(bytes, vs, ve);
+        const value = decodeText(bytes, vs, ve);
         const agent: AgentLine = {
           line: ev.line,
-          value: decodeText(b, ev.valueStart, ev.valueEnd),
-          token,
+          value,
+          token: global ? "*" : te === ve ? value : te === vs ? "" : asciiText(bytes, vs, te),
           global,
         };
         current.agents.push(agent);
@@ -168,13 +190,19 @@ export function parseRobotsTxt(
       case "allow":
       case "disallow": {
         code = ev.kind === "allow" ? 2 : 3;
-        const pattern = normalizePattern(b, ev.valueStart, ev.valueEnd);
-        const value = decodeText(b, ev.valueStart, ev.valueEnd);
+        let pattern: string;
+        let value: string;
+        if (isNormalized(bytes, vs, ve)) {
+          // One string for both when nothing is normalised (most rules): memory.
+          pattern = value = asciiText(bytes, vs, ve);
+        } else {
+          pattern = normalizePattern(bytes, vs, ve);
+          value = decodeText(bytes, vs, ve);
+        }
         const rule: Rule = {
           kind: ev.kind,
           line: ev.line,
-          // share one string when nothing was normalised (most rules): memory
-          value: value === pattern ? pattern : value,
+          value,
           pattern,
           group: current === null ? -1 : current.index,
         };
@@ -187,16 +215,16 @@ export function parseRobotsTxt(
       }
       case "sitemap":
         code = 4;
-        sitemaps.push({ url: decodeText(b, ev.valueStart, ev.valueEnd), line: ev.line });
+        sitemaps.push({ url: decodeText(bytes, vs, ve), line: ev.line });
         break;
       case "other": {
-        const name = decodeText(b, ev.keyStart, ev.keyEnd);
-        const key = name.toLowerCase();
+        const name = decodeText(bytes, ev.keyStart, ev.keyEnd);
+        const key = lowerKey(name);
         code = UNUSED_KEYS.has(key) ? 5 : 0;
         const directive: Directive = {
           key,
           name,
-          value: decodeText(b, ev.valueStart, ev.valueEnd),
+          value: decodeText(bytes, vs, ve),
           line: ev.line,
           group: current === null ? -1 : current.index,
         };
@@ -217,10 +245,9 @@ export function parseRobotsTxt(
       bits = grown;
     }
     bits[ev.line - 1] = code;
-    if (onLine !== undefined) onLine(ev, b);
-  };
-
-  const lineCount = scanLines(bytes, profile, visit);
+    if (onLine !== undefined) onLine(ev, bytes);
+  }
+  const lineCount = ev.line;
   return new RobotsTxt(
     profile,
     groups,
