@@ -110,7 +110,9 @@ test(`bulk check over ${ALL ? "every" : `every ${STRIDE}th`} corpus URL list`, {
   const worker = async () => {
     while (next < chosen.length) {
       const i = next++;
-      urls += await checkList(chosen[i]!, AGENTS[i % AGENTS.length]!);
+      // Not `urls += await …`: that reads `urls` before the await and loses the other worker's count.
+      const checked = await checkList(chosen[i]!, AGENTS[i % AGENTS.length]!);
+      urls += checked;
     }
   };
   await Promise.all([worker(), worker()]);
