@@ -11,7 +11,7 @@
  * the index does. The deciding line is that rule's line; the verdict is
  * "disallowed" only when it is a disallow with priority > 0.
  */
-import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group, Rule } from "../parse/types.js";
 import { type CompiledPattern, compilePattern, matchRest, PatternShape } from "./pattern.js";
 import { type GroupSource, selectGroups } from "./select-groups.js";
@@ -155,178 +155,242 @@ function pickGrams(segments: readonly string[]): number[] {
 
 // ---- the index ----------------------------------------------------------------
 
+// Node fields, 8 int32 per node (node n at n << 3).
+const DEPTH = 0;
+const PLAIN = 1;
+const EXACT = 2;
+/** Build: head of the node's glob list; then: start in globList. */
+const GLOB_START = 3;
+const GLOB_COUNT = 4;
+/** Build: first child; then: start of (char, node) pairs in kids. */
+const KID_START = 5;
+/** Build: next sibling; then: number of children. */
+const KID_COUNT = 6;
+/** First character of the node's label (build only). */
+const FIRST_CHAR = 7;
+
+/** Scratch lists for packing (reused: compiling allocates only the index itself). */
+const scratchA: number[] = [];
+const scratchB: number[] = [];
+
 /**
  * The rules of one group selection, ranked and indexed: a radix trie over the
- * rules' literal prefixes, stored as parallel arrays (small integers in packed
- * JS arrays cost 4 bytes each), shared by every matcher whose agent selects
- * the same groups.
+ * rules' literal prefixes, stored in a few typed arrays, and shared by every
+ * matcher whose agent selects the same groups.
  *
- * Per trie node only the best *unconditional* entry (a pattern without `*` or
- * final `$`, whose literal prefix reaching the node is the whole test) and the
- * best *exact* entry (`…$`, matching when the path ends at the node) are kept;
- * the other entries of the same kind at that node can never decide. Glob
- * entries are listed per node, best rank first.
+ * Per trie node only the best *unconditional* entry (no `*`, no final `$`: the
+ * literal prefix reaching the node is the whole test) and the best *exact*
+ * entry (`…$`: the path must end at the node) are kept; the others of the same
+ * kind at that node can never decide. Glob entries are listed per node, best
+ * rank first.
  *
- * Measured against the previous object trie (one object per entry, node,
- * compiled pattern, child Map) on the corpus, compiling the agents of the
- * checks: see the commit message and the bench for the figures.
+ * Measured on the corpus (parse + compile of the checks' agents, as a
+ * ratio to robots-parser's parse in the same run, loaded 2-core box, and
+ * memory retained by parse + 4 matchers per file): one object per entry,
+ * node and compiled pattern, a child Map per node, one trie per agent:
+ * 0.42x, 1,290 MiB; parallel arrays shared per group selection: 0.66x,
+ * 443 MiB; plain arrays sized once, no per-matcher allocations: 0.87x.
  */
 class CompiledIndex {
-  // entries
-  readonly rank: number[] = [];
-  readonly rule: Rule[] = [];
-  readonly flags: number[] = [];
+  // entries, in rule order (an index.html twin right after its rule)
+  readonly rank: number[];
+  readonly flags: number[];
   /** Length of the literal prefix (the trie key) of each entry. */
-  readonly keyLen: number[] = [];
-  readonly glob: (GlobData | null)[] = [];
+  readonly keyLen: number[];
+  readonly rule: Rule[];
+  readonly glob: (GlobData | null)[];
   // nodes (node 0 is the root)
-  readonly depth: number[] = [0];
-  /** A key through the node: its label is `key[depth(parent), depth)`. */
+  readonly nodes: number[];
+  /** A key through each node: the node's label is `key[depth(parent), depth)`. */
   readonly key: string[] = [""];
-  readonly plain: number[] = [-1];
-  readonly exact: number[] = [-1];
-  readonly globStart: number[] = [];
-  readonly globCount: number[] = [];
-  readonly globList: number[] = [];
-  readonly kidStart: number[] = [];
-  readonly kidCount: number[] = [];
-  readonly kidChar: number[] = [];
-  readonly kidNode: number[] = [];
+  /** (first character, child node) pairs, per node sorted by character. */
+  readonly kids: number[];
+  readonly globList: number[];
 
   constructor(rules: readonly Rule[], indexHtml: boolean) {
-    // Build-time links, dropped after packing.
-    const firstChild: number[] = [-1];
-    const nextSibling: number[] = [-1];
-    const globHead: number[] = [-1];
-    const globNext: number[] = [];
-    const depth = this.depth;
+    let count = rules.length;
+    if (indexHtml) {
+      for (const r of rules) if (r.kind === "allow" && hasIndexHtml(r.pattern)) count++;
+    }
+    // Plain arrays, sized once: small integers cost 4 bytes each like an
+    // Int32Array, but allocating them is cheap. Measured: with typed arrays
+    // (off-heap backing stores) compiling the 14,723 corpus files of < 20
+    // rules took 0.66 s, GC being 45% of it; see the commit for plain arrays.
+    const rank = new Array<number>(count).fill(0.5);
+    const flags = new Array<number>(count).fill(0);
+    const keyLen = new Array<number>(count).fill(0);
+    const globNext = new Array<number>(count).fill(-1);
+    const ruleOf = new Array<Rule>(count);
+    const globOf = new Array<GlobData | null>(count).fill(null);
+    this.rule = ruleOf;
+    this.glob = globOf;
+    const nodes = new Array<number>((2 * count + 1) << 3).fill(-1);
+    nodes[DEPTH] = 0;
+    nodes[GLOB_COUNT] = 0;
+    let nodeCount = 1;
+    let globTotal = 0;
     const key = this.key;
-
-    const newNode = (k: string, d: number): number => {
-      depth.push(d);
-      key.push(k);
-      this.plain.push(-1);
-      this.exact.push(-1);
-      firstChild.push(-1);
-      nextSibling.push(-1);
-      globHead.push(-1);
-      return depth.length - 1;
-    };
-
-    const add = (rule: Rule, pattern: string, via: boolean): void => {
-      const e = this.rank.length;
-      const allow = rule.kind === "allow";
-      // "allowed" also when the pattern is empty: priority 0 never disallows.
-      this.rank.push(rankOf(pattern.length, allow, rule.line));
-      this.rule.push(rule);
-      this.flags.push((allow || pattern.length === 0 ? ALLOWS : 0) | (via ? VIA_INDEX_HTML : 0));
-      let shape: number;
-      let keyLen: number;
-      const star = pattern.indexOf("*");
-      const anchored = pattern.length > 0 && pattern.charCodeAt(pattern.length - 1) === 0x24;
-      if (star < 0) {
-        shape = anchored ? PatternShape.exact : PatternShape.prefix;
-        keyLen = anchored ? pattern.length - 1 : pattern.length;
-        this.glob.push(null);
-      } else {
-        const compiled = compilePattern(pattern);
-        shape = compiled.shape;
-        keyLen = star;
-        if (shape === PatternShape.glob) {
-          const g = pickGrams(compiled.segments);
-          this.glob.push({
-            pattern: compiled,
-            g0: g[0] ?? -1,
-            g1: g[1] ?? -1,
-            g2: g[2] ?? -1,
-            g3: g[3] ?? -1,
-          });
-        } else this.glob.push(null);
-      }
-      this.keyLen.push(keyLen);
-      // Insert the key pattern[0, keyLen) into the radix trie.
-      let node = 0;
-      let i = 0;
+    let e = 0;
+    for (let r = 0; r < rules.length; r++) {
+      const rule = rules[r]!;
+      let pattern = rule.pattern;
+      let via = false;
       for (;;) {
-        if (i === keyLen) break;
-        const c = pattern.charCodeAt(i);
-        const d0 = depth[node]!;
-        let child = firstChild[node]!;
-        while (child >= 0 && key[child]!.charCodeAt(d0) !== c) child = nextSibling[child]!;
-        if (child < 0) {
-          const leaf = newNode(pattern, keyLen);
-          nextSibling[leaf] = firstChild[node]!;
-          firstChild[node] = leaf;
-          node = leaf;
-          break;
+        const allow = rule.kind === "allow";
+        rank[e] = rankOf(pattern.length, allow, rule.line);
+        // "allowed" also when the pattern is empty: priority 0 never disallows.
+        flags[e] = (allow || pattern.length === 0 ? ALLOWS : 0) | (via ? VIA_INDEX_HTML : 0);
+        ruleOf[e] = rule;
+        let shape: number;
+        let kl: number;
+        const star = pattern.indexOf("*");
+        if (star < 0) {
+          const anchored = pattern.length > 0 && pattern.charCodeAt(pattern.length - 1) === 0x24;
+          shape = anchored ? PatternShape.exact : PatternShape.prefix;
+          kl = anchored ? pattern.length - 1 : pattern.length;
+        } else {
+          const compiled = compilePattern(pattern);
+          shape = compiled.shape;
+          kl = star;
+          if (shape === PatternShape.glob) {
+            const g = pickGrams(compiled.segments);
+            globOf[e] = {
+              pattern: compiled,
+              g0: g[0] ?? -1,
+              g1: g[1] ?? -1,
+              g2: g[2] ?? -1,
+              g3: g[3] ?? -1,
+            };
+          }
         }
-        const ck = key[child]!;
-        const d1 = depth[child]!;
-        let j = 1;
-        while (d0 + j < d1 && i + j < keyLen && ck.charCodeAt(d0 + j) === pattern.charCodeAt(i + j))
-          j++;
-        if (d0 + j < d1) {
-          // Split: `child` becomes the shorter node, its old content moves
-          // below it, so the parent's child list is unchanged.
-          const low = newNode(ck, d1);
-          this.plain[low] = this.plain[child]!;
-          this.exact[low] = this.exact[child]!;
-          globHead[low] = globHead[child]!;
-          firstChild[low] = firstChild[child]!;
-          depth[child] = d0 + j;
-          this.plain[child] = -1;
-          this.exact[child] = -1;
-          globHead[child] = -1;
-          firstChild[child] = low;
+        keyLen[e] = kl;
+        // Insert the key pattern[0, kl) into the radix trie.
+        let node = 0;
+        let i = 0;
+        while (i < kl) {
+          const c = pattern.charCodeAt(i);
+          const nb = node << 3;
+          const d0 = nodes[nb + DEPTH]!;
+          let child = nodes[nb + KID_START]!;
+          while (child >= 0 && nodes[(child << 3) + FIRST_CHAR] !== c)
+            child = nodes[(child << 3) + KID_COUNT]!;
+          if (child < 0) {
+            const leaf = nodeCount++;
+            const lb = leaf << 3;
+            nodes[lb + DEPTH] = kl;
+            nodes[lb + GLOB_COUNT] = 0;
+            nodes[lb + FIRST_CHAR] = c;
+            nodes[lb + KID_COUNT] = nodes[nb + KID_START]!;
+            nodes[nb + KID_START] = leaf;
+            key.push(pattern);
+            node = leaf;
+            break;
+          }
+          const cb = child << 3;
+          const ck = key[child]!;
+          const d1 = nodes[cb + DEPTH]!;
+          let j = 1;
+          while (d0 + j < d1 && i + j < kl && ck.charCodeAt(d0 + j) === pattern.charCodeAt(i + j))
+            j++;
+          if (d0 + j < d1) {
+            // Split: `child` becomes the upper part, its content moves to a new
+            // node below it, so the parent's child list is unchanged.
+            const low = nodeCount++;
+            const lb = low << 3;
+            nodes[lb + DEPTH] = d1;
+            nodes[lb + PLAIN] = nodes[cb + PLAIN]!;
+            nodes[lb + EXACT] = nodes[cb + EXACT]!;
+            nodes[lb + GLOB_START] = nodes[cb + GLOB_START]!;
+            nodes[lb + GLOB_COUNT] = nodes[cb + GLOB_COUNT]!;
+            nodes[lb + KID_START] = nodes[cb + KID_START]!;
+            nodes[lb + KID_COUNT] = -1;
+            nodes[lb + FIRST_CHAR] = ck.charCodeAt(d0 + j);
+            key.push(ck);
+            nodes[cb + DEPTH] = d0 + j;
+            nodes[cb + PLAIN] = -1;
+            nodes[cb + EXACT] = -1;
+            nodes[cb + GLOB_START] = -1;
+            nodes[cb + GLOB_COUNT] = 0;
+            nodes[cb + KID_START] = low;
+          }
+          node = child;
+          i += j;
         }
-        node = child;
-        i += j;
-      }
-      const rank = this.rank[e]!;
-      if (shape === PatternShape.prefix) {
-        const p = this.plain[node]!;
-        if (p < 0 || rank > this.rank[p]!) this.plain[node] = e;
-        globNext.push(-1);
-      } else if (shape === PatternShape.exact) {
-        const p = this.exact[node]!;
-        if (p < 0 || rank > this.rank[p]!) this.exact[node] = e;
-        globNext.push(-1);
-      } else {
-        globNext.push(globHead[node]!);
-        globHead[node] = e;
-      }
-    };
-
-    for (const rule of rules) {
-      add(rule, rule.pattern, false);
-      if (indexHtml && rule.kind === "allow") {
+        const nb = node << 3;
+        if (shape === PatternShape.prefix) {
+          const p = nodes[nb + PLAIN]!;
+          if (p < 0 || rank[e]! > rank[p]!) nodes[nb + PLAIN] = e;
+        } else if (shape === PatternShape.exact) {
+          const p = nodes[nb + EXACT]!;
+          if (p < 0 || rank[e]! > rank[p]!) nodes[nb + EXACT] = e;
+        } else {
+          globNext[e] = nodes[nb + GLOB_START]!;
+          nodes[nb + GLOB_START] = e;
+          nodes[nb + GLOB_COUNT]!++;
+          globTotal++;
+        }
+        e++;
+        if (via || !indexHtml || !allow) break;
         const alt = indexHtmlPattern(rule.pattern);
-        if (alt !== null) add(rule, alt, true);
+        if (alt === null) break;
+        pattern = alt;
+        via = true;
       }
     }
 
-    // Pack child lists (sorted by character) and glob lists (best rank first).
-    const n = depth.length;
-    const kids: number[] = [];
-    const globs: number[] = [];
-    for (let node = 0; node < n; node++) {
-      kids.length = 0;
-      for (let c = firstChild[node]!; c >= 0; c = nextSibling[c]!) kids.push(c);
-      const d0 = depth[node]!;
-      if (kids.length > 1) kids.sort((x, y) => key[x]!.charCodeAt(d0) - key[y]!.charCodeAt(d0));
-      this.kidStart.push(this.kidNode.length);
-      this.kidCount.push(kids.length);
-      for (const c of kids) {
-        this.kidChar.push(key[c]!.charCodeAt(d0));
-        this.kidNode.push(c);
+    // Pack child lists (sorted by character) and glob lists (best rank
+    // first), parents before children (depth-first from the root), so a
+    // node's build-time sibling link is read before it is overwritten.
+    const kids = new Array<number>(2 * (nodeCount - 1)).fill(0);
+    const globList = new Array<number>(globTotal).fill(0);
+    let kp = 0;
+    let gp = 0;
+    // Scratch lists are module-level and tracked by hand: setting an array's
+    // length is a runtime call (measured 5% of compiling small files).
+    const tmp = scratchA;
+    const stack = scratchB;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const node = stack[--sp]!;
+      const nb = node << 3;
+      let tn = 0;
+      for (let c = nodes[nb + KID_START]!; c >= 0; c = nodes[(c << 3) + KID_COUNT]!) {
+        // insertion sort by first character (child lists are short)
+        const ch = nodes[(c << 3) + FIRST_CHAR]!;
+        let k = tn++;
+        while (k > 0 && nodes[(tmp[k - 1]! << 3) + FIRST_CHAR]! > ch) {
+          tmp[k] = tmp[k - 1]!;
+          k--;
+        }
+        tmp[k] = c;
       }
-      globs.length = 0;
-      for (let e = globHead[node]!; e >= 0; e = globNext[e]!) globs.push(e);
-      if (globs.length > 1) globs.sort((x, y) => this.rank[y]! - this.rank[x]!);
-      this.globStart.push(this.globList.length);
-      this.globCount.push(globs.length);
-      for (const e of globs) this.globList.push(e);
+      nodes[nb + KID_START] = kp >> 1;
+      nodes[nb + KID_COUNT] = tn;
+      for (let k = 0; k < tn; k++) {
+        const c = tmp[k]!;
+        kids[kp++] = nodes[(c << 3) + FIRST_CHAR]!;
+        kids[kp++] = c;
+        stack[sp++] = c;
+      }
+      const gn = nodes[nb + GLOB_COUNT]!;
+      let g = nodes[nb + GLOB_START]!;
+      nodes[nb + GLOB_START] = gp;
+      const g0 = gp;
+      for (; g >= 0; g = globNext[g]!) globList[gp++] = g;
+      if (gn > 1) {
+        // best rank first (rare: several globs sharing one literal prefix)
+        const part = globList.slice(g0, gp).sort((x, y) => rank[y]! - rank[x]!);
+        for (let k = g0; k < gp; k++) globList[k] = part[k - g0]!;
+      }
     }
+    if (nodes.length > nodeCount << 3) nodes.length = nodeCount << 3;
+    this.rank = rank;
+    this.flags = flags;
+    this.keyLen = keyLen;
+    this.nodes = nodes;
+    this.kids = kids;
+    this.globList = globList;
   }
 
   /** The pattern an entry matches with: the rule's, or its `/dir/$` twin. */
@@ -352,27 +416,28 @@ class CompiledIndex {
   /** The deciding entry for the path `str[start, end)`, or -1 (SPEC.md §5). Hot path. */
   decide(str: string, start: number, end: number): number {
     const rank = this.rank;
+    const nodes = this.nodes;
     let pos = start;
-    let node = 0;
+    let nb = 0;
     let best = -1;
     let bestRank = -1;
     let stamp = 0;
     for (;;) {
-      let e = this.plain[node]!;
+      let e = nodes[nb + PLAIN]!;
       if (e >= 0 && rank[e]! > bestRank) {
         best = e;
         bestRank = rank[e]!;
       }
       if (pos === end) {
-        e = this.exact[node]!;
+        e = nodes[nb + EXACT]!;
         if (e >= 0 && rank[e]! > bestRank) {
           best = e;
           bestRank = rank[e]!;
         }
       }
-      const gn = this.globCount[node]!;
+      const gn = nodes[nb + GLOB_COUNT]!;
       if (gn > 0) {
-        const gs = this.globStart[node]!;
+        const gs = nodes[nb + GLOB_START]!;
         if (gn >= GRAM_MIN_GLOBS && stamp === 0) stamp = stampGrams(str, start, end);
         const t = gramTable;
         for (let k = gs; k < gs + gn; k++) {
@@ -397,25 +462,26 @@ class CompiledIndex {
         }
       }
       if (pos >= end) break;
-      const kn = this.kidCount[node]!;
+      const kn = nodes[nb + KID_COUNT]!;
       if (kn === 0) break;
       const c = str.charCodeAt(pos);
-      let lo = this.kidStart[node]!;
+      const kids = this.kids;
+      let lo = nodes[nb + KID_START]!;
       let hi = lo + kn;
       let child = -1;
       if (kn <= 8) {
         for (; lo < hi; lo++) {
-          if (this.kidChar[lo] === c) {
-            child = this.kidNode[lo]!;
+          if (kids[lo << 1] === c) {
+            child = kids[(lo << 1) + 1]!;
             break;
           }
         }
       } else {
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
-          const mc = this.kidChar[mid]!;
+          const mc = kids[mid << 1]!;
           if (mc === c) {
-            child = this.kidNode[mid]!;
+            child = kids[(mid << 1) + 1]!;
             break;
           }
           if (mc < c) lo = mid + 1;
@@ -423,40 +489,66 @@ class CompiledIndex {
         }
       }
       if (child < 0) break;
-      const d0 = this.depth[node]!;
-      const len = this.depth[child]! - d0;
+      const d0 = nodes[nb + DEPTH]!;
+      const cb = child << 3;
+      const len = nodes[cb + DEPTH]! - d0;
       if (len > end - pos) break;
       const k = this.key[child]!;
       let j = 1;
       while (j < len && k.charCodeAt(d0 + j) === str.charCodeAt(pos + j)) j++;
       if (j < len) break;
       pos += len;
-      node = child;
+      nb = cb;
     }
     return best;
   }
 }
 
-/** Compiled indexes per parsed file and group selection (agents often share one). */
-const indexCache = new WeakMap<RobotsTxt, Map<string, CompiledIndex>>();
-
-function indexFor(robots: RobotsTxt, groups: readonly Group[]): CompiledIndex {
-  let byGroups = indexCache.get(robots);
-  if (byGroups === undefined) {
-    byGroups = new Map();
-    indexCache.set(robots, byGroups);
-  }
-  let cacheKey = "";
-  for (const g of groups) cacheKey += `${g.index},`;
-  let index = byGroups.get(cacheKey);
-  if (index === undefined) {
-    const rules: Rule[] = [];
-    for (const g of groups) for (const r of g.rules) rules.push(r);
-    index = new CompiledIndex(rules, robots.profile === "google");
-    byGroups.set(cacheKey, index);
-  }
-  return index;
+/** Would indexHtmlPattern return a pattern? (without building it) */
+function hasIndexHtml(pattern: string): boolean {
+  const slash = pattern.lastIndexOf("/");
+  return slash >= 0 && pattern.startsWith("/index.htm", slash);
 }
+
+/** An index compiled for one group selection of a file, kept on the RobotsTxt. */
+interface CachedIndex {
+  readonly groups: readonly Group[];
+  readonly groupIndices: readonly number[];
+  readonly index: CompiledIndex;
+}
+
+/**
+ * The index for `groups` of `robots`, compiled once and shared by every agent
+ * that selects the same groups (most agents fall back to the same `*`
+ * groups). Measured on the corpus checks' agents: 2.54M rule insertions
+ * without sharing, 0.75M with it. The cache is a short list on the parsed
+ * file itself (a file has few distinct selections), so it lives and dies
+ * with the file, and costs no WeakMap lookup or string key per matcher.
+ */
+function indexFor(robots: RobotsTxt, groups: readonly Group[]): CachedIndex {
+  let list = robots[compiledSlot] as CachedIndex[] | undefined;
+  if (list === undefined) {
+    list = [];
+    robots[compiledSlot] = list;
+  }
+  search: for (const c of list) {
+    if (c.groups.length !== groups.length) continue;
+    for (let i = 0; i < groups.length; i++) if (c.groups[i] !== groups[i]) continue search;
+    return c;
+  }
+  const rules: Rule[] = [];
+  for (const g of groups) for (const r of g.rules) rules.push(r);
+  const cached: CachedIndex = {
+    groups,
+    groupIndices: groups.map((g) => g.index),
+    index: new CompiledIndex(rules, robots.profile === "google"),
+  };
+  list.push(cached);
+  return cached;
+}
+
+/** Where #decide locates the path; shared (matching never re-enters), so a check allocates nothing. */
+const sharedSpan: PathSpan = { str: "", start: 0, end: 0 };
 
 /** Legacy (1996) rule: compared as decoded bytes, first match in file order. */
 interface LegacyEntry {
@@ -505,7 +597,6 @@ export class RobotsMatcher {
   readonly ruleCount: number;
   readonly #index: CompiledIndex | null;
   readonly #legacy: LegacyEntry[] | null;
-  readonly #span: PathSpan = { str: "", start: 0, end: 0 };
 
   constructor(robots: RobotsTxt, agent: string) {
     if (typeof agent !== "string") {
@@ -514,7 +605,6 @@ export class RobotsMatcher {
     this.agent = agent;
     const selection = selectGroups(robots, agent);
     this.source = selection.source;
-    this.groups = selection.groups.map((g) => g.index);
     let ruleCount = 0;
     for (const g of selection.groups) ruleCount += g.rules.length;
     this.ruleCount = ruleCount;
@@ -526,15 +616,18 @@ export class RobotsMatcher {
         .filter((r) => r.pattern.length > 0)
         .map((rule) => ({ rule, key: legacyForm(rule.pattern) }));
       this.#index = null;
+      this.groups = selection.groups.map((g) => g.index);
       return;
     }
     this.#legacy = null;
-    this.#index = indexFor(robots, selection.groups);
+    const cached = indexFor(robots, selection.groups);
+    this.#index = cached.index;
+    this.groups = cached.groupIndices;
   }
 
   /** The deciding entry of the index for `url`, or -1 when no rule matches. */
   #decide(url: string): number {
-    const span = locatePath(url, this.#span);
+    const span = locatePath(url, sharedSpan);
     return this.#index!.decide(span.str, span.start, span.end);
   }
 

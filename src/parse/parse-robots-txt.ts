@@ -66,8 +66,16 @@ function lowerKey(name: string): string {
   return key;
 }
 
+/**
+ * @internal Where match/compile.ts keeps the indexes it compiled for this
+ * file (shared by matchers of agents that select the same groups).
+ */
+export const compiledSlot: unique symbol = Symbol("robots-exclusion.compiled");
+
 /** A parsed robots.txt. Plain data plus a few read-only views. */
 export class RobotsTxt {
+  /** @internal */
+  [compiledSlot]: unknown = undefined;
   readonly profile: Profile;
   /** Groups in file order (SPEC.md §3). */
   readonly groups: readonly Group[];
