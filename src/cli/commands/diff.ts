@@ -145,6 +145,8 @@ export const diffCommand: Command = {
       const json = {
         old: oldSrc.label,
         new: newSrc.label,
+        ...(before.full === null ? {} : { oldTruncatedAtLine: before.lastLineRead }),
+        ...(after.full === null ? {} : { newTruncatedAtLine: after.lastLineRead }),
         agents: agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })),
         urls: { count, from: urlsArg === undefined ? "probes" : urlsArg },
         changed: changes.length,
@@ -159,9 +161,11 @@ export const diffCommand: Command = {
       await writeOut(`${JSON.stringify(json, null, 2)}\n`);
     } else {
       const paint = makePaint();
-      const out: string[] = [`old: ${oldSrc.label}`];
+      const cut = (d: typeof before) =>
+        d.full === null ? "" : ` (over 500 KiB: crawlers read up to line ${d.lastLineRead})`;
+      const out: string[] = [`old: ${oldSrc.label}${cut(before)}`];
       if (oldSrc.note !== undefined) out.push(`     ${oldSrc.note}`);
-      out.push(`new: ${newSrc.label}`);
+      out.push(`new: ${newSrc.label}${cut(after)}`);
       if (newSrc.note !== undefined) out.push(`     ${newSrc.note}`);
       out.push(
         `compared ${count} ${urlKind} for ${agents.length} agent${agents.length === 1 ? "" : "s"}: ${agentLabels.join(", ")}`,

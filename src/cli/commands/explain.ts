@@ -106,7 +106,7 @@ export function renderExplanation(e: UrlExplanation, paint: Paint): string {
     for (const c of e.context) {
       if (prev > 0 && c.line > prev + 1) out.push(`    ${" ".repeat(width + 2)}…`);
       const mark = c.deciding ? ">" : " ";
-      const text = `    ${mark} ${String(c.line).padStart(width)} | ${c.text}`;
+      const text = `    ${mark} ${String(c.line).padStart(width)} | ${c.text}`.trimEnd();
       out.push(c.deciding ? paint.bold(text) : paint.dim(text));
       prev = c.line;
     }
