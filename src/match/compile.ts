@@ -189,7 +189,8 @@ const scratchB: number[] = [];
  * memory retained by parse + 4 matchers per file): one object per entry,
  * node and compiled pattern, a child Map per node, one trie per agent:
  * 0.42x, 1,290 MiB; parallel arrays shared per group selection: 0.66x,
- * 443 MiB; plain arrays sized once, no per-matcher allocations: 0.87x.
+ * 443 MiB; plain arrays sized once, no per-matcher allocations: 0.87x,
+ * 417 MiB; the node array copied to its used length: 394 MiB.
  */
 class CompiledIndex {
   // entries, in rule order (an index.html twin right after its rule)
@@ -384,11 +385,11 @@ class CompiledIndex {
         for (let k = g0; k < gp; k++) globList[k] = part[k - g0]!;
       }
     }
-    if (nodes.length > nodeCount << 3) nodes.length = nodeCount << 3;
+    const packed = nodes.length > nodeCount << 3 ? nodes.slice(0, nodeCount << 3) : nodes;
     this.rank = rank;
     this.flags = flags;
     this.keyLen = keyLen;
-    this.nodes = nodes;
+    this.nodes = packed;
     this.kids = kids;
     this.globList = globList;
   }
