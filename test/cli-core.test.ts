@@ -46,8 +46,9 @@ describe("robots check <file> <agent> <url>", () => {
     assert.deepEqual([out.allowed, out.line, out.source], [false, 2, "global"]);
   });
   for (const [agent, why] of [
-    ["Googlebot/2.1", /"\/" at position 10.*Pass "Googlebot"/],
-    ["Foo Bar", /a space at position 4/],
+    ["Googlebot/2.1", /invalid <agent> "Googlebot\/2.1": "\/" is not allowed.*; pass Googlebot$/m],
+    ["Foo Bar", /a space is not allowed in a product token/],
+    ["AB42bot", /"User-agent: AB42bot" is read as "AB"/],
     ["", /empty/],
   ] as const) {
     test(`an invalid agent ${JSON.stringify(agent)} → exit 2, one line, no stack trace`, () => {

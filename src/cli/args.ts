@@ -9,12 +9,18 @@ import { CliError } from "./errors.js";
  * A validated product token from --agent (SPEC.md §4): people get a clear
  * error that says what to pass instead, never a silent "matches nothing".
  */
-export function agentOption(agent: string | undefined, example = "Googlebot"): string {
-  if (agent === undefined) throw new CliError(`missing --agent <token>, e.g. --agent ${example}`);
+export function agentOption(
+  agent: string | undefined,
+  example = "Googlebot",
+  /** How the user passed it: the option, or a positional argument's name. */
+  name = "--agent",
+): string {
+  const pass = name.startsWith("--") ? `${name} ` : "";
+  if (agent === undefined) throw new CliError(`missing ${name} <token>, e.g. ${pass}${example}`);
   const valid: boolean = isValidProductToken(agent);
   if (valid) return agent;
   if (agent.trim() === "") {
-    throw new CliError(`empty --agent: pass the crawler's product token, e.g. --agent ${example}`);
+    throw new CliError(`empty ${name}: pass the crawler's product token, e.g. ${pass}${example}`);
   }
   const bad = [...agent].find((ch) => !/[A-Za-z_-]/.test(ch)) ?? "";
   const shown =
@@ -24,11 +30,11 @@ export function agentOption(agent: string | undefined, example = "Googlebot"): s
         ? "a control character"
         : `"${bad}"`;
   const lead = /^[A-Za-z_-]*/.exec(agent)?.[0] ?? "";
-  let hint = `e.g. --agent ${example}`;
+  let hint = `e.g. ${pass}${example}`;
   if (/[/();]/.test(agent)) {
     // Looks like a User-Agent header or "Name/1.0": suggest its product token.
     try {
-      hint = `pass --agent ${productTokenFromUserAgent(agent)}`;
+      hint = `pass ${pass}${productTokenFromUserAgent(agent)}`;
     } catch {
       // no token in it: keep the generic hint
     }
@@ -36,7 +42,7 @@ export function agentOption(agent: string | undefined, example = "Googlebot"): s
     hint = `note that a robots.txt line "User-agent: ${agent}" is read as "${lead}"`;
   }
   throw new CliError(
-    `invalid --agent ${JSON.stringify(agent)}: ${shown} is not allowed in a product token (letters, "-" and "_" only); ${hint}`,
+    `invalid ${name} ${JSON.stringify(agent)}: ${shown} is not allowed in a product token (letters, "-" and "_" only); ${hint}`,
   );
 }
 

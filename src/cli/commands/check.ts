@@ -5,12 +5,12 @@
  *   robots check <url> --agent <token>                  fetch the URL's robots.txt (SPEC.md §8)
  */
 import { createInterface } from "node:readline";
-import { validateProductToken } from "../../match/agent-token.js";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
 import { pathOf } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../parse/profile.js";
 import { disallowsEverything } from "../access.js";
+import { agentOption } from "../args.js";
 import { runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
@@ -105,20 +105,15 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     );
   }
   const [file, agentArg, url] = positionals as [string, string, string];
-  const agent = requireAgent(agentArg);
+  const agent = requireAgent(agentArg, "<agent>");
   const robots = parseRobotsTxt(await readBodyArg(file), { profile: opts.profile });
   const v = compileMatcher(robots, agent).check(url);
   await writeOut(formatOne(v, url, robots, format));
   return v.allowed ? EXIT.allowed : EXIT.disallowed;
 }
 
-export function requireAgent(agent: string | undefined): string {
-  if (agent === undefined) throw new CliError("missing --agent <token>, e.g. --agent Googlebot");
-  try {
-    return validateProductToken(agent);
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
+export function requireAgent(agent: string | undefined, name = "--agent"): string {
+  return agentOption(agent, "Googlebot", name);
 }
 
 /**
