@@ -134,7 +134,11 @@ describe("robots check <url>: text output and input errors", { concurrency: 4 },
       /pass an http:\/\/ or https:\/\/ URL/,
     ],
     ["malformed URL", ["check", "http://[oops/", "--agent", "A"], /Invalid URL .*pass an absolute/],
-    ["invalid agent", ["check", "http://127.0.0.1:9/x", "--agent", "Foo/1.0"], /pass --agent Foo$/m],
+    [
+      "invalid agent",
+      ["check", "http://127.0.0.1:9/x", "--agent", "Foo/1.0"],
+      /pass --agent Foo$/m,
+    ],
     ["missing agent", ["check", "http://127.0.0.1:9/x"], /missing --agent <token>/],
     [
       "bad timeout",
