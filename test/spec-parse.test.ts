@@ -176,6 +176,17 @@ describe("SPEC §2.7 recognised keys", () => {
   });
 });
 
+describe("SPEC §7 only name-like keys are directives", () => {
+  test("an HTML line with a colon is no directive, but its line is still recorded", () => {
+    const r = parseRobotsTxt('<a href="http://x/">x</a>\ncrawl delay: 3\nX_Thing.v2: y');
+    assert.deepEqual(
+      r.directives.map((d) => d.key),
+      ["crawl delay", "x_thing.v2"],
+    );
+    assert.equal(r.lineRecord(1)!.kind, "unknown");
+  });
+});
+
 describe("SPEC §2.8 rule values", () => {
   test("bytes >= 0x80 become %XX and existing escapes are uppercased, nothing decoded", () => {
     const r = parseRobotsTxt("User-agent: a\nDisallow: /ツ/%e3%83%84/%2f/%zz");
