@@ -46,9 +46,32 @@ export function isAscii(bytes: Uint8Array, start: number, end: number): boolean 
  * slicing 1,007 ms (most bytes of the big files are HTML nobody reads).
  */
 export function asciiText(bytes: Uint8Array, start: number, end: number): string {
-  if (end - start === 1) return String.fromCharCode(bytes[start]!);
-  return utf8Loose.decode(bytes.subarray(start, end));
+  const len = end - start;
+  if (len === 1) return String.fromCharCode(bytes[start]!);
+  if (len > INTERN_MAX_LEN) return utf8Loose.decode(bytes.subarray(start, end));
+  // Short values repeat across files and groups (`/`, `*`, `/wp-admin/`: over
+  // the corpus 967k short agent and rule values are only 243k distinct), so a
+  // bounded direct-mapped table returns the string already made. Measured:
+  // retained heap for the parsed corpus 180 → 161 MiB (parse time within noise).
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  const slot = (h ^ (h >>> 15)) & INTERN_MASK;
+  const cached = internTable[slot];
+  if (cached !== undefined && cached.length === len) {
+    let i = 0;
+    while (i < len && cached.charCodeAt(i) === bytes[start + i]) i++;
+    if (i === len) return cached;
+  }
+  const text = utf8Loose.decode(bytes.subarray(start, end));
+  internTable[slot] = text;
+  return text;
 }
+
+/** Values at most this long are interned (longer ones rarely repeat). */
+const INTERN_MAX_LEN = 48;
+const INTERN_MASK = (1 << 14) - 1;
+/** Bounded: 16,384 short strings at most, for the life of the process. */
+const internTable: (string | undefined)[] = new Array(INTERN_MASK + 1).fill(undefined);
 
 /** Characters of bytes [start, end) as code points U+0000–U+00FF, one per byte. */
 export function latin1(bytes: Uint8Array, start: number, end: number): string {
