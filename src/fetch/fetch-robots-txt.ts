@@ -368,7 +368,7 @@ async function requestOnce(
  * never settles: a custom transport that ignores the signal still cannot
  * hold a check past the timeouts (SPEC.md §8 "Timeouts").
  */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     promise.catch(() => {});
     return Promise.reject(signal.reason);

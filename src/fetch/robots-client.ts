@@ -36,6 +36,7 @@ import {
   fetchRobotsTxt,
   positive,
   resolveFetchOptions,
+  untilAborted,
 } from "./fetch-robots-txt.js";
 import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "./origin.js";
 import type { Transport } from "./transport.js";
@@ -405,7 +406,7 @@ export class RobotsClient {
     } else {
       this.stats.coalesced++;
     }
-    return signal === undefined ? flight : raceAbort(flight, signal);
+    return signal === undefined ? flight : untilAborted(flight, signal);
   }
 
   /** Single-flight body: the store, else one fetch; then compile and keep in process. */
@@ -551,22 +552,4 @@ function sourceState(
             message: error.message,
           },
   };
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }

@@ -11,7 +11,7 @@ import { isAsciiSpace, latin1, normalizePattern, toBytes } from "../parse/bytes.
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../parse/profile.js";
 import { type LineEvent, MAX_LINE_BYTES, UNUSED_KEYS } from "../parse/scan-lines.js";
-import type { LineKind } from "../parse/types.js";
+import type { LineKind, LineRecord } from "../parse/types.js";
 import type { Diagnostic, Severity } from "./diagnostics.js";
 import { ACCESS_KEYS, DIRECTIVE_SUPPORT, KNOWN_KEYS } from "./directive-support.js";
 import { checkGroups } from "./group-checks.js";
@@ -42,13 +42,7 @@ export interface LintOptions {
  * sitemap lines only: allow/disallow normalised (SPEC.md §2.8), the others
  * raw, one character per byte (bytes ≥ 0x80 as U+0080–U+00FF).
  */
-export interface LineInfo {
-  readonly line: number;
-  readonly kind: LineKind;
-  readonly typo: boolean;
-  readonly missingColon: boolean;
-  readonly tooLong: boolean;
-  readonly comment: boolean;
+export interface LineInfo extends LineRecord {
   readonly value?: string;
 }
 
