@@ -57,12 +57,22 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     paths.push(req.url ?? "");
     handler(req, res);
   });
+  return serve(server, () => hits, requests, paths);
+}
+
+/** Listen on 127.0.0.1 and describe the server as a TestServer. */
+async function serve(
+  server: net.Server,
+  hits: () => number,
+  requests: TestServer["requests"],
+  paths: string[],
+): Promise<TestServer> {
   const sockets = track(server);
   const port = await listen(server);
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
-    hits: () => hits,
+    hits,
     requests,
     paths,
     close: closer(server, sockets),
@@ -77,16 +87,7 @@ export async function startRawServer(onConnection: (s: net.Socket) => void): Pro
     s.on("error", () => {});
     onConnection(s);
   });
-  const sockets = track(server);
-  const port = await listen(server);
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    hits: () => hits,
-    requests: [],
-    paths: [],
-    close: closer(server, sockets),
-  };
+  return serve(server, () => hits, [], []);
 }
 
 /** A port on 127.0.0.1 where nothing listens (connections are refused). */
