@@ -162,6 +162,16 @@ function findShared(): string | null {
   return null;
 }
 
+/**
+ * The URL as one flat string, as a crawler holds URLs (from `URL#href`, a
+ * parsed page or a read file), not as the two-piece concatenation the loader
+ * made: V8 reads a concatenation through an extra object (and flattens it on
+ * first use), which would measure the loader rather than the matchers.
+ */
+function urlString(s: string): string {
+  return Buffer.from(s, "utf8").toString("utf8");
+}
+
 function loadWorkload(shared: string): { files: CorpusFile[]; checks: Check[] } {
   const dir = join(shared, "corpus", "files");
   const names = readdirSync(dir).sort();
@@ -184,7 +194,12 @@ function loadWorkload(shared: string): { files: CorpusFile[]; checks: Check[] } 
     const agents = new Set<string>();
     for (const c of rec.checks) {
       agents.add(c.agent);
-      checks.push({ file: fi, agent: c.agent, url: ORIGIN + pathOf(c.url), allowed: c.allowed });
+      checks.push({
+        file: fi,
+        agent: c.agent,
+        url: urlString(ORIGIN + pathOf(c.url)),
+        allowed: c.allowed,
+      });
     }
     files[fi]!.agents = [...agents];
   }
@@ -210,7 +225,7 @@ function loadCrawledUrls(shared: string, files: CorpusFile[]): UrlList[] {
     const urls = readFileSync(join(dir, urlFile), "utf8")
       .split("\n")
       .filter((u) => u.length > 0)
-      .map((u) => ORIGIN + pathOf(u));
+      .map((u) => urlString(ORIGIN + pathOf(u)));
     out.push({ file: fi, urls });
   }
   return out;
