@@ -169,6 +169,56 @@ describe("SPEC §5 index.html", () => {
   });
 });
 
+describe("SPEC §5 where the path ends: fragment and NUL, with $ and * rules", () => {
+  // The matcher finds a path's end lazily (only a $ or * rule needs it), so
+  // every rule shape is checked against URLs whose path ends early.
+  const body = [
+    "User-agent: *",
+    "Disallow: /a$",
+    "Disallow: /*.pdf$",
+    "Disallow: /*?sid=",
+    "Disallow: /*q*z",
+    "Allow: /a/b",
+  ].join("\n");
+  const cases: [string, boolean, number][] = [
+    ["http://h/a#frag", false, 2],
+    ["http://h/a\u0000tail", false, 2],
+    ["http://h/ab#", true, 0],
+    ["http://h/x.pdf#page=2", false, 3],
+    ["http://h/x.pdf\u0000.html", false, 3],
+    ["http://h/x.pdf.html#x.pdf", true, 0],
+    ["http://h/p?sid=1", false, 4],
+    // the rare character and the segment occur only in the fragment
+    ["http://h/p#?sid=1", true, 0],
+    ["http://h/p\u0000?sid=1", true, 0],
+    ["http://h/q#z", true, 0],
+    ["http://h/qz", false, 5],
+    ["http://h/a/b#c", true, 6],
+    ["//h/a#x", false, 2],
+    ["/x.pdf#y", false, 3],
+  ];
+  for (const [url, allowed, line] of cases) {
+    test(`${JSON.stringify(url)} → ${allowed ? "allowed" : "disallowed"}, line ${line}`, () => {
+      const m = compileMatcher(parseRobotsTxt(body), "bot");
+      assert.deepEqual(decide(body, "bot", url), [allowed, line]);
+      assert.equal(m.isAllowed(url), allowed);
+      assert.equal(m.decidingLine(url), line);
+    });
+  }
+  test("many globs at one node: the best-ranked matching glob decides", () => {
+    const rules = ["User-agent: *"];
+    for (let i = 0; i < 40; i++) rules.push(`Disallow: /*k${i}=`);
+    rules.push("Allow: /*k7=1");
+    const b = rules.join("\n");
+    assert.deepEqual(decide(b, "x", "http://h/p?k7=1"), [true, 42]);
+    // both match; the longer pattern (k39=, 7 octets) beats k7= (6)
+    assert.deepEqual(decide(b, "x", "http://h/p?k7=2&k39=1"), [false, 41]);
+    assert.deepEqual(decide(b, "x", "http://h/p?k39=1#k7=1"), [false, 41]);
+    assert.deepEqual(decide(b, "x", "http://h/p?k7=2"), [false, 9]);
+    assert.deepEqual(decide(b, "x", "http://h/p?k40=1"), [true, 0]);
+  });
+});
+
 describe("SPEC §5 worst case", () => {
   test("many stars against a long path finish (no backtracking)", () => {
     const body = `User-agent: *\nDisallow: /${"a*".repeat(12)}b`;

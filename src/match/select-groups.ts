@@ -33,6 +33,17 @@ export function asciiLower(s: string): string {
   return out;
 }
 
+/** `token` equals `lower` (already ASCII-lowercased) ignoring ASCII case; allocates nothing. */
+function equalsLowered(token: string, lower: string): boolean {
+  if (token.length !== lower.length) return false;
+  for (let i = 0; i < token.length; i++) {
+    let c = token.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
 /**
  * The groups for `agent`, compared verbatim and ASCII case-insensitively with
  * each line's agent token, exactly as the reference does (SPEC.md §4): no
@@ -48,7 +59,7 @@ export function selectGroups(robots: RobotsTxt, agent: string): GroupSelection {
     let isGlobal = false;
     for (const a of g.agents) {
       if (a.global) isGlobal = true;
-      else if (a.token.length === want.length && asciiLower(a.token) === want) isNamed = true;
+      else if (equalsLowered(a.token, want)) isNamed = true;
     }
     if (isNamed) named.push(g);
     else if (isGlobal) global.push(g);
