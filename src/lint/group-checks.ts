@@ -5,6 +5,7 @@
  * search is indexed and has a work budget, see below).
  */
 import { type CompiledPattern, compilePattern, matchRest } from "../match/pattern.js";
+import { hasIndexHtml } from "../match/rule-index.js";
 import { asciiLower } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group, Rule } from "../parse/types.js";
@@ -101,9 +102,7 @@ function checkEmptyFinalGroup(robots: RobotsTxt, report: Report): void {
 
 /** Google's index.html rule (SPEC.md §5) gives such an allow rule extra matches: never call it shadowed. */
 function hasIndexHtmlRule(r: Rule): boolean {
-  if (r.kind !== "allow") return false;
-  const slash = r.pattern.lastIndexOf("/");
-  return slash >= 0 && r.pattern.startsWith("/index.htm", slash);
+  return r.kind === "allow" && hasIndexHtml(r.pattern);
 }
 
 /**

@@ -21,7 +21,8 @@
  * per check; see the commit for the packed layout.
  */
 import type { Rule } from "../parse/types.js";
-import { type CompiledPattern, compilePattern, PatternShape } from "./pattern.js";
+import { type CompiledPattern, compilePattern, matchRest, PatternShape } from "./pattern.js";
+import { isPathEnd, pathEnd } from "./url-path.js";
 
 const EMPTY_RULE: Rule = { kind: "allow", line: 0, value: "", pattern: "", group: -1 };
 
@@ -32,13 +33,12 @@ const EMPTY_RULE: Rule = { kind: "allow", line: 0, value: "", pattern: "", group
  * directory form is always shorter than the rule, so adding it as a separate
  * entry of the same line gives the same answer.
  */
-export function indexHtmlPattern(pattern: string): string | null {
-  const slash = pattern.lastIndexOf("/");
-  if (slash < 0 || !pattern.startsWith("/index.htm", slash)) return null;
-  return `${pattern.slice(0, slash + 1)}$`;
+function indexHtmlPattern(pattern: string): string | null {
+  return hasIndexHtml(pattern) ? `${pattern.slice(0, pattern.lastIndexOf("/") + 1)}$` : null;
 }
 
-function hasIndexHtml(pattern: string): boolean {
+/** Is `pattern` an allow pattern the index.html rule extends (without building the `/dir/$` form)? */
+export function hasIndexHtml(pattern: string): boolean {
   // `includes` first: a native search, where `lastIndexOf` is a runtime call
   // (measured with cachegrind: 4 % of compiling the corpus checks' matchers).
   if (!pattern.includes("/index.htm")) return false;
@@ -187,77 +187,6 @@ function pickGrams(segments: readonly string[]): number[] {
     else if (n === 1) add(gram1(seg.charCodeAt(0)) & GRAM_MASK);
   }
   return out;
-}
-
-// ---- glob matching --------------------------------------------------------------
-
-/**
- * Ranges longer than this are searched with String#indexOf, shorter ones in a
- * loop: measured with cachegrind, a native search costs ~150 instructions and
- * a loop ~25 per character.
- */
-const SHORT_SEARCH = 8;
-
-/**
- * First index `i` in `[from, end - seg.length]` where `seg` occurs, or -1.
- * Short ranges (most paths) are searched here: a builtin call costs more than
- * the whole scan. Long ranges use `indexOf` (linear-time search in V8).
- */
-function findSegment(str: string, seg: string, from: number, end: number): number {
-  const m = seg.length;
-  const last = end - m;
-  if (last < from) return -1;
-  if (last - from > SHORT_SEARCH) {
-    const at = str.indexOf(seg, from);
-    return at >= 0 && at <= last ? at : -1;
-  }
-  const c0 = seg.charCodeAt(0);
-  outer: for (let i = from; i <= last; i++) {
-    if (str.charCodeAt(i) !== c0) continue;
-    for (let k = 1; k < m; k++) if (str.charCodeAt(i + k) !== seg.charCodeAt(k)) continue outer;
-    return i;
-  }
-  return -1;
-}
-
-/**
- * Do the segments of a glob match `str[pos, end)`, its literal prefix having
- * matched up to `pos`? Greedy leftmost search, exact for this pattern
- * language (each `*` takes the shortest run that lets the next segment
- * match), O(pattern × path) at worst, no backtracking.
- */
-function matchGlob(p: CompiledPattern, str: string, pos: number, end: number): boolean {
-  const segs = p.segments;
-  const last = segs.length - 1;
-  for (let i = 0; i < last; i++) {
-    const seg = segs[i]!;
-    const at = findSegment(str, seg, pos, end);
-    if (at < 0) return false;
-    pos = at + seg.length;
-  }
-  const seg = segs[last]!;
-  if (p.anchored) {
-    const at = end - seg.length;
-    return at >= pos && str.startsWith(seg, at);
-  }
-  return findSegment(str, seg, pos, end) >= 0;
-}
-
-/** `#` (fragment) or NUL (the reference reads the path as a C string): where a path ends. */
-function isPathEnd(c: number): boolean {
-  return c === 0x23 || c === 0;
-}
-
-/** End of the path that starts before `from`: the first `#` or NUL at or after it, else `n`. */
-function pathEnd(str: string, from: number, n: number): number {
-  if (n - from <= SHORT_SEARCH) {
-    for (let i = from; i < n; i++) if (isPathEnd(str.charCodeAt(i))) return i;
-    return n;
-  }
-  let end = str.indexOf("#", from);
-  if (end < 0 || end > n) end = n;
-  const nul = str.indexOf("\0", from);
-  return nul >= 0 && nul < end ? nul : end;
 }
 
 // ---- the packed index --------------------------------------------------------
@@ -632,7 +561,7 @@ export class RuleIndex {
     const keyLen = star >= 0 ? star : pattern.endsWith("$") ? pattern.length - 1 : pattern.length;
     if (keyLen > end - start || !str.startsWith(pattern.slice(0, keyLen), start)) return false;
     const g = this.globs[id];
-    if (g) return matchGlob(g.pattern, str, start + keyLen, end);
+    if (g) return matchRest(g.pattern, str, start + keyLen, end);
     return pattern.length === keyLen || pattern.charCodeAt(keyLen) === 0x2a /* "/a*" */
       ? true
       : start + keyLen === end;
@@ -720,7 +649,7 @@ export function decideIn(
           }
           if (at < 0) continue;
           if (end < 0) end = pathEnd(str, pos, n);
-          if (matchGlob(glob.pattern, str, pos, end)) {
+          if (matchRest(glob.pattern, str, pos, end)) {
             best = v;
             break;
           }

@@ -4,6 +4,7 @@
  * `/`. Reproduces the reference's GetPathParamsQuery byte for byte, including
  * its treatment of scheme-less and odd URLs. Nothing is decoded or encoded.
  */
+import { SHORT_SEARCH } from "./pattern.js";
 
 /** Where the path lies in a string: `str.slice(start, end)` is the path. */
 export interface PathSpan {
@@ -117,13 +118,27 @@ function locateGeneral(url: string, out: PathSpan): PathSpan {
   return pathFrom(url, pathStart, out);
 }
 
+/** `#` (fragment) or NUL (the reference reads the path as a C string): where a path ends. */
+export function isPathEnd(c: number): boolean {
+  return c === HASH || c === 0;
+}
+
+/** End of a path that has not ended before `from`: the first `#` or NUL in `[from, n)`, else `n`. */
+export function pathEnd(str: string, from: number, n: number): number {
+  // Short ranges in a loop, long ones with native searches (see SHORT_SEARCH).
+  if (n - from <= SHORT_SEARCH) {
+    for (let i = from; i < n; i++) if (isPathEnd(str.charCodeAt(i))) return i;
+    return n;
+  }
+  let end = str.indexOf("#", from);
+  if (end < 0 || end > n) end = n;
+  const nul = str.indexOf("\0", from);
+  return nul >= 0 && nul < end ? nul : end;
+}
+
 /** The path from `pathStart` (no fragment marker before it) to the fragment, NUL or end. */
 function pathFrom(url: string, pathStart: number, out: PathSpan): PathSpan {
-  const hash = url.indexOf("#", pathStart);
-  let end = hash < 0 ? url.length : hash;
-  // The reference hands the path on as a C string: a NUL ends it.
-  const nul = url.indexOf("\0", pathStart);
-  if (nul >= 0 && nul < end) end = nul;
+  const end = pathEnd(url, pathStart, url.length);
   if (url.charCodeAt(pathStart) !== SLASH) {
     out.str = `/${url.slice(pathStart, end)}`;
     out.start = 0;
