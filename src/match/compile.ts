@@ -12,6 +12,7 @@
  * "disallowed" only when it is a disallow with priority > 0.
  */
 import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group, Rule } from "../parse/types.js";
 import { decideIn, RuleIndex } from "./rule-index.js";
 import { type GroupSource, selectGroups } from "./select-groups.js";
@@ -76,12 +77,14 @@ function indexFor(robots: RobotsTxt, groups: readonly Group[]): CachedIndex {
     for (let i = 0; i < groups.length; i++) if (c.groups[i] !== groups[i]) continue search;
     return c;
   }
-  const rules: Rule[] = [];
-  for (const g of groups) for (const r of g.rules) rules.push(r);
   const cached: CachedIndex = {
     groups,
     groupIndices: groups.map((g) => g.index),
-    index: new RuleIndex(rules, robots.profile === "google"),
+    index: new RuleIndex(
+      robots.ruleTable,
+      groups as readonly ParsedGroup[],
+      robots.profile === "google",
+    ),
   };
   list.push(cached);
   return cached;
@@ -149,7 +152,7 @@ export class RobotsMatcher {
     const selection = selectGroups(robots, agent);
     this.source = selection.source;
     let ruleCount = 0;
-    for (const g of selection.groups) ruleCount += g.rules.length;
+    for (const g of selection.groups as readonly ParsedGroup[]) ruleCount += g.ruleTo - g.ruleFrom;
     this.ruleCount = ruleCount;
     if (robots.profile === "legacy1996") {
       const rules: Rule[] = [];
@@ -200,7 +203,7 @@ export class RobotsMatcher {
   decidingLine(url: string): number {
     if (this.#legacy !== null) return this.#legacyDecide(url)?.rule.line ?? 0;
     const v = this.#decide(url);
-    return v < 0 ? 0 : this.#index!.rules[v >> 1]!.line;
+    return v < 0 ? 0 : this.#index!.line(v >> 1);
   }
 
   /** The verdict for `url` with its explanation (SPEC.md §6). */
@@ -220,7 +223,7 @@ export class RobotsMatcher {
       if (v >= 0) {
         const id = v >> 1;
         allowed = (v & 1) !== 0;
-        rule = matched(ix.rules[id]!, ix.patterns[id]!, ix.viaIndexHtml(id));
+        rule = matched(ix.rule(id), ix.pattern(id), ix.viaIndexHtml(id));
       }
     }
     return {
@@ -252,7 +255,7 @@ export class RobotsMatcher {
     // Entry ids are in rank order: the best match comes first.
     for (let id = ix.size - 1; id >= 0; id--) {
       if (ix.matchesEntry(id, span.str, span.start, span.end)) {
-        hits.push(matched(ix.rules[id]!, ix.patterns[id]!, ix.viaIndexHtml(id)));
+        hits.push(matched(ix.rule(id), ix.pattern(id), ix.viaIndexHtml(id)));
       }
     }
     return hits;

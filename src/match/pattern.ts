@@ -28,26 +28,34 @@ export interface CompiledPattern {
 }
 
 export function compilePattern(pattern: string): CompiledPattern {
-  let body = pattern;
+  let end = pattern.length;
   let anchored = false;
-  if (body.length > 0 && body.charCodeAt(body.length - 1) === 0x24 /* $ */) {
+  if (end > 0 && pattern.charCodeAt(end - 1) === 0x24 /* $ */) {
     anchored = true;
-    body = body.slice(0, -1);
+    end--;
   }
-  const star = body.indexOf("*");
+  const star = pattern.indexOf("*");
   if (star < 0) {
     return {
-      prefix: body,
+      prefix: anchored ? pattern.slice(0, end) : pattern,
       shape: anchored ? PatternShape.exact : PatternShape.prefix,
       segments: [],
       anchored,
     };
   }
-  const parts = body.split("*");
-  const prefix = parts[0]!;
+  // One pass over the rest, slicing the non-empty runs between stars
+  // (measured: `split` then `filter` made two arrays per pattern).
+  const prefix = pattern.slice(0, star);
+  const segments: string[] = [];
+  let from = star + 1;
+  for (let i = from; i <= end; i++) {
+    if (i === end || pattern.charCodeAt(i) === 0x2a /* * */) {
+      if (i > from) segments.push(pattern.slice(from, i));
+      from = i + 1;
+    }
+  }
   // "…*$" lets anything follow: the anchor then adds nothing.
-  if (anchored && parts[parts.length - 1] === "") anchored = false;
-  const segments = parts.slice(1).filter((p) => p.length > 0);
+  if (anchored && pattern.charCodeAt(end - 1) === 0x2a) anchored = false;
   if (segments.length === 0) {
     return { prefix, shape: PatternShape.prefix, segments, anchored: false };
   }

@@ -1,7 +1,8 @@
 /**
  * The rules of one group selection, ranked and indexed for matching (SPEC.md
  * §5, §6): a radix trie over the rules' literal prefixes, packed into one
- * array of small integers plus one string of edge labels.
+ * array of small integers. Its edge labels are ranges of the file's pattern
+ * text (RuleTable), so building the index copies no pattern text at all.
  *
  * Exactness: the reference keeps, per kind, the matching rule with the
  * longest pattern (earliest line on ties) and lets allow win a tie. That is
@@ -15,35 +16,41 @@
  * Layout: node records lie in depth-first order in `d`, each followed by its
  * children (first character, child offset) and its glob entries, so a check
  * touches a few neighbouring cache lines of one array and one label string.
+ * The entries' lines and rule numbers follow the nodes, for the deciding
+ * line and explanations.
  * Measured on the bench's corpus checks (a different small file for almost
  * every check, so memory latency dominates): the former layout of one object
  * per index with eight arrays and one key string per node took 540–590 ns
  * per check; see the commit for the packed layout.
  */
+import {
+  R_END,
+  R_INDEX_HTML,
+  R_LINE,
+  R_META,
+  R_STAR,
+  R_START,
+  ROW,
+  type RuleTable,
+} from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
 import { type CompiledPattern, compilePattern, matchRest, PatternShape } from "./pattern.js";
 import { isPathEnd, pathEnd } from "./url-path.js";
 
-const EMPTY_RULE: Rule = { kind: "allow", line: 0, value: "", pattern: "", group: -1 };
-
-/**
+/*
  * Google's index.html rule (SPEC.md §5): an allow rule whose last path segment
  * begins with `index.htm` also allows that directory exactly (`/d/$`). The
  * reference tries it only when the rule itself does not match, but the
  * directory form is always shorter than the rule, so adding it as a separate
  * entry of the same line gives the same answer.
  */
-function indexHtmlPattern(pattern: string): string | null {
-  return hasIndexHtml(pattern) ? `${pattern.slice(0, pattern.lastIndexOf("/") + 1)}$` : null;
-}
 
 /** Is `pattern` an allow pattern the index.html rule extends (without building the `/dir/$` form)? */
 export function hasIndexHtml(pattern: string): boolean {
   // `includes` first: a native search, where `lastIndexOf` is a runtime call
   // (measured with cachegrind: 4 % of compiling the corpus checks' matchers).
   if (!pattern.includes("/index.htm")) return false;
-  const slash = pattern.lastIndexOf("/");
-  return slash >= 0 && pattern.startsWith("/index.htm", slash);
+  return indexHtmlSlash(pattern, 0, pattern.length) >= 0;
 }
 
 const LINE_SPAN = 2 ** 32;
@@ -86,24 +93,6 @@ const RARITY: Uint8Array = (() => {
   for (let i = 0; i < BY_FREQUENCY.length; i++) t[BY_FREQUENCY.charCodeAt(i)] = i;
   return t;
 })();
-
-/** The ASCII character of `segments` least likely to occur in a path (a glob has one: its segments are non-empty ASCII). */
-function rarestChar(segments: readonly string[]): number {
-  let best = -1;
-  let bestRank = -1;
-  for (const seg of segments) {
-    for (let i = 0; i < seg.length; i++) {
-      const c = seg.charCodeAt(i);
-      if (c >= 0x80) continue;
-      const r = RARITY[c]!;
-      if (r > bestRank) {
-        best = c;
-        bestRank = r;
-      }
-    }
-  }
-  return best < 0 ? 0x2f /* in every path */ : best;
-}
 
 /** Per check, where each rare character was first found (-1: absent), valid when its stamp is the check's. */
 const charStamp = new Uint32Array(128);
@@ -191,15 +180,26 @@ function pickGrams(segments: readonly string[]): number[] {
 
 // ---- the packed index --------------------------------------------------------
 
-// Build-time node fields, 8 per node in `b` (node n at n << 3).
+// Build-time node fields in `b` (node n at n << B_SHIFT).
 const B_DEPTH = 0;
 const B_PLAIN = 1;
 const B_EXACT = 2;
 const B_GLOB_HEAD = 3;
 const B_GLOB_COUNT = 4;
 const B_FIRST_KID = 5;
-const B_NEXT_SIB = 6;
-const B_FIRST_CHAR = 7;
+/** Number of children. */
+const B_KID_COUNT = 6;
+/** The node's direct child table (see WIDE_KIDS), or -1. */
+const B_WIDE = 7;
+/** Node n's fields are at n << B_SHIFT; its first character and next sibling in `sSib`. */
+const B_SHIFT = 3;
+/**
+ * A node with this many children gets a direct table of 128 slots, one per
+ * ASCII character (patterns are ASCII, SPEC.md §2.8), so inserting into a
+ * file with thousands of rules does not walk long child lists (measured: the
+ * walk was the costliest line of compiling the corpus's largest files).
+ */
+const WIDE_KIDS = 12;
 
 // Packed node record in `d`, at the node's offset o:
 /** Best unconditional entry value (`id * 2 + allows`), or -1. */
@@ -216,8 +216,17 @@ const N_KIDS = 6;
 /** then GLOB_COUNT glob records (value, rarest character), best first. */
 const GLOB_RECORD = 2;
 
-/** Root record only: its label offset holds flags instead. */
+/** Then, after every node, one record per entry in id order: */
+const ENTRY_RECORD = 2;
+/** the entry's source line (the deciding line, SPEC.md §6), */
+const E_LINE = 0;
+/** and its rule number in the file's table, times 2, plus 1 for an index.html twin. */
+const E_RULE = 1;
+
+/** Root record only: its label offset holds flags instead, */
 const ROOT_FLAGS = N_LABEL_OFF;
+/** and its label length where the entry records start. */
+const ROOT_ENTRIES = N_LABEL_LEN;
 /**
  * Root flag: a key holds `#` or NUL, so the walk cannot find the path's end by
  * itself and it is located first. Never the case for parsed rules (a `#`
@@ -235,16 +244,29 @@ const LINEAR_KIDS = 8;
  * 105,793 matchers spent more time in the garbage collector than building.
  * They keep the size of the largest index built, a few MB at most.
  */
-const sPattern: string[] = [];
-const sRule: Rule[] = [];
+/** By entry: rule number in the file's table, times 2, plus 1 for an index.html twin. */
+const sNo: number[] = [];
+/** By entry: where its key starts in the pattern text, and its length. */
+const sKeyStart: number[] = [];
+const sKeyLen: number[] = [];
+/** By entry: PatternShape. */
+const sShape: number[] = [];
 const sRank: number[] = [];
+/** By entry: priority * 2 + allows, its rank before ties. */
+const sKey: number[] = [];
 const sOrder: number[] = [];
 const sId: number[] = [];
 const sGlobNext: number[] = [];
 const sRare: number[] = [];
-/** Build-time trie nodes, 8 fields each (B_*), and a key through each node. */
+/** Build-time trie nodes, 8 fields each (B_*), and where a key through each node starts. */
 const sNode: number[] = [];
-const sKey: string[] = [];
+const sNodeKey: number[] = [];
+/**
+ * By node, two slots: its first character and its next sibling (-1: none).
+ * Kept apart from the other fields so a walk along a child list reads 16
+ * bytes per child, not a 64-byte node record.
+ */
+const sSib: number[] = [];
 const sPreorder: number[] = [];
 const sKids: number[] = [];
 const sStack: number[] = [];
@@ -252,19 +274,34 @@ const sOffset: number[] = [];
 const sKidAt: number[] = [];
 const sKidCount: number[] = [];
 const sParentDepth: number[] = [];
-const sPieces: string[] = [];
 let sGlobIds = new Int32Array(64);
+/** Direct child tables of wide nodes, 128 slots each: 1 + child, 0 for none. */
+let wideKids = new Int32Array(128 * 16);
 
 /**
  * Grow a scratch list to at least `n` elements, in order: writing past the
  * end of a JS array leaves holes and can turn it into a slow dictionary.
  */
-function ensure<T>(list: T[], n: number, filler: T): void {
-  while (list.length < n) list.push(filler);
+function ensure(list: number[], n: number): void {
+  while (list.length < n) list.push(0);
 }
 
-/** Orders entry numbers `sOrder[0, count)` by rank, ascending. */
-function sortByRank(count: number): void {
+/**
+ * Entries per index up to which a rank is `(priority * 2 + allows) *
+ * RANK_SPAN + (RANK_SPAN - 1 - entry)`: entries are made in line order, so
+ * this orders ties by line as rankOf does, fits a double exactly, and gives
+ * the entry back from the rank, so a native numeric sort needs no callback.
+ */
+const RANK_SPAN = 2 ** 21;
+let sRankKeys = new Float64Array(256);
+let sCount = new Int32Array(256);
+
+function compactRank(priority: number, allow: boolean, entry: number): number {
+  return (priority * 2 + (allow ? 1 : 0)) * RANK_SPAN + (RANK_SPAN - 1 - entry);
+}
+
+/** Orders entry numbers `sOrder[0, count)` by rank (`sRank`), ascending. */
+function sortByRank(count: number, compact: boolean, maxKey: number): void {
   if (count <= 48) {
     for (let i = 1; i < count; i++) {
       const e = sOrder[i]!;
@@ -278,159 +315,274 @@ function sortByRank(count: number): void {
     }
     return;
   }
-  const order = sOrder.slice(0, count).sort((x, y) => sRank[x]! - sRank[y]!);
-  for (let i = 0; i < count; i++) sOrder[i] = order[i]!;
+  if (compact && maxKey <= 4 * count + 256) {
+    // Counting sort on the key (priority * 2 + allows): entries of one key
+    // placed from the last made to the first, which is rank order.
+    if (sCount.length < maxKey + 2)
+      sCount = new Int32Array(Math.max(maxKey + 2, sCount.length * 2));
+    for (let e = 0; e < count; e++) sCount[sKey[e]! + 1]!++;
+    for (let k = 1; k <= maxKey + 1; k++) sCount[k]! += sCount[k - 1]!;
+    for (let e = count - 1; e >= 0; e--) sOrder[sCount[sKey[e]!]!++] = e;
+    sCount.fill(0, 0, maxKey + 2);
+    return;
+  }
+  if (!compact) {
+    const order = sOrder.slice(0, count).sort((x, y) => sRank[x]! - sRank[y]!);
+    for (let i = 0; i < count; i++) sOrder[i] = order[i]!;
+    return;
+  }
+  if (sRankKeys.length < count) sRankKeys = new Float64Array(Math.max(count, sRankKeys.length * 2));
+  for (let e = 0; e < count; e++) sRankKeys[e] = sRank[e]!;
+  const keys = sRankKeys.subarray(0, count).sort();
+  for (let i = 0; i < count; i++) sOrder[i] = RANK_SPAN - 1 - (keys[i]! % RANK_SPAN);
+}
+
+/** `/index.htm` as character codes: what Google's index.html rule looks for after the last `/`. */
+const INDEX_HTM = "/index.htm";
+
+/**
+ * Where the last `/` of `text[start, end)` is when it begins `/index.htm`
+ * (an allow rule the index.html rule extends), else -1. Reads the last
+ * segment only: no search over the file's pattern text.
+ */
+function indexHtmlSlash(text: string, start: number, end: number): number {
+  let slash = end - 1;
+  while (slash >= start && text.charCodeAt(slash) !== 0x2f) slash--;
+  if (slash < start || end - slash < INDEX_HTM.length) return -1;
+  for (let k = 1; k < INDEX_HTM.length; k++) {
+    if (text.charCodeAt(slash + k) !== INDEX_HTM.charCodeAt(k)) return -1;
+  }
+  return slash;
+}
+
+/** Rule row numbers of the groups a matcher applies: `[from, to)` ranges of the file's table. */
+export interface RuleRange {
+  readonly ruleFrom: number;
+  readonly ruleTo: number;
 }
 
 export class RuleIndex {
-  /** Node records, children and glob records (see the layout above). */
+  /** Node records, children, glob records, then per entry its line and rule (see the layout above). */
   readonly d: number[];
-  /** Edge labels of every node, concatenated. */
+  /** The file's pattern text: every edge label is a range of it. */
   readonly labels: string;
-  /** By entry id (rank order): the rule. */
-  readonly rules: Rule[];
-  /** By entry id: the pattern it matches with (the rule's, or its index.html twin `/dir/$`). */
-  readonly patterns: string[];
-  /** By entry id: the compiled glob, or null when the pattern has no `*` segments. */
-  readonly globs: (GlobData | null)[];
+  /** By entry id: the compiled glob; null when the index has no glob entry. */
+  readonly globs: (GlobData | null)[] | null;
+  /** Number of entries (rules, plus index.html twins). */
+  readonly size: number;
+  readonly #table: RuleTable;
 
-  constructor(rules: readonly Rule[], indexHtml: boolean) {
+  constructor(table: RuleTable, ranges: readonly RuleRange[], indexHtml: boolean) {
+    const rows = table.rows;
+    const text = table.text;
+    const tb = table.bytes();
+    this.#table = table;
+    let ruleCount = 0;
+    for (const g of ranges) ruleCount += g.ruleTo - g.ruleFrom;
     // ---- entries: each rule, plus its index.html twin (same line)
-    const most = 2 * rules.length;
-    ensure(sPattern, most, "");
-    ensure(sRule, most, EMPTY_RULE);
-    ensure(sRank, most, 0.5);
-    ensure(sOrder, most, 0);
-    ensure(sId, most, 0);
-    ensure(sGlobNext, most, 0);
-    ensure(sRare, most, 0);
+    const most = 2 * ruleCount;
+    ensure(sNo, most);
+    ensure(sKeyStart, most);
+    ensure(sKeyLen, most);
+    ensure(sShape, most);
+    ensure(sRank, most);
+    ensure(sKey, most);
+    ensure(sOrder, most);
+    ensure(sId, most);
+    ensure(sGlobNext, most);
+    ensure(sRare, most);
     const maxNodes = 2 * most + 1;
-    ensure(sNode, maxNodes << 3, 0);
-    ensure(sKey, maxNodes, "");
-    ensure(sPreorder, maxNodes, 0);
-    ensure(sKids, maxNodes, 0);
-    ensure(sStack, maxNodes, 0);
-    ensure(sOffset, maxNodes, 0);
-    ensure(sKidAt, maxNodes, 0);
-    ensure(sKidCount, maxNodes, 0);
-    ensure(sParentDepth, maxNodes, 0);
-    ensure(sPieces, maxNodes, "");
+    ensure(sNode, maxNodes << B_SHIFT);
+    ensure(sNodeKey, maxNodes);
+    ensure(sSib, maxNodes << 1);
+    ensure(sPreorder, maxNodes);
+    ensure(sKids, maxNodes);
+    ensure(sStack, maxNodes);
+    ensure(sOffset, maxNodes);
+    ensure(sKidAt, maxNodes);
+    ensure(sKidCount, maxNodes);
+    ensure(sParentDepth, maxNodes);
     if (sGlobIds.length < most) sGlobIds = new Int32Array(most);
+    const compact = most < RANK_SPAN;
+    let maxKey = 0;
     let count = 0;
-    for (const r of rules) {
-      sPattern[count] = r.pattern;
-      sRule[count] = r;
-      count++;
-      if (indexHtml && r.kind === "allow" && hasIndexHtml(r.pattern)) {
-        sPattern[count] = indexHtmlPattern(r.pattern)!;
-        sRule[count] = r;
+    let globCount = 0;
+    for (const g of ranges) {
+      for (let no = g.ruleFrom; no < g.ruleTo; no++) {
+        const r = no * ROW;
+        const ps = rows[r + R_START]!;
+        const pe = rows[r + R_END]!;
+        const star = rows[r + R_STAR]!;
+        const allows = (rows[r + R_META]! & 1) !== 0;
+        const line = rows[r + R_LINE]!;
+        sNo[count] = no * 2;
+        sKeyStart[count] = ps;
+        if (star >= 0) {
+          sShape[count] = PatternShape.glob; // settled when the trie is built
+          sKeyLen[count] = star - ps;
+          globCount++;
+        } else if (pe > ps && tb[pe - 1] === 0x24 /* $ */) {
+          sShape[count] = PatternShape.exact;
+          sKeyLen[count] = pe - ps - 1;
+        } else {
+          sShape[count] = PatternShape.prefix;
+          sKeyLen[count] = pe - ps;
+        }
+        const key = (pe - ps) * 2 + (allows ? 1 : 0);
+        sKey[count] = key;
+        if (key > maxKey) maxKey = key;
+        sRank[count] = compact
+          ? compactRank(pe - ps, allows, count)
+          : rankOf(pe - ps, allows, line);
         count++;
+        if (indexHtml && allows) {
+          const slash = rows[r + R_INDEX_HTML]!;
+          if (slash >= 0) {
+            // The twin `/dir/$`: one octet longer than `/dir/`.
+            sNo[count] = no * 2 + 1;
+            sKeyStart[count] = ps;
+            if (star >= 0 && star < slash) {
+              sShape[count] = PatternShape.glob;
+              sKeyLen[count] = star - ps;
+              globCount++;
+            } else {
+              sShape[count] = PatternShape.exact;
+              sKeyLen[count] = slash + 1 - ps;
+            }
+            sKey[count] = (slash + 2 - ps) * 2 + 1;
+            sRank[count] = compact
+              ? compactRank(slash + 2 - ps, true, count)
+              : rankOf(slash + 2 - ps, true, line);
+            count++;
+          }
+        }
       }
     }
     // Entry ids in rank order (ranks are distinct: an index.html twin is
     // shorter than its rule).
-    for (let e = 0; e < count; e++) {
-      const r = sRule[e]!;
-      sRank[e] = rankOf(sPattern[e]!.length, r.kind === "allow", r.line);
-      sOrder[e] = e;
-    }
-    sortByRank(count);
+    for (let e = 0; e < count; e++) sOrder[e] = e;
+    sortByRank(count, compact, maxKey);
     for (let id = 0; id < count; id++) sId[sOrder[id]!] = id;
-    const ruleById = new Array<Rule>(count);
-    const patternById = new Array<string>(count);
-    const globById = new Array<GlobData | null>(count);
-    for (let id = 0; id < count; id++) {
-      const e = sOrder[id]!;
-      ruleById[id] = sRule[e]!;
-      patternById[id] = sPattern[e]!;
-      globById[id] = null;
-    }
+    const globById: (GlobData | null)[] | null =
+      globCount > 0 ? new Array<GlobData | null>(count) : null;
+    if (globById !== null) for (let id = 0; id < count; id++) globById[id] = null;
 
     // ---- build the trie (parallel arrays, then packed below)
     const b = sNode;
-    const key = sKey;
-    for (let f = 0; f < 8; f++) b[f] = -1;
+    for (let f = 0; f < 1 << B_SHIFT; f++) b[f] = -1;
     b[B_DEPTH] = 0;
     b[B_GLOB_COUNT] = 0;
-    key[0] = "";
+    sNodeKey[0] = 0;
+    b[B_KID_COUNT] = 0;
+    b[B_WIDE] = -1;
     let nodeCount = 1;
+    let wideCount = 0;
     for (let e = 0; e < count; e++) {
-      const pattern = sPattern[e]!;
-      const rule = sRule[e]!;
+      const no2 = sNo[e]!;
+      const r = (no2 >> 1) * ROW;
+      const ps = sKeyStart[e]!;
       const id = sId[e]!;
-      const allow = rule.kind === "allow";
+      const allow = (rows[r + R_META]! & 1) !== 0;
       // "allowed" also when the pattern is empty: priority 0 never disallows.
-      const value = id * 2 + (allow || pattern.length === 0 ? 1 : 0);
+      const value = id * 2 + (allow || rows[r + R_END] === ps ? 1 : 0);
       sGlobNext[e] = -1;
-      let shape: number;
-      let kl: number;
-      const star = pattern.indexOf("*");
-      if (star < 0) {
-        const anchored = pattern.length > 0 && pattern.charCodeAt(pattern.length - 1) === 0x24;
-        shape = anchored ? PatternShape.exact : PatternShape.prefix;
-        kl = anchored ? pattern.length - 1 : pattern.length;
-      } else {
-        const compiled = compilePattern(pattern);
-        shape = compiled.shape;
-        kl = star;
-        if (shape === PatternShape.glob) {
-          const g = pickGrams(compiled.segments);
-          globById[id] = {
-            pattern: compiled,
-            g0: g[0] ?? -1,
-            g1: g[1] ?? -1,
-            g2: g[2] ?? -1,
-            g3: g[3] ?? -1,
-          };
-          sRare[id] = rarestChar(compiled.segments);
+      let shape = sShape[e]!;
+      const kl = sKeyLen[e]!;
+      if (shape === PatternShape.glob) {
+        // What follows the first `*`, without a final `$` (the anchor; an
+        // index.html twin's is not in the text): its rarest character for
+        // the prefilter, or none when it is all `*` (then the pattern is a
+        // plain prefix, `/a*` = `/a`). The glob itself is compiled on first
+        // use (RuleIndex#glob): most are never tested.
+        let re = (no2 & 1) !== 0 ? rows[r + R_INDEX_HTML]! + 1 : rows[r + R_END]!;
+        if ((no2 & 1) === 0 && tb[re - 1] === 0x24) re--;
+        let rare = -1;
+        let rareRank = -1;
+        for (let k = ps + kl + 1; k < re; k++) {
+          const ch = tb[k]!;
+          if (ch === 0x2a) continue;
+          const rank = RARITY[ch & 0x7f]!;
+          if (rank > rareRank) {
+            rare = ch;
+            rareRank = rank;
+          }
         }
+        if (rare < 0) shape = PatternShape.prefix;
+        else sRare[id] = rare;
       }
-      // Insert the key pattern[0, kl) into the radix trie.
+      // Insert the key text[ps, ps + kl) into the radix trie.
       let node = 0;
       let i = 0;
       while (i < kl) {
-        const c = pattern.charCodeAt(i);
-        const nb = node << 3;
+        const c = tb[ps + i]!;
+        const nb = node << B_SHIFT;
         const d0 = b[nb + B_DEPTH]!;
-        let child = b[nb + B_FIRST_KID]!;
-        while (child >= 0 && b[(child << 3) + B_FIRST_CHAR] !== c)
-          child = b[(child << 3) + B_NEXT_SIB]!;
+        // The child on character c: from the node's direct table when it is
+        // wide, else along its child list.
+        const w = b[nb + B_WIDE]!;
+        let child: number;
+        if (w >= 0) child = wideKids[(w << 7) | c]! - 1;
+        else {
+          child = b[nb + B_FIRST_KID]!;
+          while (child >= 0 && sSib[child << 1] !== c) child = sSib[(child << 1) + 1]!;
+        }
         if (child < 0) {
           const leaf = nodeCount++;
-          const lb = leaf << 3;
+          const lb = leaf << B_SHIFT;
           b[lb + B_DEPTH] = kl;
           b[lb + B_PLAIN] = -1;
           b[lb + B_EXACT] = -1;
           b[lb + B_GLOB_HEAD] = -1;
           b[lb + B_GLOB_COUNT] = 0;
           b[lb + B_FIRST_KID] = -1;
-          b[lb + B_FIRST_CHAR] = c;
-          b[lb + B_NEXT_SIB] = b[nb + B_FIRST_KID]!;
+          sSib[leaf << 1] = c;
+          sSib[(leaf << 1) + 1] = b[nb + B_FIRST_KID]!;
           b[nb + B_FIRST_KID] = leaf;
-          key[leaf] = pattern;
+          sNodeKey[leaf] = ps;
+          b[lb + B_KID_COUNT] = 0;
+          b[lb + B_WIDE] = -1;
+          const kids = ++b[nb + B_KID_COUNT]!;
+          if (w >= 0) wideKids[(w << 7) | c] = leaf + 1;
+          else if (kids >= WIDE_KIDS) {
+            const nw = wideCount++;
+            if (wideKids.length < wideCount << 7) {
+              const grown = new Int32Array(wideKids.length * 2);
+              grown.set(wideKids);
+              wideKids = grown;
+            }
+            for (let k = leaf; k >= 0; k = sSib[(k << 1) + 1]!) {
+              wideKids[(nw << 7) | sSib[k << 1]!] = k + 1;
+            }
+            b[nb + B_WIDE] = nw;
+          }
           node = leaf;
           break;
         }
-        const cb = child << 3;
-        const ck = key[child]!;
+        const cb = child << B_SHIFT;
+        const ck = sNodeKey[child]!;
         const d1 = b[cb + B_DEPTH]!;
         let j = 1;
-        while (d0 + j < d1 && i + j < kl && ck.charCodeAt(d0 + j) === pattern.charCodeAt(i + j))
-          j++;
+        while (d0 + j < d1 && i + j < kl && tb[ck + d0 + j] === tb[ps + i + j]) j++;
         if (d0 + j < d1) {
           // Split: `child` becomes the upper part, its content moves to a new
           // node below it, so the parent's child list is unchanged.
           const low = nodeCount++;
-          const lb = low << 3;
+          const lb = low << B_SHIFT;
           b[lb + B_DEPTH] = d1;
           b[lb + B_PLAIN] = b[cb + B_PLAIN]!;
           b[lb + B_EXACT] = b[cb + B_EXACT]!;
           b[lb + B_GLOB_HEAD] = b[cb + B_GLOB_HEAD]!;
           b[lb + B_GLOB_COUNT] = b[cb + B_GLOB_COUNT]!;
           b[lb + B_FIRST_KID] = b[cb + B_FIRST_KID]!;
-          b[lb + B_NEXT_SIB] = -1;
-          b[lb + B_FIRST_CHAR] = ck.charCodeAt(d0 + j);
-          key[low] = ck;
+          sSib[(low << 1) + 1] = -1;
+          const lc = tb[ck + d0 + j]!;
+          sSib[low << 1] = lc;
+          sNodeKey[low] = ck;
+          // `low` takes over the child's children (and direct table).
+          b[lb + B_KID_COUNT] = b[cb + B_KID_COUNT]!;
+          b[lb + B_WIDE] = b[cb + B_WIDE]!;
+          b[cb + B_KID_COUNT] = 1;
+          b[cb + B_WIDE] = -1;
           b[cb + B_DEPTH] = d0 + j;
           b[cb + B_PLAIN] = -1;
           b[cb + B_EXACT] = -1;
@@ -441,7 +593,7 @@ export class RuleIndex {
         node = child;
         i += j;
       }
-      const nb = node << 3;
+      const nb = node << B_SHIFT;
       // Per node only the best unconditional and the best exact entry can
       // ever decide; glob entries are all kept.
       if (shape === PatternShape.prefix) {
@@ -467,18 +619,32 @@ export class RuleIndex {
       const node = sStack[--sp]!;
       sPreorder[np++] = node;
       sOffset[node] = size;
-      const nb = node << 3;
+      const nb = node << B_SHIFT;
       const k0 = kl;
-      for (let c = b[nb + B_FIRST_KID]!; c >= 0; c = b[(c << 3) + B_NEXT_SIB]!) {
-        // insertion sort by first character (child lists are short)
-        const ch = b[(c << 3) + B_FIRST_CHAR]!;
-        let k = kl++;
-        while (k > k0 && b[(sKids[k - 1]! << 3) + B_FIRST_CHAR]! > ch) {
-          sKids[k] = sKids[k - 1]!;
-          k--;
+      const w = b[nb + B_WIDE]!;
+      if (w < 0) {
+        for (let c = b[nb + B_FIRST_KID]!; c >= 0; c = sSib[(c << 1) + 1]!) {
+          // insertion sort by first character (fewer than WIDE_KIDS)
+          const ch = sSib[c << 1]!;
+          let k = kl++;
+          while (k > k0 && sSib[sKids[k - 1]! << 1]! > ch) {
+            sKids[k] = sKids[k - 1]!;
+            k--;
+          }
+          sKids[k] = c;
+          sParentDepth[c] = b[nb + B_DEPTH]!;
         }
-        sKids[k] = c;
-        sParentDepth[c] = b[nb + B_DEPTH]!;
+      } else {
+        // A direct table lists the children in character order already.
+        const base = w << 7;
+        for (let ch = 0; ch < 128; ch++) {
+          const c = wideKids[base + ch]! - 1;
+          if (c >= 0) {
+            sKids[kl++] = c;
+            sParentDepth[c] = b[nb + B_DEPTH]!;
+            wideKids[base + ch] = 0; // cleared for the next build
+          }
+        }
       }
       sKidAt[node] = k0;
       sKidCount[node] = kl - k0;
@@ -486,34 +652,29 @@ export class RuleIndex {
       // Push in reverse so the first child is visited (and laid out) next.
       for (let k = kl - 1; k >= k0; k--) sStack[sp++] = sKids[k]!;
     }
-    // Records are written in preorder, which is offset order: every slot is
-    // written once, in order.
-    const d = new Array<number>(size);
-    let labelOff = 0;
-    let pieces = 0;
+    // Records are written in preorder, which is offset order, then the
+    // entries: every slot is written once, in order.
+    const entries = size;
+    const d = new Array<number>(size + ENTRY_RECORD * count);
     for (let p = 0; p < np; p++) {
       const node = sPreorder[p]!;
-      const nb = node << 3;
+      const nb = node << B_SHIFT;
       const o = sOffset[node]!;
       const kn = sKidCount[node]!;
       const gn = b[nb + B_GLOB_COUNT]!;
       const depth = b[nb + B_DEPTH]!;
-      const len = node === 0 ? 0 : depth - sParentDepth[node]!;
+      const up = sParentDepth[node]!;
       // N_PLAIN, N_EXACT, N_GLOB_COUNT, N_KID_COUNT, N_LABEL_OFF, N_LABEL_LEN
       d[o + N_PLAIN] = b[nb + B_PLAIN]!;
       d[o + N_EXACT] = b[nb + B_EXACT]!;
       d[o + N_GLOB_COUNT] = gn;
       d[o + N_KID_COUNT] = kn;
-      d[o + N_LABEL_OFF] = labelOff;
-      d[o + N_LABEL_LEN] = len;
-      if (len > 0) {
-        sPieces[pieces++] = key[node]!.slice(sParentDepth[node]!, depth);
-        labelOff += len;
-      }
+      d[o + N_LABEL_OFF] = node === 0 ? 0 : sNodeKey[node]! + up;
+      d[o + N_LABEL_LEN] = node === 0 ? entries : depth - up;
       const k0 = sKidAt[node]!;
       for (let k = 0; k < kn; k++) {
         const c = sKids[k0 + k]!;
-        d[o + N_KIDS + 2 * k] = b[(c << 3) + B_FIRST_CHAR]!;
+        d[o + N_KIDS + 2 * k] = sSib[c << 1]!;
         d[o + N_KIDS + 2 * k + 1] = sOffset[c]!;
       }
       if (gn > 0) {
@@ -524,58 +685,88 @@ export class RuleIndex {
         const g0 = o + N_KIDS + 2 * kn;
         for (let k = 0; k < w; k++) {
           const id = ids[w - 1 - k]!;
-          const e = sOrder[id]!;
-          d[g0 + GLOB_RECORD * k] = id * 2 + (sRule[e]!.kind === "allow" ? 1 : 0);
+          const no2 = sNo[sOrder[id]!]!;
+          d[g0 + GLOB_RECORD * k] = id * 2 + ((no2 & 1) | (rows[(no2 >> 1) * ROW + R_META]! & 1));
           d[g0 + GLOB_RECORD * k + 1] = sRare[id]!;
         }
       }
     }
-    let labels = "";
-    if (pieces === 1) labels = sPieces[0]!;
-    else if (pieces > 1) labels = sPieces.slice(0, pieces).join("");
-    // Every key character lies on some label.
-    d[ROOT_FLAGS] = labels.includes("#") || labels.includes("\0") ? EAGER_END : 0;
-    // Drop references into this file's strings and rules (scratch outlives it).
-    for (let i = 0; i < pieces; i++) sPieces[i] = "";
-    for (let e = 0; e < count; e++) {
-      sPattern[e] = "";
-      sRule[e] = EMPTY_RULE;
+    for (let id = 0; id < count; id++) {
+      const no2 = sNo[sOrder[id]!]!;
+      d[entries + ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
+      d[entries + ENTRY_RECORD * id + E_RULE] = no2;
     }
-    for (let n = 0; n < nodeCount; n++) key[n] = "";
+    d[ROOT_FLAGS] = table.hasPathEndChar() ? EAGER_END : 0;
     this.d = d;
-    this.labels = labels;
-    this.rules = ruleById;
-    this.patterns = patternById;
+    this.labels = text;
     this.globs = globById;
+    this.size = count;
   }
 
-  /** Number of entries (rules, plus index.html twins). */
-  get size(): number {
-    return this.rules.length;
+  /** Where the per-entry records start in `d`. */
+  get #entries(): number {
+    return this.d[ROOT_ENTRIES]!;
   }
 
-  /** Does entry `id` match `str[start, end)`? Not a hot path (explanations). */
-  matchesEntry(id: number, str: string, start: number, end: number): boolean {
-    const pattern = this.patterns[id]!;
-    const star = pattern.indexOf("*");
-    const keyLen = star >= 0 ? star : pattern.endsWith("$") ? pattern.length - 1 : pattern.length;
-    if (keyLen > end - start || !str.startsWith(pattern.slice(0, keyLen), start)) return false;
-    const g = this.globs[id];
-    if (g) return matchRest(g.pattern, str, start + keyLen, end);
-    return pattern.length === keyLen || pattern.charCodeAt(keyLen) === 0x2a /* "/a*" */
-      ? true
-      : start + keyLen === end;
+  /** Entry `id`'s glob, compiled on first use (only globs a check reaches past the prefilter are). */
+  glob(id: number): GlobData {
+    const compiled = compilePattern(this.pattern(id));
+    const g = pickGrams(compiled.segments);
+    const glob: GlobData = {
+      pattern: compiled,
+      g0: g[0] ?? -1,
+      g1: g[1] ?? -1,
+      g2: g[2] ?? -1,
+      g3: g[3] ?? -1,
+    };
+    this.globs![id] = glob;
+    return glob;
+  }
+
+  /** The source line of entry `id`. */
+  line(id: number): number {
+    return this.d[this.#entries + ENTRY_RECORD * id + E_LINE]!;
+  }
+
+  /** The rule of entry `id`. */
+  rule(id: number): Rule {
+    return this.#table.rule(this.d[this.#entries + ENTRY_RECORD * id + E_RULE]! >> 1);
   }
 
   /** Entry `id` stands for Google's index.html rule: `Allow: /d/index.html` also allows `/d/`. */
   viaIndexHtml(id: number): boolean {
-    return this.patterns[id] !== this.rules[id]!.pattern;
+    return (this.d[this.#entries + ENTRY_RECORD * id + E_RULE]! & 1) !== 0;
+  }
+
+  /** The pattern entry `id` matches with: the rule's, or its index.html twin `/dir/$`. */
+  pattern(id: number): string {
+    return globSource(
+      this.labels,
+      this.#table.rows,
+      this.d[this.#entries + ENTRY_RECORD * id + E_RULE]!,
+    );
+  }
+
+  /** Does entry `id` match `str[start, end)`? Not a hot path (explanations). */
+  matchesEntry(id: number, str: string, start: number, end: number): boolean {
+    const p = compilePattern(this.pattern(id));
+    if (p.prefix.length > end - start || !str.startsWith(p.prefix, start)) return false;
+    return matchRest(p, str, start + p.prefix.length, end);
   }
 
   /** decideIn for this index. */
   decide(str: string, start: number, end: number): number {
     return decideIn(this, this.d, this.labels, str, start, end);
   }
+}
+
+/** The pattern of rule `no2 >> 1`, or of its index.html twin when `no2` is odd. */
+function globSource(text: string, rows: readonly number[], no2: number): string {
+  const r = (no2 >> 1) * ROW;
+  const ps = rows[r + R_START]!;
+  const pe = rows[r + R_END]!;
+  if ((no2 & 1) === 0) return text.slice(ps, pe);
+  return `${text.slice(ps, indexHtmlSlash(text, ps, pe) + 1)}$`;
 }
 
 /**
@@ -625,16 +816,6 @@ export function decideIn(
         for (const gEnd = g + GLOB_RECORD * gn; g < gEnd; g += GLOB_RECORD) {
           v = d[g]!;
           if (v <= best) break;
-          const glob = ix.globs[v >> 1]!;
-          if (
-            stamp !== 0 &&
-            t !== null &&
-            ((glob.g0 >= 0 && t[glob.g0] !== stamp) ||
-              (glob.g1 >= 0 && t[glob.g1] !== stamp) ||
-              (glob.g2 >= 0 && t[glob.g2] !== stamp) ||
-              (glob.g3 >= 0 && t[glob.g3] !== stamp))
-          )
-            continue;
           // Each rare character is searched once per check. An occurrence
           // past the path's end (after a `#`) lets the glob through to the
           // exact test below, which is only slower.
@@ -648,6 +829,16 @@ export function decideIn(
             charAt[rc] = at;
           }
           if (at < 0) continue;
+          const glob = ix.globs![v >> 1] ?? ix.glob(v >> 1);
+          if (
+            stamp !== 0 &&
+            t !== null &&
+            ((glob.g0 >= 0 && t[glob.g0] !== stamp) ||
+              (glob.g1 >= 0 && t[glob.g1] !== stamp) ||
+              (glob.g2 >= 0 && t[glob.g2] !== stamp) ||
+              (glob.g3 >= 0 && t[glob.g3] !== stamp))
+          )
+            continue;
           if (end < 0) end = pathEnd(str, pos, n);
           if (matchRest(glob.pattern, str, pos, end)) {
             best = v;

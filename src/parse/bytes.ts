@@ -116,7 +116,7 @@ function upperHex(b: number): number {
   return b >= 0x61 ? b - 0x20 : b;
 }
 
-function isHexDigit(b: number): boolean {
+export function isHexDigit(b: number): boolean {
   return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 }
 

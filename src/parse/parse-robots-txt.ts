@@ -2,8 +2,19 @@
  * bytes → line events → parsed file (SPEC.md §2, §3, §7). Never throws on any
  * body; lines that mean nothing are recorded and left to the linter.
  */
-import { asciiText, decodeText, isNormalized, normalizePattern, toBytes } from "./bytes.js";
+import { asciiText, decodeText, isHexDigit, toBytes } from "./bytes.js";
 import { isProfile, type Profile } from "./profile.js";
+import {
+  ParsedGroup,
+  R_END,
+  R_INDEX_HTML,
+  R_LINE,
+  R_META,
+  R_STAR,
+  R_START,
+  ROW,
+  RuleTable,
+} from "./rule-table.js";
 import { LineScanner, type LineVisitor, UNUSED_KEYS } from "./scan-lines.js";
 import type {
   AgentLine,
@@ -54,6 +65,53 @@ function isGlobalAgent(body: Uint8Array, s: number, e: number): boolean {
   return next === 0x20 || (next >= 0x09 && next <= 0x0d);
 }
 
+/** `0`–`9`, `A`–`F` as bytes: the digits of a `%XX` escape (SPEC.md §2.8). */
+const HEX_DIGITS = new Uint8Array([
+  0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
+]);
+
+/** `/index.htm` as bytes. */
+const INDEX_HTM = new Uint8Array([0x2f, 0x69, 0x6e, 0x64, 0x65, 0x78, 0x2e, 0x68, 0x74, 0x6d]);
+
+/** The `/` at `slash` (the pattern's last) begins `/index.htm`, before `end`. */
+function isIndexHtmlSlash(pat: Uint8Array, slash: number, end: number): boolean {
+  if (slash < 0 || end - slash < INDEX_HTM.length) return false;
+  for (let k = 1; k < INDEX_HTM.length; k++) if (pat[slash + k] !== INDEX_HTM[k]) return false;
+  return true;
+}
+
+/** Scratch buffers for rule rows and pattern bytes, reused by every parse that does not re-enter. */
+let scratchRows: Int32Array = new Int32Array(1024 * ROW);
+let scratchPattern: Uint8Array = new Uint8Array(1 << 16);
+let scratchBits: Uint8Array = new Uint8Array(1 << 16);
+let scratchBusy = false;
+/** Larger scratch buffers are dropped after the parse that grew them. */
+const SCRATCH_MAX = 1 << 22;
+
+/** The first `n` row integers, as a JS array. */
+function copyRows(rows: Int32Array, n: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = rows[i]!;
+  return out;
+}
+
+function grownBytes(a: Uint8Array, need: number): Uint8Array {
+  const out = new Uint8Array(Math.max(need, a.length * 2));
+  out.set(a);
+  return out;
+}
+
+function grownInts(a: Int32Array, need: number): Int32Array {
+  const out = new Int32Array(Math.max(need, a.length * 2));
+  out.set(a);
+  return out;
+}
+
+/** The first `n` bytes of a buffer holding ASCII only, as one string. */
+function asciiRun(buf: Uint8Array, n: number): string {
+  return n === 0 ? "" : asciiText(buf, 0, n);
+}
+
 /** Lowercased keys already seen (`Crawl-delay` → `crawl-delay`); bounded. */
 const lowerKeys = new Map<string, string>();
 
@@ -93,8 +151,10 @@ export class RobotsTxt {
   readonly profile: Profile;
   /** Groups in file order (SPEC.md §3). */
   readonly groups: readonly Group[];
-  /** Rules before the first user-agent line: they belong to no group and never apply. */
-  readonly orphanRules: readonly Rule[];
+  /** @internal Every allow/disallow rule, packed (see RuleTable). */
+  readonly ruleTable: RuleTable;
+  readonly #orphanCount: number;
+  #orphanRules: Rule[] | null = null;
   /** `Sitemap:` values in file order, whatever group they appear in (SPEC.md §7). */
   readonly sitemaps: readonly Sitemap[];
   /** Every other directive, in file order (SPEC.md §7). */
@@ -103,22 +163,25 @@ export class RobotsTxt {
   readonly lineCount: number;
   /** Size of the body in bytes. */
   readonly byteLength: number;
-  readonly #lineBits: Uint8Array;
+  /** One character per line: its code (kind, TYPO, MISSING_COLON, TOO_LONG, COMMENT). */
+  readonly #lineBits: string;
 
   /** @internal use parseRobotsTxt */
   constructor(
     profile: Profile,
     groups: Group[],
-    orphanRules: Rule[],
+    ruleTable: RuleTable,
+    orphanCount: number,
     sitemaps: Sitemap[],
     directives: Directive[],
-    lineBits: Uint8Array,
+    lineBits: string,
     lineCount: number,
     byteLength: number,
   ) {
     this.profile = profile;
     this.groups = groups;
-    this.orphanRules = orphanRules;
+    this.ruleTable = ruleTable;
+    this.#orphanCount = orphanCount;
     this.sitemaps = sitemaps;
     this.directives = directives;
     this.#lineBits = lineBits;
@@ -126,10 +189,16 @@ export class RobotsTxt {
     this.byteLength = byteLength;
   }
 
+  /** Rules before the first user-agent line: they belong to no group and never apply. */
+  get orphanRules(): readonly Rule[] {
+    this.#orphanRules ??= this.ruleTable.rules(0, this.#orphanCount);
+    return this.#orphanRules;
+  }
+
   /** How the line numbered `line` (1-based) was read, or undefined past the end. */
   lineRecord(line: number): LineRecord | undefined {
     if (!Number.isInteger(line) || line < 1 || line > this.lineCount) return undefined;
-    const bits = this.#lineBits[line - 1]!;
+    const bits = this.#lineBits.charCodeAt(line - 1);
     return {
       line,
       kind: KIND_CODES[bits & 7]!,
@@ -171,12 +240,20 @@ export function parseRobotsTxt(
     );
   }
   const bytes = toBytes(body);
-  const groups: Group[] = [];
-  const orphanRules: Rule[] = [];
+  const groups: ParsedGroup[] = [];
   const sitemaps: Sitemap[] = [];
   const directives: Directive[] = [];
-  let bits = new Uint8Array(Math.min(1 << 20, 64 + (bytes.length >>> 4)));
-  let current: Group | null = null;
+  let current: ParsedGroup | null = null;
+  // Rule rows and pattern bytes (see RuleTable): the module's scratch
+  // buffers, copied out once at the end, unless a hook re-enters the parser.
+  const reuse = !scratchBusy;
+  scratchBusy = true;
+  let rows: Int32Array = reuse ? scratchRows : new Int32Array(16 * ROW);
+  let pat: Uint8Array = reuse ? scratchPattern : new Uint8Array(256);
+  let bits: Uint8Array = reuse ? scratchBits : new Uint8Array(256);
+  let rn = 0;
+  let pn = 0;
+  let written: Map<number, string> | null = null;
   // True when the last access line (user-agent/allow/disallow) was a rule:
   // the next user-agent line then opens a new group (SPEC.md §3).
   let afterRule = false;
@@ -193,7 +270,7 @@ export function parseRobotsTxt(
       case "user-agent": {
         code = 1;
         if (current === null || afterRule) {
-          current = { index: groups.length, agents: [], rules: [], directives: [] };
+          current = new ParsedGroup(groups.length, rn);
           groups.push(current);
           afterRule = false;
         }
@@ -211,26 +288,59 @@ export function parseRobotsTxt(
       }
       case "allow":
       case "disallow": {
-        code = ev.kind === "allow" ? 2 : 3;
-        let pattern: string;
-        let value: string;
-        if (isNormalized(bytes, vs, ve)) {
-          // One string for both when nothing is normalised (most rules): memory.
-          pattern = value = asciiText(bytes, vs, ve);
-        } else {
-          pattern = normalizePattern(bytes, vs, ve);
-          value = decodeText(bytes, vs, ve);
+        const allows = ev.kind === "allow";
+        code = allows ? 2 : 3;
+        // The normalised pattern (SPEC.md §2.8) goes straight into the
+        // pattern buffer: a non-ASCII byte becomes `%XX` (3 bytes), so
+        // reserve three per byte.
+        if (pn + 3 * (ve - vs) > pat.length) pat = grownBytes(pat, pn + 3 * (ve - vs));
+        if ((rn + 1) * ROW > rows.length) rows = grownInts(rows, (rn + 1) * ROW);
+        const ps = pn;
+        let star = -1;
+        let lastSlash = -1;
+        let asWritten = true;
+        for (let i = vs; i < ve; i++) {
+          const b = bytes[i]!;
+          if (b === 0x2a) {
+            if (star < 0) star = pn;
+          } else if (b >= 0x80) {
+            pat[pn++] = 0x25;
+            pat[pn++] = HEX_DIGITS[b >> 4]!;
+            pat[pn++] = HEX_DIGITS[b & 0xf]!;
+            asWritten = false;
+            continue;
+          } else if (
+            b === 0x25 &&
+            i + 2 < ve &&
+            isHexDigit(bytes[i + 1]!) &&
+            isHexDigit(bytes[i + 2]!)
+          ) {
+            const h1 = bytes[i + 1]!;
+            const h2 = bytes[i + 2]!;
+            if (h1 >= 0x61 || h2 >= 0x61) asWritten = false;
+            pat[pn++] = 0x25;
+            pat[pn++] = h1 >= 0x61 ? h1 - 0x20 : h1;
+            pat[pn++] = h2 >= 0x61 ? h2 - 0x20 : h2;
+            i += 2;
+            continue;
+          }
+          if (b === 0x2f) lastSlash = pn;
+          pat[pn++] = b;
         }
-        const rule: Rule = {
-          kind: ev.kind,
-          line: ev.line,
-          value,
-          pattern,
-          group: current === null ? -1 : current.index,
-        };
-        if (current === null) orphanRules.push(rule);
-        else {
-          current.rules.push(rule);
+        if (!asWritten) {
+          written ??= new Map();
+          written.set(rn, decodeText(bytes, vs, ve));
+        }
+        const r = rn * ROW;
+        rows[r + R_START] = ps;
+        rows[r + R_END] = pn;
+        rows[r + R_LINE] = ev.line;
+        rows[r + R_META] = (allows ? 1 : 0) | ((current === null ? 0 : current.index + 1) << 1);
+        rows[r + R_STAR] = star;
+        rows[r + R_INDEX_HTML] = allows && isIndexHtmlSlash(pat, lastSlash, pn) ? lastSlash : -1;
+        rn++;
+        if (current !== null) {
+          current.ruleTo = rn;
           afterRule = true;
         }
         break;
@@ -271,22 +381,40 @@ export function parseRobotsTxt(
     if (ev.missingColon) code |= MISSING_COLON;
     if (ev.tooLong) code |= TOO_LONG;
     if (ev.comment >= 0) code |= COMMENT;
-    if (ev.line > bits.length) {
-      const grown = new Uint8Array(bits.length * 2);
-      grown.set(bits);
-      bits = grown;
-    }
+    if (ev.line > bits.length) bits = grownBytes(bits, ev.line);
     bits[ev.line - 1] = code;
-    if (onLine !== undefined) onLine(ev, bytes);
+    if (onLine !== undefined) {
+      try {
+        onLine(ev, bytes);
+      } catch (e) {
+        if (reuse) scratchBusy = false;
+        throw e;
+      }
+    }
   }
   const lineCount = ev.line;
+  // What the file keeps is made on the JS heap: a typed array longer than
+  // 64 bytes gets its own buffer outside it, measured at ~1 µs to make, which
+  // was 6 % of parsing the corpus for the line codes and the rows.
+  const table = new RuleTable(copyRows(rows, rn * ROW), rn, asciiRun(pat, pn), written);
+  // Line codes are < 0x80: one ASCII character per line.
+  const lineBits = asciiRun(bits, lineCount);
+  if (reuse) {
+    // Keep the grown buffers for the next parse (bounded: a few MB at most).
+    scratchRows = rows.length <= SCRATCH_MAX ? rows : scratchRows;
+    scratchPattern = pat.length <= SCRATCH_MAX ? pat : scratchPattern;
+    scratchBits = bits.length <= SCRATCH_MAX ? bits : scratchBits;
+    scratchBusy = false;
+  }
+  for (const g of groups) g.table = table;
   return new RobotsTxt(
     profile,
     groups,
-    orphanRules,
+    table,
+    groups.length === 0 ? rn : groups[0]!.ruleFrom,
     sitemaps,
     directives,
-    bits.length === lineCount ? bits : bits.slice(0, lineCount),
+    lineBits,
     lineCount,
     bytes.length,
   );
