@@ -231,6 +231,47 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
   });
 
+  test("large groups (ranked by counting, wide trie nodes, many globs) equal the model", () => {
+    // 49+ entries take the index's counting sort, and 12+ first characters
+    // after one prefix its direct child tables (src/match/rule-index.ts).
+    const wideChar = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789-_.~%".split(""));
+    const bigPattern = fc
+      .tuple(
+        wideChar,
+        fc.array(fc.constantFrom("a", "b", "/", "*", "x", "index.htm", "l"), { maxLength: 4 }),
+        fc.constantFrom("", "", "$"),
+      )
+      .map(([c, rest, end]) => `/${c}${rest.join("")}${end}`);
+    const bigRule = fc
+      .tuple(fc.constantFrom("allow", "disallow"), bigPattern)
+      .map(([k, p]) => `${k}: ${p}`);
+    const bigUrl = fc
+      .tuple(
+        wideChar,
+        fc.array(fc.constantFrom("a", "b", "/", "x", "index.html", "l"), { maxLength: 5 }),
+      )
+      .map(([c, rest]) => `http://example.com/${c}${rest.join("")}`);
+    let decidedByRule = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(
+        fc.array(bigRule, { minLength: 49, maxLength: 160 }),
+        fc.array(bigUrl, { minLength: 1, maxLength: 8 }),
+        (rules, urls) => {
+          const body = encode(["user-agent: *", ...rules]);
+          for (const u of urls) {
+            const got = verdict(body, "z", u);
+            assert.deepEqual(got, naiveDecide(body, "z", u), `${JSON.stringify(rules)} ${u}`);
+            total++;
+            if (got[1] > 0) decidedByRule++;
+          }
+        },
+      ),
+      { numRuns: Math.max(20, RUNS / 3) },
+    );
+    assert.ok(decidedByRule > total * 0.3, `only ${decidedByRule}/${total} decided by a rule`);
+  });
+
   test("pattern matching equals the position-set model", () => {
     let hits = 0;
     let runs = 0;

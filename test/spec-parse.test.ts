@@ -276,3 +276,93 @@ describe("SPEC §3 groups", () => {
     });
   }
 });
+
+/** Every rule of `r` as plain data, orphans first: what a parse must give, however it is stored. */
+function ruleData(r: ReturnType<typeof parseRobotsTxt>): unknown[] {
+  return [...r.orphanRules, ...r.groups.flatMap((g) => g.rules)].map((x) => ({ ...x }));
+}
+
+describe("SPEC §2.8, §3 rules are stored packed and read as objects", () => {
+  const body =
+    "Allow: /orphan\nUser-agent: a\nDisallow: /ツ*x$\nAllow: /d/index.html\nUser-agent: b\nDisallow: /%aa";
+  test("a rule read twice is the same object, with its group, line, value and pattern", () => {
+    const r = parseRobotsTxt(body);
+    const g = r.groups[0]!;
+    assert.equal(g.rules, g.rules);
+    assert.equal(g.rules[0], r.groups[0]!.rules[0]);
+    assert.deepEqual(
+      { ...g.rules[0]! },
+      {
+        kind: "disallow",
+        line: 3,
+        value: "/ツ*x$",
+        pattern: "/%E3%83%84*x$",
+        group: 0,
+      },
+    );
+    assert.deepEqual(
+      { ...r.groups[1]!.rules[0]! },
+      {
+        kind: "disallow",
+        line: 6,
+        value: "/%aa",
+        pattern: "/%AA",
+        group: 1,
+      },
+    );
+    assert.deepEqual(
+      { ...r.orphanRules[0]! },
+      {
+        kind: "allow",
+        line: 1,
+        value: "/orphan",
+        pattern: "/orphan",
+        group: -1,
+      },
+    );
+  });
+  test("JSON of a group includes its rules", () => {
+    const r = parseRobotsTxt(body);
+    const json = JSON.parse(JSON.stringify(r.groups)) as { rules: { line: number }[] }[];
+    assert.deepEqual(
+      json.map((g) => g.rules.map((x) => x.line)),
+      [[3, 4], [6]],
+    );
+  });
+  test("a parse started from a line hook (re-entrant) gives the same result as alone", () => {
+    const alone = ruleData(parseRobotsTxt(body));
+    const inner: unknown[][] = [];
+    const outer = parseRobotsTxt(
+      body,
+      {},
+      {
+        onLine: () => {
+          inner.push(ruleData(parseRobotsTxt(body)));
+        },
+      },
+    );
+    assert.deepEqual(ruleData(outer), alone);
+    assert.equal(inner.length, outer.lineCount);
+    for (const x of inner) assert.deepEqual(x, alone);
+  });
+  test("a hook that throws leaves later parses correct", () => {
+    assert.throws(
+      () =>
+        parseRobotsTxt(
+          body,
+          {},
+          {
+            onLine: () => {
+              throw new Error("stop");
+            },
+          },
+        ),
+      /stop/,
+    );
+    const big = `User-agent: *\n${Array.from({ length: 3000 }, (_, i) => `Disallow: /p${i}\n`).join("")}`;
+    const r = parseRobotsTxt(big);
+    assert.equal(r.groups[0]!.rules.length, 3000);
+    assert.equal(r.groups[0]!.rules[2999]!.pattern, "/p2999");
+    assert.deepEqual(ruleData(parseRobotsTxt(body)), ruleData(parseRobotsTxt(body)));
+  });
+});
