@@ -275,6 +275,8 @@ const sKidAt: number[] = [];
 const sKidCount: number[] = [];
 const sParentDepth: number[] = [];
 let sGlobIds = new Int32Array(64);
+/** Entries the scratch lists can hold (they only grow). */
+let sCapacity = -1;
 /** Direct child tables of wide nodes, 128 slots each: 1 + child, 0 for none. */
 let wideKids = new Int32Array(128 * 16);
 
@@ -381,27 +383,30 @@ export class RuleIndex {
     for (const g of ranges) ruleCount += g.ruleTo - g.ruleFrom;
     // ---- entries: each rule, plus its index.html twin (same line)
     const most = 2 * ruleCount;
-    ensure(sNo, most);
-    ensure(sKeyStart, most);
-    ensure(sKeyLen, most);
-    ensure(sShape, most);
-    ensure(sRank, most);
-    ensure(sKey, most);
-    ensure(sOrder, most);
-    ensure(sId, most);
-    ensure(sGlobNext, most);
-    ensure(sRare, most);
-    const maxNodes = 2 * most + 1;
-    ensure(sNode, maxNodes << B_SHIFT);
-    ensure(sNodeKey, maxNodes);
-    ensure(sSib, maxNodes << 1);
-    ensure(sPreorder, maxNodes);
-    ensure(sKids, maxNodes);
-    ensure(sStack, maxNodes);
-    ensure(sOffset, maxNodes);
-    ensure(sKidAt, maxNodes);
-    ensure(sKidCount, maxNodes);
-    ensure(sParentDepth, maxNodes);
+    if (most > sCapacity) {
+      ensure(sNo, most);
+      ensure(sKeyStart, most);
+      ensure(sKeyLen, most);
+      ensure(sShape, most);
+      ensure(sRank, most);
+      ensure(sKey, most);
+      ensure(sOrder, most);
+      ensure(sId, most);
+      ensure(sGlobNext, most);
+      ensure(sRare, most);
+      const maxNodes = 2 * most + 1;
+      ensure(sNode, maxNodes << B_SHIFT);
+      ensure(sNodeKey, maxNodes);
+      ensure(sSib, maxNodes << 1);
+      ensure(sPreorder, maxNodes);
+      ensure(sKids, maxNodes);
+      ensure(sStack, maxNodes);
+      ensure(sOffset, maxNodes);
+      ensure(sKidAt, maxNodes);
+      ensure(sKidCount, maxNodes);
+      ensure(sParentDepth, maxNodes);
+      sCapacity = most;
+    }
     if (sGlobIds.length < most) sGlobIds = new Int32Array(most);
     const compact = most < RANK_SPAN;
     let maxKey = 0;
@@ -681,7 +686,19 @@ export class RuleIndex {
         // best first: ids descending (a node can hold thousands of globs)
         let w = 0;
         for (let e = b[nb + B_GLOB_HEAD]!; e >= 0; e = sGlobNext[e]!) sGlobIds[w++] = sId[e]!;
-        const ids = sGlobIds.subarray(0, w).sort();
+        // Few globs per node: insertion sort (a typed-array view per node cost more).
+        if (w <= 16) {
+          for (let i = 1; i < w; i++) {
+            const x = sGlobIds[i]!;
+            let k = i;
+            while (k > 0 && sGlobIds[k - 1]! > x) {
+              sGlobIds[k] = sGlobIds[k - 1]!;
+              k--;
+            }
+            sGlobIds[k] = x;
+          }
+        } else sGlobIds.subarray(0, w).sort();
+        const ids = sGlobIds;
         const g0 = o + N_KIDS + 2 * kn;
         for (let k = 0; k < w; k++) {
           const id = ids[w - 1 - k]!;
