@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, isAllowed, parseRobotsTxt, pathOf } from "../src/index.js";
+import { hasIndexHtml } from "../src/match/rule-index.js";
+import { R_END, R_INDEX_HTML, ROW } from "../src/parse/rule-table.js";
 
 function decide(body: string, agent: string, url: string): [boolean, number] {
   const v = compileMatcher(parseRobotsTxt(body), agent).check(url);
@@ -166,6 +168,36 @@ describe("SPEC §5 index.html", () => {
       false,
       2,
     ]);
+  });
+});
+
+describe("SPEC §5 index.html: the parser and the linter agree on which rules it extends", () => {
+  test("the parser's index.html offset is set exactly when hasIndexHtml says so", () => {
+    const patterns = [
+      "/d/index.html",
+      "/index.htm",
+      "/d/index.htmx",
+      "/d/index.ht",
+      "/index.html/x",
+      "/a/index.html?x=/",
+      "/*/index.html",
+      "/ツ/index.html",
+      "index.html",
+      "/d/INDEX.html",
+      "/d/index.html$",
+    ];
+    for (const p of patterns) {
+      const t = parseRobotsTxt(`User-agent: *\nAllow: ${p}\nDisallow: ${p}`).ruleTable;
+      const pattern = t.pattern(0);
+      assert.equal(t.rows[R_INDEX_HTML] !== -1, hasIndexHtml(pattern), p);
+      assert.equal(t.rows[ROW + R_INDEX_HTML], -1, `${p}: only allow rules`);
+      if (hasIndexHtml(pattern)) {
+        assert.equal(
+          t.text.slice(t.rows[R_INDEX_HTML]!, t.rows[R_END]!).startsWith("/index.htm"),
+          true,
+        );
+      }
+    }
   });
 });
 
