@@ -340,7 +340,9 @@ function sortByRank(count: number, compact: boolean, maxKey: number): void {
   if (sRankKeys.length < count) sRankKeys = new Float64Array(Math.max(count, sRankKeys.length * 2));
   for (let e = 0; e < count; e++) sRankKeys[e] = sRank[e]!;
   const keys = sRankKeys.subarray(0, count).sort();
-  for (let i = 0; i < count; i++) sOrder[i] = RANK_SPAN - 1 - (keys[i]! % RANK_SPAN);
+  // `| 0`: a double stored into the (small-integer) scratch list would turn
+  // it into a list of doubles, and every build after that would deoptimise.
+  for (let i = 0; i < count; i++) sOrder[i] = (RANK_SPAN - 1 - (keys[i]! % RANK_SPAN)) | 0;
 }
 
 /** Rule row numbers of the groups a matcher applies: `[from, to)` ranges of the file's table. */

@@ -103,7 +103,7 @@ let scratchPattern: Uint8Array = new Uint8Array(1 << 16);
 let scratchBits: Uint8Array = new Uint8Array(1 << 16);
 let scratchBusy = false;
 /** Larger scratch buffers are dropped after the parse that grew them. */
-const SCRATCH_MAX = 1 << 22;
+const SCRATCH_MAX = 1 << 20;
 
 /** The first `n` row integers, as a JS array. */
 function copyRows(rows: Int32Array, n: number): number[] {
@@ -418,7 +418,7 @@ export function parseRobotsTxt(
   // Line codes are < 0x80: one ASCII character per line.
   const lineBits = asciiRun(bits, lineCount);
   if (reuse) {
-    // Keep the grown buffers for the next parse (bounded: a few MB at most).
+    // Keep the grown buffers for the next parse (at most 6 MB in all).
     scratchRows = rows.length <= SCRATCH_MAX ? rows : scratchRows;
     scratchPattern = pat.length <= SCRATCH_MAX ? pat : scratchPattern;
     scratchBits = bits.length <= SCRATCH_MAX ? bits : scratchBits;
