@@ -269,7 +269,9 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
       ),
       { numRuns: Math.max(20, RUNS / 3) },
     );
-    assert.ok(decidedByRule > total * 0.3, `only ${decidedByRule}/${total} decided by a rule`);
+    // Guard: rules must decide a fair share (about 0.3 of the URLs over a
+    // run; 0.1 stays far below what a run of this size can vary by).
+    assert.ok(decidedByRule > total * 0.1, `only ${decidedByRule}/${total} decided by a rule`);
   });
 
   test("pattern matching equals the position-set model", () => {

@@ -25,6 +25,16 @@ export function asciiLower(s: string): string {
     }
   }
   if (lower) return s;
+  // All ASCII: the native lowering changes exactly A–Z (it folds Unicode
+  // only beyond ASCII), without a concatenation per character.
+  let ascii = true;
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return s.toLowerCase();
   let out = "";
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

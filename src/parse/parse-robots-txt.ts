@@ -98,28 +98,28 @@ function isIndexHtmlSlash(pat: Uint8Array, slash: number, end: number): boolean 
 }
 
 /** Scratch buffers for rule rows and pattern bytes, reused by every parse that does not re-enter. */
-let scratchRows: Int32Array = new Int32Array(1024 * ROW);
+let scratchRows: number[] = zeros(1024 * ROW);
 let scratchPattern: Uint8Array = new Uint8Array(1 << 16);
 let scratchBits: Uint8Array = new Uint8Array(1 << 16);
 let scratchBusy = false;
 /** Larger scratch buffers are dropped after the parse that grew them. */
 const SCRATCH_MAX = 1 << 20;
 
-/** The first `n` row integers, as a JS array. */
-function copyRows(rows: Int32Array, n: number): number[] {
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = rows[i]!;
+/** A list of `n` zeros (small integers, no holes). */
+function zeros(n: number): number[] {
+  const out: number[] = [];
+  growRows(out, n);
   return out;
+}
+
+/** Grow a row list in place to at least `need` elements (doubling), in order: no holes. */
+function growRows(rows: number[], need: number): void {
+  const target = Math.max(need, rows.length * 2);
+  while (rows.length < target) rows.push(0);
 }
 
 function grownBytes(a: Uint8Array, need: number): Uint8Array {
   const out = new Uint8Array(Math.max(need, a.length * 2));
-  out.set(a);
-  return out;
-}
-
-function grownInts(a: Int32Array, need: number): Int32Array {
-  const out = new Int32Array(Math.max(need, a.length * 2));
   out.set(a);
   return out;
 }
@@ -265,7 +265,9 @@ export function parseRobotsTxt(
   // buffers, copied out once at the end, unless a hook re-enters the parser.
   const reuse = !scratchBusy;
   scratchBusy = true;
-  let rows: Int32Array = reuse ? scratchRows : new Int32Array(16 * ROW);
+  // Rows are a JS list, copied out with one native `slice` (a typed array
+  // would need a copy loop to become JS-heap data; see below).
+  const rows: number[] = reuse ? scratchRows : zeros(16 * ROW);
   let pat: Uint8Array = reuse ? scratchPattern : new Uint8Array(256);
   let bits: Uint8Array = reuse ? scratchBits : new Uint8Array(256);
   let rn = 0;
@@ -311,7 +313,7 @@ export function parseRobotsTxt(
         // pattern buffer: a non-ASCII byte becomes `%XX` (3 bytes), so
         // reserve three per byte.
         if (pn + 3 * (ve - vs) > pat.length) pat = grownBytes(pat, pn + 3 * (ve - vs));
-        if ((rn + 1) * ROW > rows.length) rows = grownInts(rows, (rn + 1) * ROW);
+        if ((rn + 1) * ROW > rows.length) growRows(rows, (rn + 1) * ROW);
         const ps = pn;
         let star = -1;
         let lastSlash = -1;
@@ -414,12 +416,12 @@ export function parseRobotsTxt(
   // What the file keeps is made on the JS heap: a typed array longer than
   // 64 bytes gets its own buffer outside it, measured at ~1 µs to make, which
   // was 6 % of parsing the corpus for the line codes and the rows.
-  const table = new RuleTable(copyRows(rows, rn * ROW), rn, asciiRun(pat, pn), written);
+  const table = new RuleTable(rows.slice(0, rn * ROW), rn, asciiRun(pat, pn), written);
   // Line codes are < 0x80: one ASCII character per line.
   const lineBits = asciiRun(bits, lineCount);
   if (reuse) {
     // Keep the grown buffers for the next parse (at most 6 MB in all).
-    scratchRows = rows.length <= SCRATCH_MAX ? rows : scratchRows;
+    if (rows.length > SCRATCH_MAX) scratchRows = zeros(1024 * ROW);
     scratchPattern = pat.length <= SCRATCH_MAX ? pat : scratchPattern;
     scratchBits = bits.length <= SCRATCH_MAX ? bits : scratchBits;
     scratchBusy = false;
