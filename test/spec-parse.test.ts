@@ -290,36 +290,15 @@ describe("SPEC §2.8, §3 rules are stored packed and read as objects", () => {
     const g = r.groups[0]!;
     assert.equal(g.rules, g.rules);
     assert.equal(g.rules[0], r.groups[0]!.rules[0]);
-    assert.deepEqual(
-      { ...g.rules[0]! },
-      {
-        kind: "disallow",
-        line: 3,
-        value: "/ツ*x$",
-        pattern: "/%E3%83%84*x$",
-        group: 0,
-      },
-    );
-    assert.deepEqual(
-      { ...r.groups[1]!.rules[0]! },
-      {
-        kind: "disallow",
-        line: 6,
-        value: "/%aa",
-        pattern: "/%AA",
-        group: 1,
-      },
-    );
-    assert.deepEqual(
-      { ...r.orphanRules[0]! },
-      {
-        kind: "allow",
-        line: 1,
-        value: "/orphan",
-        pattern: "/orphan",
-        group: -1,
-      },
-    );
+    // [rule, kind, line, value as written, normalised pattern, group]
+    const expected = [
+      [g.rules[0]!, "disallow", 3, "/ツ*x$", "/%E3%83%84*x$", 0],
+      [r.groups[1]!.rules[0]!, "disallow", 6, "/%aa", "/%AA", 1],
+      [r.orphanRules[0]!, "allow", 1, "/orphan", "/orphan", -1],
+    ] as const;
+    for (const [rule, kind, line, value, pattern, group] of expected) {
+      assert.deepEqual({ ...rule }, { kind, line, value, pattern, group });
+    }
   });
   test("JSON of a group includes its rules", () => {
     const r = parseRobotsTxt(body);
