@@ -356,7 +356,11 @@ export class RuleIndex {
   readonly d: number[];
   /** The file's pattern text: every edge label is a range of it. */
   readonly labels: string;
-  /** By entry id: the compiled glob; null when the index has no glob entry. */
+  /**
+   * By entry id: the compiled glob, null until a check first tests it (and
+   * for entries that are not globs); the list itself is null when the index
+   * has no glob entry.
+   */
   readonly globs: (GlobData | null)[] | null;
   /** Number of entries (rules, plus index.html twins). */
   readonly size: number;
