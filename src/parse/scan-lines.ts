@@ -210,6 +210,37 @@ function skipComment(words: Int32Array, off: number, j: number): number {
   return off + (w << 2);
 }
 
+const SKIP_KEY = 0;
+const SKIP_VALUE = 1;
+const SKIP_COMMENT = 2;
+
+/**
+ * One phase of readLine: from `j`, the first byte whose class in `c` is not
+ * 0 (or `n`). Bytes are looked up one by one up to a word boundary, then
+ * whole words that cannot hold a byte of interest are skipped (`skip` picks
+ * the word test of the phase), then bytes again.
+ */
+function scanPhase(
+  body: Uint8Array,
+  n: number,
+  j: number,
+  off: number,
+  c: Uint8Array,
+  words: Int32Array,
+  skip: number,
+): number {
+  while (j < n && ((j - off) & 3) !== 0) {
+    if (c[body[j]!]! !== 0) return j;
+    j++;
+  }
+  if (j >= n) return j;
+  if (skip === SKIP_KEY) j = skipKey(words, off, j);
+  else if (skip === SKIP_VALUE) j = skipValue(words, off, j);
+  else j = skipComment(words, off, j);
+  while (j < n && c[body[j]!]! === 0) j++;
+  return j;
+}
+
 /** Smaller bodies are read byte by byte: a second view costs more than it saves. */
 const WORDS_MIN_BYTES = 256;
 /** No words: bodies too small to be worth a second view. */
@@ -243,51 +274,16 @@ function readLine(
   ev.missingColon = false;
   let colon = -1;
   let stop = -1;
-  let j = s;
-  let t = 0;
-  let c = BEFORE_COLON;
-  while (j < n && ((j - off) & 3) !== 0) {
-    t = c[body[j]!]!;
-    if (t !== 0) break;
-    j++;
-  }
-  if (t === 0 && j < n) {
-    j = skipKey(words, off, j);
-    for (; j < n; j++) {
-      t = c[body[j]!]!;
-      if (t !== 0) break;
-    }
-  }
+  let j = scanPhase(body, n, s, off, BEFORE_COLON, words, SKIP_KEY);
+  let t = j < n ? BEFORE_COLON[body[j]!]! : 0;
   if (t === COLON) {
-    colon = j++;
-    c = AFTER_COLON;
-    t = 0;
-    while (j < n && ((j - off) & 3) !== 0) {
-      t = c[body[j]!]!;
-      if (t !== 0) break;
-      j++;
-    }
-    if (t === 0 && j < n) {
-      j = skipValue(words, off, j);
-      for (; j < n; j++) {
-        t = c[body[j]!]!;
-        if (t !== 0) break;
-      }
-    }
+    colon = j;
+    j = scanPhase(body, n, j + 1, off, AFTER_COLON, words, SKIP_VALUE);
+    t = j < n ? AFTER_COLON[body[j]!]! : 0;
   }
   if (t === STOP) {
-    stop = j++;
-    c = IN_COMMENT;
-    t = 0;
-    while (j < n && ((j - off) & 3) !== 0) {
-      t = c[body[j]!]!;
-      if (t !== 0) break;
-      j++;
-    }
-    if (t === 0 && j < n) {
-      j = skipComment(words, off, j);
-      for (; j < n; j++) if (c[body[j]!]! !== 0) break;
-    }
+    stop = j;
+    j = scanPhase(body, n, j + 1, off, IN_COMMENT, words, SKIP_COMMENT);
   }
   let kept = j;
   if (j - s > MAX_LINE_BYTES) {
