@@ -171,6 +171,29 @@ describe("SPEC §5 index.html", () => {
   });
 });
 
+describe("SPEC §5, §6 ranking many long rules (the index's numeric-sort path)", () => {
+  // 60+ rules whose priorities spread far beyond their count: the index
+  // ranks them with a Float64Array sort rather than counting.
+  const rules: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    rules.push(`${i % 2 === 0 ? "Disallow" : "Allow"}: /${"a".repeat(200 + 5 * i)}`);
+  }
+  test("the longest matching rule decides, whatever its place in the file", () => {
+    const body = `User-agent: *\n${[...rules].reverse().join("\n")}`;
+    // Longest is i = 59 (allow), written first after the user-agent line.
+    assert.deepEqual(decide(body, "x", `/${"a".repeat(600)}`), [true, 2]);
+    // A path long enough for i <= 58 only: i = 58 is a disallow on line 3.
+    assert.deepEqual(decide(body, "x", `/${"a".repeat(200 + 5 * 58)}`), [false, 3]);
+  });
+  test("ties: allow beats disallow, then the earlier line", () => {
+    const long = `/${"a".repeat(900)}`;
+    const body = `User-agent: *\n${rules.join("\n")}\nDisallow: ${long}\nDisallow: ${long}\nAllow: ${long}`;
+    assert.deepEqual(decide(body, "x", `${long}b`), [true, 64]);
+    const noAllow = `User-agent: *\n${rules.join("\n")}\nDisallow: ${long}\nDisallow: ${long}`;
+    assert.deepEqual(decide(noAllow, "x", `${long}b`), [false, 62]);
+  });
+});
+
 describe("SPEC §5 index.html: the parser and the linter agree on which rules it extends", () => {
   test("the parser's index.html offset is set exactly when hasIndexHtml says so", () => {
     const patterns = [

@@ -57,14 +57,6 @@ export function hasIndexHtml(pattern: string): boolean {
   return pattern.startsWith("/index.htm", slash);
 }
 
-const LINE_SPAN = 2 ** 32;
-
-function rankOf(priority: number, allow: boolean, line: number): number {
-  return (
-    (priority * 2 + (allow ? 1 : 0)) * LINE_SPAN + (LINE_SPAN - 1 - Math.min(line, LINE_SPAN - 1))
-  );
-}
-
 /** A glob entry (pattern with `*`): its segments and the n-grams it needs. */
 interface GlobData {
   readonly pattern: CompiledPattern;
@@ -81,8 +73,8 @@ interface GlobData {
 // Each glob entry keeps its rarest character (by how many real URL paths
 // contain it: ../shared/corpus/urls, 23,735 paths: `/` 100 %, `e` 86 %, `-`
 // 67 %, `=` 19 %, `?` 18 %, `&` 6 %, capitals and other punctuation < 5 %),
-// and a check looks that character up once with a native search (the two
-// most recent answers are kept), skipping every glob whose character is
+// and a check looks that character up with a native search at most once
+// (answers stamped per check), skipping every glob whose character is
 // absent. On this runtime a search costs about as much as reading six
 // characters in a JS loop, so this beats folding the whole path into a
 // character set (measured with cachegrind on the crawled URLs: ~1,100
@@ -250,12 +242,10 @@ const LINEAR_KIDS = 8;
  */
 /** By entry: rule number in the file's table, times 2, plus 1 for an index.html twin. */
 const sNo: number[] = [];
-/** By entry: where its key starts in the pattern text, and its length. */
-const sKeyStart: number[] = [];
+/** By entry: its key's length (the key starts where its pattern does). */
 const sKeyLen: number[] = [];
 /** By entry: PatternShape. */
 const sShape: number[] = [];
-const sRank: number[] = [];
 /** By entry: priority * 2 + allows, its rank before ties. */
 const sKey: number[] = [];
 const sOrder: number[] = [];
@@ -293,27 +283,31 @@ function ensure(list: number[], n: number): void {
 }
 
 /**
- * Entries per index up to which a rank is `(priority * 2 + allows) *
- * RANK_SPAN + (RANK_SPAN - 1 - entry)`: entries are made in line order, so
- * this orders ties by line as rankOf does, fits a double exactly, and gives
- * the entry back from the rank, so a native numeric sort needs no callback.
+ * Rank order (SPEC.md §5, §6): by key `priority * 2 + allows` (sKey), ties
+ * to the earlier line. Entries are made in line order, so a tie goes to the
+ * lower entry number and no line needs reading. Below RANK_SPAN entries,
+ * `key * RANK_SPAN + (RANK_SPAN - 1 - entry)` is the rank as one exact
+ * double that gives the entry back, so a native numeric sort needs no
+ * callback.
  */
 const RANK_SPAN = 2 ** 21;
 let sRankKeys = new Float64Array(256);
 let sCount = new Int32Array(256);
 
-function compactRank(priority: number, allow: boolean, entry: number): number {
-  return (priority * 2 + (allow ? 1 : 0)) * RANK_SPAN + (RANK_SPAN - 1 - entry);
+/** Entry `x` ranks below entry `y`. */
+function ranksBelow(x: number, y: number): boolean {
+  const kx = sKey[x]!;
+  const ky = sKey[y]!;
+  return kx < ky || (kx === ky && x > y);
 }
 
-/** Orders entry numbers `sOrder[0, count)` by rank (`sRank`), ascending. */
-function sortByRank(count: number, compact: boolean, maxKey: number): void {
+/** Orders entry numbers `sOrder[0, count)` by rank, ascending. */
+function sortByRank(count: number, maxKey: number): void {
   if (count <= 48) {
     for (let i = 1; i < count; i++) {
       const e = sOrder[i]!;
-      const r = sRank[e]!;
       let k = i;
-      while (k > 0 && sRank[sOrder[k - 1]!]! > r) {
+      while (k > 0 && ranksBelow(e, sOrder[k - 1]!)) {
         sOrder[k] = sOrder[k - 1]!;
         k--;
       }
@@ -321,9 +315,9 @@ function sortByRank(count: number, compact: boolean, maxKey: number): void {
     }
     return;
   }
-  if (compact && maxKey <= 4 * count + 256) {
-    // Counting sort on the key (priority * 2 + allows): entries of one key
-    // placed from the last made to the first, which is rank order.
+  if (maxKey <= 4 * count + 256) {
+    // Counting sort on the key: entries of one key placed from the last
+    // made to the first, which is rank order.
     if (sCount.length < maxKey + 2)
       sCount = new Int32Array(Math.max(maxKey + 2, sCount.length * 2));
     for (let e = 0; e < count; e++) sCount[sKey[e]! + 1]!++;
@@ -332,13 +326,13 @@ function sortByRank(count: number, compact: boolean, maxKey: number): void {
     sCount.fill(0, 0, maxKey + 2);
     return;
   }
-  if (!compact) {
-    const order = sOrder.slice(0, count).sort((x, y) => sRank[x]! - sRank[y]!);
+  if (count >= RANK_SPAN) {
+    const order = sOrder.slice(0, count).sort((x, y) => (ranksBelow(x, y) ? -1 : 1));
     for (let i = 0; i < count; i++) sOrder[i] = order[i]!;
     return;
   }
   if (sRankKeys.length < count) sRankKeys = new Float64Array(Math.max(count, sRankKeys.length * 2));
-  for (let e = 0; e < count; e++) sRankKeys[e] = sRank[e]!;
+  for (let e = 0; e < count; e++) sRankKeys[e] = sKey[e]! * RANK_SPAN + (RANK_SPAN - 1 - e);
   const keys = sRankKeys.subarray(0, count).sort();
   // `| 0`: a double stored into the (small-integer) scratch list would turn
   // it into a list of doubles, and every build after that would deoptimise.
@@ -377,10 +371,8 @@ export class RuleIndex {
     const most = 2 * ruleCount;
     if (most > sCapacity) {
       ensure(sNo, most);
-      ensure(sKeyStart, most);
       ensure(sKeyLen, most);
       ensure(sShape, most);
-      ensure(sRank, most);
       ensure(sKey, most);
       ensure(sOrder, most);
       ensure(sId, most);
@@ -400,7 +392,6 @@ export class RuleIndex {
       sCapacity = most;
     }
     if (sGlobIds.length < most) sGlobIds = new Int32Array(most);
-    const compact = most < RANK_SPAN;
     let maxKey = 0;
     let count = 0;
     let globCount = 0;
@@ -411,9 +402,7 @@ export class RuleIndex {
         const pe = rows[r + R_END]!;
         const star = rows[r + R_STAR]!;
         const allows = (rows[r + R_META]! & 1) !== 0;
-        const line = rows[r + R_LINE]!;
         sNo[count] = no * 2;
-        sKeyStart[count] = ps;
         if (star >= 0) {
           sShape[count] = PatternShape.glob; // settled when the trie is built
           sKeyLen[count] = star - ps;
@@ -428,16 +417,12 @@ export class RuleIndex {
         const key = (pe - ps) * 2 + (allows ? 1 : 0);
         sKey[count] = key;
         if (key > maxKey) maxKey = key;
-        sRank[count] = compact
-          ? compactRank(pe - ps, allows, count)
-          : rankOf(pe - ps, allows, line);
         count++;
         if (indexHtml && allows) {
           const slash = rows[r + R_INDEX_HTML]!;
           if (slash >= 0) {
             // The twin `/dir/$`: one octet longer than `/dir/`.
             sNo[count] = no * 2 + 1;
-            sKeyStart[count] = ps;
             if (star >= 0 && star < slash) {
               sShape[count] = PatternShape.glob;
               sKeyLen[count] = star - ps;
@@ -447,9 +432,6 @@ export class RuleIndex {
               sKeyLen[count] = slash + 1 - ps;
             }
             sKey[count] = (slash + 2 - ps) * 2 + 1;
-            sRank[count] = compact
-              ? compactRank(slash + 2 - ps, true, count)
-              : rankOf(slash + 2 - ps, true, line);
             count++;
           }
         }
@@ -458,7 +440,7 @@ export class RuleIndex {
     // Entry ids in rank order (ranks are distinct: an index.html twin is
     // shorter than its rule).
     for (let e = 0; e < count; e++) sOrder[e] = e;
-    sortByRank(count, compact, maxKey);
+    sortByRank(count, maxKey);
     for (let id = 0; id < count; id++) sId[sOrder[id]!] = id;
     const globById: (GlobData | null)[] | null =
       globCount > 0 ? new Array<GlobData | null>(count) : null;
@@ -477,7 +459,7 @@ export class RuleIndex {
     for (let e = 0; e < count; e++) {
       const no2 = sNo[e]!;
       const r = (no2 >> 1) * ROW;
-      const ps = sKeyStart[e]!;
+      const ps = rows[r + R_START]!; // every key starts where its pattern does
       const id = sId[e]!;
       const allow = (rows[r + R_META]! & 1) !== 0;
       // "allowed" also when the pattern is empty: priority 0 never disallows.
