@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, isAllowed, parseRobotsTxt, pathOf } from "../src/index.js";
-import { hasIndexHtml } from "../src/match/rule-index.js";
+import { hasIndexHtml, RuleIndex, VARIES } from "../src/match/rule-index.js";
 import { R_END, R_INDEX_HTML, ROW } from "../src/parse/rule-table.js";
 
 function decide(body: string, agent: string, url: string): [boolean, number] {
@@ -279,6 +279,72 @@ describe("SPEC §5 worst case", () => {
     const body = `User-agent: *\nDisallow: /${"a*".repeat(12)}b`;
     const path = `/${"a".repeat(10000)}`;
     assert.deepEqual(decide(body, "x", path), [true, 0]);
+  });
+});
+
+describe("SPEC §5 answers that do not depend on the path", () => {
+  // Every path starts with `/`, so when the best-ranked rule is a plain `/`
+  // or empty pattern it decides every URL: the matcher answers without
+  // reading the URL. These cases pin that shortcut to the full walk's answers.
+  const urls = ["http://h/", "http://h/x/y?q", "http://h", "https://h#f", "x", "", "/%7E", "//h/a"];
+  const cases: [string, string, boolean, number, boolean][] = [
+    // body, agent, allowed, line, constant
+    ["User-agent: *\nDisallow: /", "a", false, 2, true],
+    ["User-agent: *\nDisallow:", "a", true, 2, true],
+    ["User-agent: *\nDisallow: *", "a", false, 2, true],
+    ["User-agent: *\nDisallow: /*", "a", false, 2, true],
+    ["User-agent: *\nAllow: /\nDisallow: /", "a", true, 2, true],
+    ["User-agent: *\nDisallow: /\nAllow: /", "a", true, 3, true],
+    ["User-agent: *\nDisallow: /\nDisallow: /", "a", false, 2, true],
+    ["User-agent: *\nDisallow: /\nAllow:", "a", false, 2, true],
+    ["User-agent: b\nDisallow: /", "a", true, 0, true],
+    ["User-agent: a\nAllow: /\nUser-agent: *\nDisallow: /", "a", true, 2, true],
+  ];
+  for (const [body, agent, allowed, line, constant] of cases) {
+    test(`${JSON.stringify(body)} for ${agent}: ${allowed ? "allowed" : "disallowed"}, line ${line}`, () => {
+      const robots = parseRobotsTxt(body);
+      const m = compileMatcher(robots, agent);
+      for (const url of urls) {
+        assert.equal(m.isAllowed(url), allowed, url);
+        assert.equal(m.decidingLine(url), line, url);
+        const v = m.check(url);
+        assert.deepEqual([v.allowed, v.line], [allowed, line], url);
+      }
+      const groups = robots.groups.filter((g) => m.groups.includes(g.index));
+      const ix = new RuleIndex(robots.ruleTable, groups as never, true);
+      assert.equal(ix.constant !== VARIES, constant);
+    });
+  }
+  test("a longer rule, a `$` rule or a rule not starting with `/` makes the answer depend on the path", () => {
+    for (const body of [
+      "User-agent: *\nDisallow: /\nAllow: /a",
+      "User-agent: *\nDisallow: /$",
+      "User-agent: *\nDisallow: x",
+      "User-agent: *\nDisallow: /\nAllow: /*.css",
+      "User-agent: *\nAllow: /index.html",
+    ]) {
+      const robots = parseRobotsTxt(body);
+      const ix = new RuleIndex(robots.ruleTable, robots.groups as never, true);
+      assert.equal(ix.constant, VARIES, body);
+    }
+    const m = compileMatcher(parseRobotsTxt("User-agent: *\nDisallow: /\nAllow: /a"), "x");
+    assert.deepEqual([m.isAllowed("http://h/b"), m.decidingLine("http://h/b")], [false, 2]);
+    assert.deepEqual([m.isAllowed("http://h/a"), m.decidingLine("http://h/a")], [true, 3]);
+  });
+  test("a URL that is not a string is a programmer error with a clear message, constant or not", () => {
+    for (const body of ["User-agent: *\nDisallow: /", "User-agent: *\nDisallow: /a", ""]) {
+      const m = compileMatcher(parseRobotsTxt(body), "x");
+      for (const bad of [undefined, null, 42, {}]) {
+        for (const call of [
+          () => m.isAllowed(bad as never),
+          () => m.decidingLine(bad as never),
+          () => m.check(bad as never),
+          () => m.matches(bad as never),
+        ]) {
+          assert.throws(call, { name: "TypeError", message: /^url must be a string, got / });
+        }
+      }
+    }
   });
 });
 

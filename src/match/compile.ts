@@ -14,9 +14,9 @@
 import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group, Rule } from "../parse/types.js";
-import { decideIn, RuleIndex } from "./rule-index.js";
+import { decideIn, RuleIndex, VARIES } from "./rule-index.js";
 import { type GroupSource, selectGroups } from "./select-groups.js";
-import { locatePath, locatePathLazyEnd, type PathSpan, pathOf } from "./url-path.js";
+import { locatePath, locatePathLazyEnd, notAString, type PathSpan, pathOf } from "./url-path.js";
 
 /** A rule that matched, with what the matcher made of it. */
 export interface MatchedRule {
@@ -142,6 +142,8 @@ export class RobotsMatcher {
   /** The index's arrays, held here so a check reads the index object only for globs. */
   readonly #d: readonly number[];
   readonly #labels: string;
+  /** The index's deciding value when it is the same for every path, else VARIES. */
+  readonly #constant: number;
   readonly #legacy: LegacyEntry[] | null;
 
   constructor(robots: RobotsTxt, agent: string) {
@@ -164,6 +166,7 @@ export class RobotsMatcher {
       this.#index = null;
       this.#d = [];
       this.#labels = "";
+      this.#constant = VARIES;
       this.groups = selection.groups.map((g) => g.index);
       return;
     }
@@ -172,16 +175,21 @@ export class RobotsMatcher {
     this.#index = cached.index;
     this.#d = cached.index.d;
     this.#labels = cached.index.labels;
+    this.#constant = cached.index.constant;
     this.groups = cached.groupIndices;
   }
 
   /** The deciding entry value of the index for `url` (`id * 2 + allows`), or -1 when no rule matches. */
   #decide(url: string): number {
+    if (typeof url !== "string") throw notAString(url);
+    // A constant answer needs neither the URL's characters nor the index.
+    if (this.#constant !== VARIES) return this.#constant;
     const span = locatePathLazyEnd(url, sharedSpan);
     return decideIn(this.#index!, this.#d, this.#labels, span.str, span.start, span.end);
   }
 
   #legacyDecide(url: string): LegacyEntry | null {
+    if (typeof url !== "string") throw notAString(url);
     const path = legacyForm(pathOf(url));
     for (const e of this.#legacy!) {
       if (path.startsWith(e.key)) return e;
@@ -243,6 +251,7 @@ export class RobotsMatcher {
    * allow wins, or came later). Not a hot path: it tries every rule.
    */
   matches(url: string): MatchedRule[] {
+    if (typeof url !== "string") throw notAString(url);
     const span = locatePath(url, { str: "", start: 0, end: 0 });
     if (this.#legacy !== null) {
       const path = legacyForm(span.str.slice(span.start, span.end));

@@ -158,11 +158,14 @@ function setRoot(out: PathSpan): PathSpan {
   return out;
 }
 
+/** The error for a URL argument that is not a string (a programmer error). */
+export function notAString(url: unknown): TypeError {
+  return new TypeError(`url must be a string, got ${url === null ? "null" : typeof url}`);
+}
+
 /** The path of `url` as a string (SPEC.md §5). Any string is accepted. */
 export function pathOf(url: string): string {
-  if (typeof url !== "string") {
-    throw new TypeError(`url must be a string, got ${url === null ? "null" : typeof url}`);
-  }
+  if (typeof url !== "string") throw notAString(url);
   const span = locatePath(url, { str: "", start: 0, end: 0 });
   return span.str.slice(span.start, span.end);
 }

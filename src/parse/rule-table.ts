@@ -12,8 +12,6 @@
  */
 import type { AgentLine, Directive, Group, Rule } from "./types.js";
 
-const utf8 = new TextEncoder();
-
 /** Integers per rule in `rows`. */
 export const ROW = 6;
 /** Where the rule's normalised pattern starts in `text`. */
@@ -41,7 +39,6 @@ export class RuleTable {
   readonly #written: ReadonlyMap<number, string> | null;
   #objects: (Rule | undefined)[] | null = null;
   #pathEndChar = -1;
-  #bytes: Uint8Array | null = null;
 
   constructor(
     rows: number[],
@@ -65,16 +62,6 @@ export class RuleTable {
       this.#pathEndChar = this.text.includes("#") || this.text.includes("\0") ? 1 : 0;
     }
     return this.#pathEndChar === 1;
-  }
-
-  /**
-   * `text` as bytes (it is ASCII), made on first use and kept: compiling
-   * reads them, since on this runtime reading a byte costs a few
-   * instructions where `charCodeAt` costs 25–30 (measured with cachegrind).
-   */
-  bytes(): Uint8Array {
-    this.#bytes ??= utf8.encode(this.text);
-    return this.#bytes;
   }
 
   /** The normalised pattern of rule `no`. */
