@@ -268,8 +268,6 @@ const sNode: number[] = [];
  * than a 64-byte node record.
  */
 const sSib: number[] = [];
-/** A node's children while they are sorted by character. */
-const sKids: number[] = [];
 /** By node: its record's offset in the packed array. */
 const sOffset: number[] = [];
 let sGlobIds = new Int32Array(64);
@@ -437,7 +435,6 @@ export class RuleIndex {
       const maxNodes = 2 * most + 1;
       ensure(sNode, maxNodes << B_SHIFT);
       ensure(sSib, maxNodes << 2);
-      ensure(sKids, WIDE_KIDS);
       ensure(sOffset, maxNodes);
       sCapacity = most;
     }
@@ -548,13 +545,20 @@ export class RuleIndex {
         const c = tb[ps + i]!;
         const nb = node << B_SHIFT;
         // The child on character c: from the node's direct table when it is
-        // wide, else along its child list.
+        // wide, else along its child list, which is kept sorted by character
+        // (`prev` and `next` are where a new child would go).
         const w = b[nb + B_WIDE]!;
-        let child: number;
+        let child = -1;
+        let prev = -1;
+        let next = -1;
         if (w >= 0) child = wideKids[(w << 7) | c]! - 1;
         else {
-          child = b[nb + B_FIRST_KID]!;
-          while (child >= 0 && sSib[child << 2] !== c) child = sSib[(child << 2) + S_NEXT]!;
+          next = b[nb + B_FIRST_KID]!;
+          while (next >= 0 && sSib[next << 2]! < c) {
+            prev = next;
+            next = sSib[(next << 2) + S_NEXT]!;
+          }
+          if (next >= 0 && sSib[next << 2] === c) child = next;
         }
         if (child < 0) {
           // A new leaf holds the rest of the key as its label.
@@ -569,20 +573,26 @@ export class RuleIndex {
           b[lb + B_WIDE] = -1;
           const ls = leaf << 2;
           sSib[ls + S_CHAR] = c;
-          sSib[ls + S_NEXT] = b[nb + B_FIRST_KID]!;
           sSib[ls + S_LABEL] = ps + i;
           sSib[ls + S_LEN] = kl - i;
-          b[nb + B_FIRST_KID] = leaf;
           const kids = ++b[nb + B_KID_COUNT]!;
-          if (w >= 0) wideKids[(w << 7) | c] = leaf + 1;
-          else if (kids >= WIDE_KIDS) {
+          if (w >= 0) {
+            // A wide node's children are found (and packed) from its table only.
+            wideKids[(w << 7) | c] = leaf + 1;
+            sSib[ls + S_NEXT] = -1;
+          } else {
+            sSib[ls + S_NEXT] = next;
+            if (prev < 0) b[nb + B_FIRST_KID] = leaf;
+            else sSib[(prev << 2) + S_NEXT] = leaf;
+          }
+          if (w < 0 && kids >= WIDE_KIDS) {
             const nw = wideCount++;
             if (wideKids.length < wideCount << 7) {
               const grown = new Int32Array(wideKids.length * 2);
               grown.set(wideKids);
               wideKids = grown;
             }
-            for (let k = leaf; k >= 0; k = sSib[(k << 2) + S_NEXT]!) {
+            for (let k = b[nb + B_FIRST_KID]!; k >= 0; k = sSib[(k << 2) + S_NEXT]!) {
               wideKids[(nw << 7) | sSib[k << 2]!] = k + 1;
             }
             b[nb + B_WIDE] = nw;
@@ -670,19 +680,8 @@ export class RuleIndex {
       o += N_KIDS;
       const w = b[nb + B_WIDE]!;
       if (w < 0) {
-        // Fewer than WIDE_KIDS children: insertion sort by first character.
-        let k0 = 0;
+        // The child list is in character order already.
         for (let c = b[nb + B_FIRST_KID]!; c >= 0; c = sSib[(c << 2) + S_NEXT]!) {
-          const ch = sSib[c << 2]!;
-          let k = k0++;
-          while (k > 0 && sSib[sKids[k - 1]! << 2]! > ch) {
-            sKids[k] = sKids[k - 1]!;
-            k--;
-          }
-          sKids[k] = c;
-        }
-        for (let k = 0; k < kn; k++) {
-          const c = sKids[k]!;
           d[o++] = sSib[c << 2]!;
           d[o++] = sOffset[c]!;
         }
