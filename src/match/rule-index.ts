@@ -13,9 +13,12 @@
  * compares ranks, and the low bit is the verdict, so a check needs no lookup
  * besides the walk itself.
  *
- * Layout: node records lie in depth-first order in `d`, each followed by its
- * children (first character, child offset) and its glob entries, so a check
- * touches a few neighbouring cache lines of one array and one label string.
+ * Layout: node records lie in `d` in the order the nodes were made (the root
+ * first; a small trie is a few neighbouring cache lines of one array), each
+ * followed by its children (first character, child offset, in character
+ * order) and its glob entries, so a check touches one array and one label
+ * string. Measured: with depth-first order instead, the check times were the
+ * same within noise and building took 18–21 % longer.
  * The entries' lines and rule numbers follow the nodes, for the deciding
  * line and explanations.
  * Measured on the bench's corpus checks (a different small file for almost
