@@ -189,6 +189,9 @@ describe("property: totality (SPEC §2.9)", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 600 }), fc.string(), fc.string(), (body, a, u) => {
         const robots = parseRobotsTxt(body);
+        // The matcher finds a path's end lazily because no pattern can hold
+        // `#` or NUL, the characters that end a path (SPEC §2, §5).
+        assert.ok(!/[#\0]/.test(robots.ruleTable.text));
         const m = compileMatcher(robots, a);
         const v = m.check(u);
         assert.equal(typeof v.allowed, "boolean");

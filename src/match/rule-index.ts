@@ -229,16 +229,8 @@ const E_LINE = 0;
 /** and its rule number in the file's table, times 2, plus 1 for an index.html twin. */
 const E_RULE = 1;
 
-/** Root record only: its label offset holds flags instead, */
-const ROOT_FLAGS = N_LABEL_OFF;
-/** and its label length where the entry records start. */
+/** Root record only: its label length holds where the entry records start. */
 const ROOT_ENTRIES = N_LABEL_LEN;
-/**
- * Root flag: a key holds `#` or NUL, so the walk cannot find the path's end by
- * itself and it is located first. Never the case for parsed rules (a `#`
- * starts a comment, a NUL ends the line: SPEC.md §2), kept for any other caller.
- */
-const EAGER_END = 1;
 
 /** Children searched linearly up to this count, by halving above it. */
 const LINEAR_KIDS = 8;
@@ -729,7 +721,6 @@ export class RuleIndex {
       d[entries + ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
       d[entries + ENTRY_RECORD * id + E_RULE] = no2;
     }
-    d[ROOT_FLAGS] = table.hasPathEndChar() ? EAGER_END : 0;
     if (sText.length > TEXT_SCRATCH_MAX) sText = new Uint8Array(1 << 12);
     this.d = d;
     this.labels = text;
@@ -808,7 +799,7 @@ function globSource(text: string, rows: readonly number[], no2: number): string 
  * The deciding entry value (`id * 2 + allows`) for the path that starts at
  * `str[start]`, or -1 when no rule matches (SPEC.md §5). `end` is where the
  * path ends, or -1 for "at the first `#` or NUL, else the end of `str`":
- * no key holds either character, so the walk stops there by itself and the
+ * no key holds either character (see RuleTable#text), so the walk stops there by itself and the
  * end is located only if a `$` or glob entry needs it. Hot path: no
  * allocation, no builtin call for ordinary paths.
  *
@@ -824,7 +815,6 @@ export function decideIn(
   start: number,
   end: number,
 ): number {
-  if (end < 0 && (d[ROOT_FLAGS]! & EAGER_END) !== 0) end = pathEnd(str, start, str.length);
   const n = end < 0 ? str.length : end;
   let pos = start;
   let o = 0;

@@ -33,12 +33,16 @@ export class RuleTable {
   /** `ROW` integers per rule, in file order (see R_*). */
   readonly rows: readonly number[];
   readonly count: number;
-  /** Every rule's normalised pattern, concatenated (ASCII only). */
+  /**
+   * Every rule's normalised pattern, concatenated (ASCII only). It never
+   * holds `#` or NUL (a `#` starts a comment and a NUL ends the line,
+   * SPEC.md §2), the two characters that end a URL's path (§5): the
+   * matcher's walk relies on that to find a path's end only when needed.
+   */
   readonly text: string;
   /** Values as written, for the rules whose value differs from the pattern (by rule number). */
   readonly #written: ReadonlyMap<number, string> | null;
   #objects: (Rule | undefined)[] | null = null;
-  #pathEndChar = -1;
 
   constructor(
     rows: number[],
@@ -50,18 +54,6 @@ export class RuleTable {
     this.count = count;
     this.text = text;
     this.#written = written;
-  }
-
-  /**
-   * Some pattern holds `#` or NUL (which end a URL's path, SPEC.md §5).
-   * Never so for parsed rules (a `#` starts a comment and a NUL ends the
-   * line, SPEC.md §2); computed once, for the matcher's sake.
-   */
-  hasPathEndChar(): boolean {
-    if (this.#pathEndChar < 0) {
-      this.#pathEndChar = this.text.includes("#") || this.text.includes("\0") ? 1 : 0;
-    }
-    return this.#pathEndChar === 1;
   }
 
   /** The normalised pattern of rule `no`. */
