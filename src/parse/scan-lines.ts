@@ -190,6 +190,11 @@ const IN_COMMENT = byteClasses(false, false);
  * does not matter: only "some byte of this word" is asked. Each function
  * returns the offset of the first word that may hold such a byte (or of the
  * end of the words); the byte loop then continues from there.
+ *
+ * Three functions with their constants written in, not one taking the bytes
+ * to stop at: measured with cachegrind, the shared version scanned a 1.5 MB
+ * HTML body with 50 % more instructions (10.0M → 15.1M) and a file of plain
+ * rules with 2 % more.
  */
 
 /** From the aligned offset `j`: the first word with a `:`, `#`, LF, CR or NUL. */
