@@ -298,11 +298,14 @@ const utf8 = new TextEncoder();
 /** The scratch text buffer is shrunk back after a build that grew it past this. */
 const TEXT_SCRATCH_MAX = 1 << 20;
 
+/** A new scratch text buffer of `size` bytes, and its view. */
+function newTextBuffer(size: number): void {
+  sText = new Uint8Array(size);
+  sTextView = new DataView(sText.buffer);
+}
+
 function textBytes(text: string): Uint8Array {
-  if (sText.length < text.length + 4) {
-    sText = new Uint8Array(Math.max(text.length + 4, sText.length * 2));
-    sTextView = new DataView(sText.buffer);
-  }
+  if (sText.length < text.length + 4) newTextBuffer(Math.max(text.length + 4, sText.length * 2));
   utf8.encodeInto(text, sText);
   return sText;
 }
@@ -750,10 +753,7 @@ export class RuleIndex {
       d[entries + ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
       d[entries + ENTRY_RECORD * id + E_RULE] = no2;
     }
-    if (sText.length > TEXT_SCRATCH_MAX) {
-      sText = new Uint8Array(1 << 12);
-      sTextView = new DataView(sText.buffer);
-    }
+    if (sText.length > TEXT_SCRATCH_MAX) newTextBuffer(1 << 12);
     this.d = d;
     this.labels = text;
     this.globs = globById;
