@@ -236,8 +236,9 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
   });
 
   test("large groups (ranked by counting, wide trie nodes, many globs) equal the model", () => {
-    // 49+ entries take the index's counting sort, and 12+ first characters
-    // after one prefix its direct child tables (src/match/rule-index.ts).
+    // 49+ entries take the index's counting sort by rank, and nodes of more
+    // than 24 entries the counting sort by next character
+    // (src/match/rule-index.ts).
     const wideChar = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789-_.~%".split(""));
     const bigPattern = fc
       .tuple(
@@ -278,6 +279,61 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     // Guard: rules must decide a fair share (about 0.3 of the URLs over a
     // run; 0.1 stays far below what a run of this size can vary by).
     assert.ok(decidedByRule > total * 0.1, `only ${decidedByRule}/${total} decided by a rule`);
+  });
+
+  test("answers do not depend on which trie nodes earlier checks built (SPEC §5, §6)", () => {
+    // A RuleIndex builds each trie node the first time a check reaches it
+    // (src/match/rule-index.ts). One matcher answers the URLs in order,
+    // another in reverse, a third after every URL was checked once: each
+    // answer must equal the model's, whatever was built before it.
+    // `i` beside `index.html`: the index.html twin `/d/$` has the key `/d/`,
+    // followed in the pattern text by `i`, so `Disallow: /d/i` makes a label
+    // that must stop where the twin's key ends.
+    const seg = fc.constantFrom("a", "b", "ab", "/", "x", "i", "index.html", "c$", "*");
+    const lazyPattern = fc.array(seg, { maxLength: 5 }).map((p) => `/${p.join("")}`);
+    const lazyRule = fc
+      .tuple(fc.constantFrom("allow", "disallow"), lazyPattern)
+      .map(([k, p]) => `${k}: ${p}`);
+    const lazyUrl = fc
+      .array(fc.constantFrom("a", "b", "ab", "/", "x", "c", "i", "index.html"), { maxLength: 6 })
+      .map((p) => `http://example.com/${p.join("")}`);
+    let decidedByRule = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(
+        // Few rules make long shared labels; many make wide nodes.
+        fc.oneof(
+          fc.array(lazyRule, { minLength: 1, maxLength: 6 }),
+          fc.array(lazyRule, { minLength: 20, maxLength: 60 }),
+        ),
+        fc.array(lazyUrl, { minLength: 2, maxLength: 12 }),
+        (rules, urls) => {
+          const body = encode(["user-agent: *", ...rules]);
+          const robots = parseRobotsTxt(body);
+          const forward = compileMatcher(robots, "z");
+          const backward = compileMatcher(parseRobotsTxt(body), "z");
+          const expected = urls.map((u) => naiveDecide(body, "z", u));
+          const got = urls.map((u) => [forward.isAllowed(u), forward.decidingLine(u)]);
+          const reversed = [...urls]
+            .reverse()
+            .map((u) => [backward.isAllowed(u), backward.decidingLine(u)])
+            .reverse();
+          const again = urls.map((u) => {
+            const v = forward.check(u);
+            return [v.allowed, v.line];
+          });
+          assert.deepEqual(got, expected, `${JSON.stringify(rules)} ${JSON.stringify(urls)}`);
+          assert.deepEqual(reversed, expected, `reverse: ${JSON.stringify(rules)}`);
+          assert.deepEqual(again, expected, `again: ${JSON.stringify(rules)}`);
+          for (const [, line] of expected) {
+            total++;
+            if (line > 0) decidedByRule++;
+          }
+        },
+      ),
+      { numRuns: RUNS * 2 },
+    );
+    assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
   });
 
   test("pattern matching equals the position-set model", () => {

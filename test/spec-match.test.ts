@@ -348,6 +348,66 @@ describe("SPEC §5 answers that do not depend on the path", () => {
   });
 });
 
+describe("SPEC §5 the index builds a trie node when a check first reaches it", () => {
+  // Rules under /a/…, /b/… and /c/…: compiling builds the root only, a check
+  // builds the nodes along its own path, and the answers are the same
+  // whichever nodes were built first.
+  const lines = ["User-agent: *"];
+  for (const top of ["a", "b", "c"]) {
+    for (let i = 0; i < 30; i++) lines.push(`Disallow: /${top}/${i}/x`, `Allow: /${top}/${i}/x/ok`);
+  }
+  const body = lines.join("\n");
+  const urls = ["/a/7/x/y", "/a/7/x/ok", "/b/12/x", "/c/29/x/ok/z", "/c/3/", "/d", "/"];
+  const expected = urls.map((u) => {
+    const m = /^\/([abc])\/(\d+)\/x(\/ok)?/.exec(u);
+    if (m === null) return [true, 0];
+    const n = "abc".indexOf(m[1]!) * 60 + Number(m[2]) * 2;
+    return m[3] === undefined ? [false, n + 2] : [true, n + 3];
+  });
+
+  test("compiling builds the root only; each check builds only what it reaches", () => {
+    const robots = parseRobotsTxt(body);
+    const ix = new RuleIndex(robots.ruleTable, robots.groups as never, true);
+    assert.equal(ix.size, 180);
+    assert.equal(ix.pendingNodes, 1, "the root's one child, `/`");
+    ix.decide("/a/7/x/y", 0, -1);
+    const afterOne = ix.pendingNodes;
+    assert.ok(afterOne > 1 && afterOne < 20, `${afterOne} pending after one check`);
+    ix.decide("/a/7/x/y", 0, -1);
+    assert.equal(ix.pendingNodes, afterOne, "the same path builds nothing new");
+    for (const top of ["a", "b", "c"]) {
+      for (let i = 0; i < 30; i++) ix.decide(`/${top}/${i}/x/ok`, 0, -1);
+    }
+    assert.equal(ix.pendingNodes, 0, "every node reached, every node built");
+  });
+
+  test("a node's label stops where a key ends, even where the pattern text goes on alike", () => {
+    // The index.html twin `/d/$` has the key `/d/`, and its pattern text
+    // goes on with `i`, as the key `/d/i` does: the node for `/d/` must still
+    // end there, or the twin would be filed under `/d/i`.
+    const m = compileMatcher(
+      parseRobotsTxt("User-agent: *\nDisallow: /d/i\nAllow: /d/index.html"),
+      "x",
+    );
+    assert.deepEqual([m.isAllowed("http://h/d/"), m.decidingLine("http://h/d/")], [true, 3]);
+    assert.deepEqual([m.isAllowed("http://h/d/i"), m.decidingLine("http://h/d/i")], [false, 2]);
+    assert.deepEqual([m.isAllowed("http://h/d/x"), m.decidingLine("http://h/d/x")], [true, 0]);
+  });
+
+  test("the answers do not depend on the order the nodes were built in", () => {
+    for (const order of [urls, [...urls].reverse()]) {
+      const m = compileMatcher(parseRobotsTxt(body), "bot");
+      const got = new Map(
+        order.map((u) => [u, [m.isAllowed(`http://h${u}`), m.decidingLine(`http://h${u}`)]]),
+      );
+      assert.deepEqual(
+        urls.map((u) => got.get(u)),
+        expected,
+      );
+    }
+  });
+});
+
 describe("SPEC §6 explaining a verdict", () => {
   const body = "User-agent: a\nDisallow: /%7e\nUser-agent: *\nDisallow: /";
   test("the explanation carries kind, pattern as written and normalised, and group", () => {

@@ -197,7 +197,11 @@ export class RobotsMatcher {
     return null;
   }
 
-  /** The verdict for `url`: true when the crawler may fetch it. Hot path: allocates nothing. */
+  /**
+   * The verdict for `url`: true when the crawler may fetch it. Hot path:
+   * allocates nothing, except the first time a check reaches a trie node
+   * not built yet (RuleIndex builds its nodes on demand).
+   */
   isAllowed(url: string): boolean {
     if (this.#legacy !== null) {
       const e = this.#legacyDecide(url);

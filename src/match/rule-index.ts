@@ -13,14 +13,12 @@
  * compares ranks, and the low bit is the verdict, so a check needs no lookup
  * besides the walk itself.
  *
- * Layout: node records lie in `d` in the order the nodes were made (the root
- * first; a small trie is a few neighbouring cache lines of one array), each
- * followed by its children (first character, child offset, in character
- * order) and its glob entries, so a check touches one array and one label
- * string. Measured: with depth-first order instead, the check times were the
- * same within noise and building took 18–21 % longer.
- * The entries' lines and rule numbers follow the nodes, for the deciding
- * line and explanations.
+ * Layout: node records lie in `d` in the order the nodes were built (the
+ * root first, then its entries' lines and rule numbers, for the deciding
+ * line and explanations, then every other node when a check first reaches
+ * it: see "built lazily" below), each followed by its children (first
+ * character, child offset, in character order) and its glob entries, so a
+ * check touches one array and one label string.
  * Measured on the bench's corpus checks (a different small file for almost
  * every check, so memory latency dominates): the former layout of one object
  * per index with eight arrays and one key string per node took 540–590 ns
@@ -178,34 +176,18 @@ function pickGrams(segments: readonly string[]): number[] {
 }
 
 // ---- the packed index --------------------------------------------------------
-
-// Build-time node fields in `b` (node n at n << B_SHIFT).
-const B_PLAIN = 0;
-const B_EXACT = 1;
-const B_GLOB_HEAD = 2;
-const B_GLOB_COUNT = 3;
-const B_FIRST_KID = 4;
-/** Number of children. */
-const B_KID_COUNT = 5;
-/** The node's direct child table (see WIDE_KIDS), or -1. */
-const B_WIDE = 6;
-/** Node n's fields are at n << B_SHIFT; its edge in `sSib` at n << 2 (S_*). */
-const B_SHIFT = 3;
-// Build-time edge fields in `sSib`, for the edge into node n at n << 2:
-/** Its first character. */
-const S_CHAR = 0;
-/** The next sibling (-1: none). */
-const S_NEXT = 1;
-/** Its label: `text[label, label + len)`. */
-const S_LABEL = 2;
-const S_LEN = 3;
-/**
- * A node with this many children gets a direct table of 128 slots, one per
- * ASCII character (patterns are ASCII, SPEC.md §2.8), so inserting into a
- * file with thousands of rules does not walk long child lists (measured: the
- * walk was the costliest line of compiling the corpus's largest files).
- */
-const WIDE_KIDS = 12;
+//
+// The trie is built lazily, a node at a time (SPEC.md §5 is unchanged: the
+// same nodes, the same walk). Compiling ranks the entries and builds the
+// root; every other node is built the first time a check reaches it, from
+// the entries whose keys run through it, and appended to `d`. A check visits
+// a few nodes of a trie that may have thousands, and most matchers answer
+// only a few URLs (a crawler's robots.txt is fetched again after a day), so
+// building only what checks reach is most of the saving. Measured on the
+// bench's 34,808 selections: ranking the entries alone took 65–99 ns per
+// entry, the whole eager build 250–330. Once built, a node is read exactly
+// as an eagerly built one; a child not built yet is a negative offset in its
+// parent's child list, so the walk pays one sign test per step for it.
 
 // Packed node record in `d`, at the node's offset o:
 /** Best unconditional entry value (`id * 2 + allows`), or -1. */
@@ -229,12 +211,17 @@ const HEAD_CHARS = 4;
 /** The node's edge label: `labels[off, off + len)` (its first character is the kid key). */
 const N_LABEL_OFF = 4;
 const N_LABEL_LEN = 5;
-/** Then KID_COUNT (first character, child offset) pairs, sorted by character, */
+/**
+ * Then KID_COUNT (first character, child offset) pairs, sorted by character;
+ * a child not built yet has offset `~p` (negative), p where it is in
+ * LazyTrie#pending: `~` always makes a small integer, where `-p - 1` can be
+ * a double to V8 (`-0`) and storing one turns `d` into a list of doubles,
+ */
 const N_KIDS = 6;
 /** then GLOB_COUNT glob records (value, rarest character), best first. */
 const GLOB_RECORD = 2;
 
-/** Then, after every node, one record per entry in id order: */
+/** After the root's record, one record per entry in id order: */
 const ENTRY_RECORD = 2;
 /** the entry's source line (the deciding line, SPEC.md §6), */
 const E_LINE = 0;
@@ -247,6 +234,31 @@ const ROOT_ENTRIES = N_LABEL_LEN;
 /** Children searched linearly up to this count, by halving above it. */
 const LINEAR_KIDS = 8;
 
+// Per entry id, in LazyTrie#keys: where its key starts in the pattern text,
+// its length, and its meta word.
+const K_START = 0;
+const K_LEN = 1;
+const K_META = 2;
+const KEY_RECORD = 3;
+// Meta word: the verdict bit of its value, its PatternShape, and its rarest
+// character (globs only).
+const META_SHAPE_SHIFT = 1;
+const META_RARE_SHIFT = 3;
+
+/**
+ * What building the rest of an index needs, dropped once every node is
+ * built: the entries' keys, a permutation of the entry ids in which every
+ * pending node's entries are one range, and the pending nodes (from, to,
+ * depth: the key offset of the node's first character).
+ */
+interface LazyTrie {
+  readonly keys: number[];
+  readonly perm: number[];
+  readonly pending: number[];
+  /** Pending nodes not built yet. */
+  left: number;
+}
+
 /**
  * Scratch lists for building, reused by every build (it never re-enters):
  * compiling allocates only what the index keeps. Measured: with fresh
@@ -258,30 +270,25 @@ const LINEAR_KIDS = 8;
 const sNo: number[] = [];
 /** By entry: its key's length (the key starts where its pattern does). */
 const sKeyLen: number[] = [];
-/** By entry: PatternShape. */
-const sShape: number[] = [];
+/** By entry: where its key starts in the pattern text. */
+const sStart: number[] = [];
+/** By entry: its meta word (K_META). */
+const sMeta: number[] = [];
 /** By entry: priority * 2 + allows, its rank before ties. */
 const sKey: number[] = [];
 const sOrder: number[] = [];
-const sId: number[] = [];
-const sGlobNext: number[] = [];
-const sRare: number[] = [];
-/** Build-time trie nodes, 8 slots each (B_*). */
-const sNode: number[] = [];
-/**
- * By node, four slots (S_*): the edge into it, its label and its next
- * sibling. Kept apart from the node records so a walk along a child list,
- * and the label compare that follows it, read 32 bytes per child rather
- * than a 64-byte node record.
- */
-const sSib: number[] = [];
-/** By node: its record's offset in the packed array. */
-const sOffset: number[] = [];
+/** By position in a node's range: 0 for an entry that ends at the node, else 1 + its next character. */
+const sClass: number[] = [];
+/** A node's range reordered by class (counting sort). */
+const sMoved: number[] = [];
+const sClassMoved: number[] = [];
 let sGlobIds = new Int32Array(64);
 /** Entries the scratch lists can hold (they only grow). */
 let sCapacity = -1;
-/** Direct child tables of wide nodes, 128 slots each: 1 + child, 0 for none. */
-let wideKids = new Int32Array(128 * 16);
+/** Counting sort over the 129 classes. */
+const sClassCount = new Int32Array(129 + 1);
+/** Ranges up to this size are ordered by insertion sort rather than counting. */
+const INSERTION_MAX = 24;
 
 /**
  * The pattern text of the table being indexed, as bytes (it is ASCII): the
@@ -292,20 +299,12 @@ let wideKids = new Int32Array(128 * 16);
  * compiling the bench's matchers.
  */
 let sText = new Uint8Array(1 << 12);
-/** sText as a DataView: label heads are read as one little-endian word (4 bytes of slack). */
-let sTextView = new DataView(sText.buffer);
 const utf8 = new TextEncoder();
 /** The scratch text buffer is shrunk back after a build that grew it past this. */
 const TEXT_SCRATCH_MAX = 1 << 20;
 
-/** A new scratch text buffer of `size` bytes, and its view. */
-function newTextBuffer(size: number): void {
-  sText = new Uint8Array(size);
-  sTextView = new DataView(sText.buffer);
-}
-
 function textBytes(text: string): Uint8Array {
-  if (sText.length < text.length + 4) newTextBuffer(Math.max(text.length + 4, sText.length * 2));
+  if (sText.length < text.length) sText = new Uint8Array(Math.max(text.length, sText.length * 2));
   utf8.encodeInto(text, sText);
   return sText;
 }
@@ -375,32 +374,205 @@ function sortByRank(count: number, maxKey: number): void {
   for (let i = 0; i < count; i++) sOrder[i] = (RANK_SPAN - 1 - (keys[i]! % RANK_SPAN)) | 0;
 }
 
-/** RuleIndex#constant when the deciding entry depends on the path. */
-export const VARIES = -2;
+/**
+ * Build one node of a lazy trie and append its record to `d`; returns its
+ * offset. Its entries are `lz.perm[from, to)`, whose keys all hold the same
+ * characters up to `dep`, where the node's edge label starts (the root: no
+ * label, depth 0). The label runs on as long as every key goes on and they
+ * all agree; the entries whose keys end there belong to the node, and the
+ * others become its children by their next character, pending until a check
+ * reaches them. Each key character is read once by the labels of the nodes
+ * it passes through and once to choose a child, so building a whole trie
+ * costs time in proportion to its keys' length, as inserting them did.
+ */
+function buildNode(
+  d: number[],
+  text: string,
+  lz: LazyTrie,
+  from: number,
+  to: number,
+  dep: number,
+  root: boolean,
+): number {
+  const perm = lz.perm;
+  const keys = lz.keys;
+  let end = dep;
+  let labelAt = 0;
+  if (!root) {
+    const e0 = perm[from]!;
+    labelAt = keys[KEY_RECORD * e0 + K_START]! + dep;
+    const l0 = keys[KEY_RECORD * e0 + K_LEN]!;
+    end = dep + 1;
+    if (to - from === 1) end = l0;
+    else {
+      const s0 = labelAt - dep;
+      extend: while (end < l0) {
+        const c = text.charCodeAt(s0 + end);
+        for (let i = from + 1; i < to; i++) {
+          const k = KEY_RECORD * perm[i]!;
+          if (keys[k + K_LEN]! <= end || text.charCodeAt(keys[k + K_START]! + end) !== c) {
+            break extend;
+          }
+        }
+        end++;
+      }
+    }
+  }
+  // The node's own entries (class 0) and the next character of the others
+  // (the root's classes are given, read from bytes by the constructor).
+  const n = to - from;
+  if (n > sCapacity) {
+    ensure(sClass, n);
+    ensure(sMoved, n);
+    ensure(sClassMoved, n);
+  }
+  let plain = -1;
+  let exact = -1;
+  let gn = 0;
+  for (let i = 0; i < n; i++) {
+    const id = perm[from + i]!;
+    const k = KEY_RECORD * id;
+    if (keys[k + K_LEN] === end) {
+      sClass[i] = 0;
+      const meta = keys[k + K_META]!;
+      const value = id * 2 + (meta & 1);
+      const shape = (meta >> META_SHAPE_SHIFT) & 3;
+      // Per node only the best unconditional and the best exact entry can
+      // ever decide; glob entries are all kept.
+      if (shape === PatternShape.prefix) {
+        if (value > plain) plain = value;
+      } else if (shape === PatternShape.exact) {
+        if (value > exact) exact = value;
+      } else {
+        if (gn === sGlobIds.length) {
+          const grown = new Int32Array(gn * 2);
+          grown.set(sGlobIds);
+          sGlobIds = grown;
+        }
+        sGlobIds[gn++] = id;
+      }
+    } else if (!root) sClass[i] = text.charCodeAt(keys[k + K_START]! + end) + 1;
+  }
+  // Order the range by class, so each child's entries are one range, in
+  // character order.
+  if (n <= INSERTION_MAX) {
+    for (let i = 1; i < n; i++) {
+      const c = sClass[i]!;
+      const id = perm[from + i]!;
+      let k = i;
+      while (k > 0 && sClass[k - 1]! > c) {
+        sClass[k] = sClass[k - 1]!;
+        perm[from + k] = perm[from + k - 1]!;
+        k--;
+      }
+      sClass[k] = c;
+      perm[from + k] = id;
+    }
+  } else {
+    const counts = sClassCount;
+    for (let i = 0; i < n; i++) counts[sClass[i]! + 1]!++;
+    for (let c = 1; c <= 129; c++) counts[c]! += counts[c - 1]!;
+    for (let i = 0; i < n; i++) {
+      const c = sClass[i]!;
+      const at = counts[c]!++;
+      sMoved[at] = perm[from + i]!;
+      sClassMoved[at] = c;
+    }
+    for (let i = 0; i < n; i++) {
+      perm[from + i] = sMoved[i]!;
+      sClass[i] = sClassMoved[i]!;
+    }
+    counts.fill(0);
+  }
+  let kn = 0;
+  for (let i = 0; i < n; i++) if (sClass[i] !== 0 && (i === 0 || sClass[i] !== sClass[i - 1])) kn++;
+  // The record: fields, children, globs.
+  let o = d.length;
+  const at = o;
+  d[o++] = plain;
+  d[o++] = exact;
+  d[o++] = kn | (gn << COUNT_BITS);
+  if (root) {
+    d[o++] = 0;
+    d[o++] = 0;
+    d[o++] = 0;
+  } else {
+    const len = end - dep;
+    let head = 0;
+    const headEnd = len <= HEAD_CHARS ? len : HEAD_CHARS + 1;
+    for (let j = 1; j < headEnd; j++) head |= text.charCodeAt(labelAt + j) << (8 * (j - 1));
+    d[o++] = head;
+    d[o++] = labelAt;
+    d[o++] = len;
+  }
+  const pending = lz.pending;
+  for (let i = 0; i < n; ) {
+    const c = sClass[i]!;
+    let j = i + 1;
+    while (j < n && sClass[j] === c) j++;
+    if (c !== 0) {
+      d[o++] = c - 1;
+      d[o++] = ~pending.length;
+      pending.push(from + i, from + j, end);
+    }
+    i = j;
+  }
+  lz.left += kn;
+  if (gn > 0) {
+    // best first: ids descending (a node can hold thousands of globs)
+    if (gn <= 16) {
+      for (let i = 1; i < gn; i++) {
+        const x = sGlobIds[i]!;
+        let k = i;
+        while (k > 0 && sGlobIds[k - 1]! > x) {
+          sGlobIds[k] = sGlobIds[k - 1]!;
+          k--;
+        }
+        sGlobIds[k] = x;
+      }
+    } else sGlobIds.subarray(0, gn).sort();
+    for (let k = gn - 1; k >= 0; k--) {
+      const id = sGlobIds[k]!;
+      const meta = keys[KEY_RECORD * id + K_META]!;
+      d[o++] = id * 2 + (meta & 1);
+      d[o++] = meta >> META_RARE_SHIFT;
+    }
+  }
+  return at;
+}
 
 /**
- * The deciding entry value for every path, or VARIES. Every path starts
- * with `/` (SPEC.md §5), so a plain (unanchored, wildcard-free) entry keyed
- * `` or `/` matches every path; when it is also the best-ranked entry (the
- * highest id), it decides every check: `Disallow: /` alone, an empty
- * `Disallow:`, `Allow: /` beside shorter rules. No rules: -1 for every path.
- * Measured on the bench's corpus checks: 40 % reach such a matcher (15 %
- * with no rules), and they are then answered without reading the URL's
- * characters or the index.
+ * The rarest character of a glob's text after its first `*`, `tb[from, to)`
+ * (without a final `$`), for the prefilter; -1 when it is all `*`.
  */
-function constantValue(d: readonly number[], count: number): number {
-  if (count === 0) return -1;
-  const top = count - 1;
-  if (d[N_PLAIN]! >> 1 === top) return d[N_PLAIN]!;
-  const kn = d[N_COUNTS]! & KID_MASK;
-  for (let k = 0; k < kn; k++) {
-    if (d[N_KIDS + 2 * k] !== 0x2f /* / */) continue;
-    const child = d[N_KIDS + 2 * k + 1]!;
-    if (d[child + N_LABEL_LEN] === 1 && d[child + N_PLAIN]! >> 1 === top)
-      return d[child + N_PLAIN]!;
+function rareChar(tb: Uint8Array, from: number, to: number): number {
+  let rare = -1;
+  let rareRank = -1;
+  for (let k = from; k < to; k++) {
+    const ch = tb[k]!;
+    if (ch === 0x2a) continue;
+    const rank = RARITY[ch & 0x7f]!;
+    if (rank > rareRank) {
+      rare = ch;
+      rareRank = rank;
+    }
   }
-  return VARIES;
+  return rare;
 }
+
+/**
+ * The meta bits of a glob entry with rarest character `rare`: a pattern
+ * that is all `*` after its key is a plain prefix (`/a*` = `/a`). The glob
+ * itself is compiled on first use (RuleIndex#glob): most are never tested.
+ */
+function globShape(rare: number): number {
+  return rare < 0
+    ? PatternShape.prefix << META_SHAPE_SHIFT
+    : (PatternShape.glob << META_SHAPE_SHIFT) | (rare << META_RARE_SHIFT);
+}
+
+/** RuleIndex#constant when the deciding entry depends on the path. */
+export const VARIES = -2;
 
 /** Rule row numbers of the groups a matcher applies: `[from, to)` ranges of the file's table. */
 export interface RuleRange {
@@ -409,7 +581,11 @@ export interface RuleRange {
 }
 
 export class RuleIndex {
-  /** Node records, children, glob records, then per entry its line and rule (see the layout above). */
+  /**
+   * Node records, children and glob records of the root, then per entry its
+   * line and rule, then the other nodes in the order checks first reached
+   * them (see the layout above).
+   */
   readonly d: number[];
   /** The file's pattern text: every edge label is a range of it. */
   readonly labels: string;
@@ -424,16 +600,22 @@ export class RuleIndex {
   /**
    * The deciding entry value for every path, when it is the same for all
    * (VARIES otherwise): no rules at all (-1), or a best-ranked rule that
-   * every path matches (see constantValue).
+   * every path matches. Every path starts with `/` (SPEC.md §5), so that is
+   * a plain (unanchored, wildcard-free) entry keyed `` or `/` ranked above
+   * all others: `Disallow: /` alone, an empty `Disallow:`, `Allow: /` beside
+   * shorter rules. Measured on the bench's corpus checks: 40 % reach such a
+   * matcher (15 % with no rules), and they are then answered without reading
+   * the URL's characters or the index.
    */
   readonly constant: number;
   readonly #table: RuleTable;
+  /** What building the pending nodes needs; null once there are none. */
+  #lazy: LazyTrie | null;
 
   constructor(table: RuleTable, ranges: readonly RuleRange[], indexHtml: boolean) {
     const rows = table.rows;
     const text = table.text;
     const tb = textBytes(text);
-    const tv = sTextView;
     this.#table = table;
     let ruleCount = 0;
     for (const g of ranges) ruleCount += g.ruleTo - g.ruleFrom;
@@ -441,41 +623,41 @@ export class RuleIndex {
     const most = 2 * ruleCount;
     if (most > sCapacity) {
       ensure(sNo, most);
+      ensure(sStart, most);
       ensure(sKeyLen, most);
-      ensure(sShape, most);
+      ensure(sMeta, most);
       ensure(sKey, most);
       ensure(sOrder, most);
-      ensure(sId, most);
-      ensure(sGlobNext, most);
-      ensure(sRare, most);
-      const maxNodes = 2 * most + 1;
-      ensure(sNode, maxNodes << B_SHIFT);
-      ensure(sSib, maxNodes << 2);
-      ensure(sOffset, maxNodes);
+      ensure(sClass, most);
+      ensure(sMoved, most);
+      ensure(sClassMoved, most);
       sCapacity = most;
     }
-    if (sGlobIds.length < most) sGlobIds = new Int32Array(most);
     let maxKey = 0;
     let count = 0;
     let globCount = 0;
     for (const g of ranges) {
       for (let no = g.ruleFrom; no < g.ruleTo; no++) {
         const r = no * ROW;
-        const ps = rows[r + R_START]!;
+        const ps = rows[r + R_START]!; // every key starts where its pattern does
         const pe = rows[r + R_END]!;
         const star = rows[r + R_STAR]!;
         const allows = (rows[r + R_META]! & 1) !== 0;
+        // "allowed" also when the pattern is empty: priority 0 never disallows.
+        const verdict = allows || pe === ps ? 1 : 0;
         sNo[count] = no * 2;
+        sStart[count] = ps;
         if (star >= 0) {
-          sShape[count] = PatternShape.glob; // settled when the trie is built
           sKeyLen[count] = star - ps;
-          globCount++;
-        } else if (pe > ps && tb[pe - 1] === 0x24 /* $ */) {
-          sShape[count] = PatternShape.exact;
+          const rare = rareChar(tb, star + 1, tb[pe - 1] === 0x24 /* $ */ ? pe - 1 : pe);
+          sMeta[count] = verdict | globShape(rare);
+          if (rare >= 0) globCount++;
+        } else if (pe > ps && tb[pe - 1] === 0x24) {
           sKeyLen[count] = pe - ps - 1;
+          sMeta[count] = verdict | (PatternShape.exact << META_SHAPE_SHIFT);
         } else {
-          sShape[count] = PatternShape.prefix;
           sKeyLen[count] = pe - ps;
+          sMeta[count] = verdict | (PatternShape.prefix << META_SHAPE_SHIFT);
         }
         const key = (pe - ps) * 2 + (allows ? 1 : 0);
         sKey[count] = key;
@@ -486,13 +668,15 @@ export class RuleIndex {
           if (slash >= 0) {
             // The twin `/dir/$`: one octet longer than `/dir/`.
             sNo[count] = no * 2 + 1;
+            sStart[count] = ps;
             if (star >= 0 && star < slash) {
-              sShape[count] = PatternShape.glob;
               sKeyLen[count] = star - ps;
-              globCount++;
+              const rare = rareChar(tb, star + 1, slash + 1);
+              sMeta[count] = 1 | globShape(rare);
+              if (rare >= 0) globCount++;
             } else {
-              sShape[count] = PatternShape.exact;
               sKeyLen[count] = slash + 1 - ps;
+              sMeta[count] = 1 | (PatternShape.exact << META_SHAPE_SHIFT);
             }
             sKey[count] = (slash + 2 - ps) * 2 + 1;
             count++;
@@ -504,261 +688,84 @@ export class RuleIndex {
     // shorter than its rule).
     for (let e = 0; e < count; e++) sOrder[e] = e;
     sortByRank(count, maxKey);
-    for (let id = 0; id < count; id++) sId[sOrder[id]!] = id;
     const globById: (GlobData | null)[] | null =
       globCount > 0 ? new Array<GlobData | null>(count) : null;
     if (globById !== null) for (let id = 0; id < count; id++) globById[id] = null;
 
-    // ---- build the trie (parallel arrays, then packed below)
-    const b = sNode;
-    b[B_PLAIN] = -1;
-    b[B_EXACT] = -1;
-    b[B_GLOB_HEAD] = -1;
-    b[B_GLOB_COUNT] = 0;
-    b[B_FIRST_KID] = -1;
-    b[B_KID_COUNT] = 0;
-    b[B_WIDE] = -1;
-    let nodeCount = 1;
-    let wideCount = 0;
-    for (let e = 0; e < count; e++) {
-      const no2 = sNo[e]!;
-      const r = (no2 >> 1) * ROW;
-      const ps = rows[r + R_START]!; // every key starts where its pattern does
-      const id = sId[e]!;
-      const allow = (rows[r + R_META]! & 1) !== 0;
-      // "allowed" also when the pattern is empty: priority 0 never disallows.
-      const value = id * 2 + (allow || rows[r + R_END] === ps ? 1 : 0);
-      sGlobNext[e] = -1;
-      let shape = sShape[e]!;
+    // ---- each entry's key by id, and the root's entries by class (see
+    // buildNode; a key's first character is read here from the bytes)
+    const keys = new Array<number>(KEY_RECORD * count);
+    const perm = new Array<number>(count);
+    for (let id = 0; id < count; id++) {
+      const e = sOrder[id]!;
+      const ps = sStart[e]!;
       const kl = sKeyLen[e]!;
-      if (shape === PatternShape.glob) {
-        // What follows the first `*`, without a final `$` (the anchor; an
-        // index.html twin's is not in the text): its rarest character for
-        // the prefilter, or none when it is all `*` (then the pattern is a
-        // plain prefix, `/a*` = `/a`). The glob itself is compiled on first
-        // use (RuleIndex#glob): most are never tested.
-        let re = (no2 & 1) !== 0 ? rows[r + R_INDEX_HTML]! + 1 : rows[r + R_END]!;
-        if ((no2 & 1) === 0 && tb[re - 1] === 0x24) re--;
-        let rare = -1;
-        let rareRank = -1;
-        for (let k = ps + kl + 1; k < re; k++) {
-          const ch = tb[k]!;
-          if (ch === 0x2a) continue;
-          const rank = RARITY[ch & 0x7f]!;
-          if (rank > rareRank) {
-            rare = ch;
-            rareRank = rank;
-          }
-        }
-        if (rare < 0) shape = PatternShape.prefix;
-        else sRare[id] = rare;
-      }
-      // Insert the key text[ps, ps + kl) into the radix trie; `i` is the
-      // depth of `node` (the characters of the key its edges spell).
-      let node = 0;
-      let i = 0;
-      while (i < kl) {
-        const c = tb[ps + i]!;
-        const nb = node << B_SHIFT;
-        // The child on character c: from the node's direct table when it is
-        // wide, else along its child list, which is kept sorted by character
-        // (`prev` and `next` are where a new child would go).
-        const w = b[nb + B_WIDE]!;
-        let child = -1;
-        let prev = -1;
-        let next = -1;
-        if (w >= 0) child = wideKids[(w << 7) | c]! - 1;
-        else {
-          next = b[nb + B_FIRST_KID]!;
-          while (next >= 0 && sSib[next << 2]! < c) {
-            prev = next;
-            next = sSib[(next << 2) + S_NEXT]!;
-          }
-          if (next >= 0 && sSib[next << 2] === c) child = next;
-        }
-        if (child < 0) {
-          // A new leaf holds the rest of the key as its label.
-          const leaf = nodeCount++;
-          const lb = leaf << B_SHIFT;
-          b[lb + B_PLAIN] = -1;
-          b[lb + B_EXACT] = -1;
-          b[lb + B_GLOB_HEAD] = -1;
-          b[lb + B_GLOB_COUNT] = 0;
-          b[lb + B_FIRST_KID] = -1;
-          b[lb + B_KID_COUNT] = 0;
-          b[lb + B_WIDE] = -1;
-          const ls = leaf << 2;
-          sSib[ls + S_CHAR] = c;
-          sSib[ls + S_LABEL] = ps + i;
-          sSib[ls + S_LEN] = kl - i;
-          const kids = ++b[nb + B_KID_COUNT]!;
-          if (w >= 0) {
-            // A wide node's children are found (and packed) from its table only.
-            wideKids[(w << 7) | c] = leaf + 1;
-            sSib[ls + S_NEXT] = -1;
-          } else {
-            sSib[ls + S_NEXT] = next;
-            if (prev < 0) b[nb + B_FIRST_KID] = leaf;
-            else sSib[(prev << 2) + S_NEXT] = leaf;
-          }
-          if (w < 0 && kids >= WIDE_KIDS) {
-            const nw = wideCount++;
-            if (wideKids.length < wideCount << 7) {
-              const grown = new Int32Array(wideKids.length * 2);
-              grown.set(wideKids);
-              wideKids = grown;
-            }
-            for (let k = b[nb + B_FIRST_KID]!; k >= 0; k = sSib[(k << 2) + S_NEXT]!) {
-              wideKids[(nw << 7) | sSib[k << 2]!] = k + 1;
-            }
-            b[nb + B_WIDE] = nw;
-          }
-          node = leaf;
-          break;
-        }
-        const cs = child << 2;
-        const label = sSib[cs + S_LABEL]!;
-        const len = sSib[cs + S_LEN]!;
-        let j = 1;
-        while (j < len && i + j < kl && tb[label + j] === tb[ps + i + j]) j++;
-        if (j < len) {
-          // Split: `child` keeps the first j characters of its label, its
-          // content moves to a new node below it, so the parent's child list
-          // is unchanged.
-          const low = nodeCount++;
-          const lb = low << B_SHIFT;
-          const cb = child << B_SHIFT;
-          b[lb + B_PLAIN] = b[cb + B_PLAIN]!;
-          b[lb + B_EXACT] = b[cb + B_EXACT]!;
-          b[lb + B_GLOB_HEAD] = b[cb + B_GLOB_HEAD]!;
-          b[lb + B_GLOB_COUNT] = b[cb + B_GLOB_COUNT]!;
-          b[lb + B_FIRST_KID] = b[cb + B_FIRST_KID]!;
-          // `low` takes over the child's children (and direct table).
-          b[lb + B_KID_COUNT] = b[cb + B_KID_COUNT]!;
-          b[lb + B_WIDE] = b[cb + B_WIDE]!;
-          const ls = low << 2;
-          sSib[ls + S_CHAR] = tb[label + j]!;
-          sSib[ls + S_NEXT] = -1;
-          sSib[ls + S_LABEL] = label + j;
-          sSib[ls + S_LEN] = len - j;
-          sSib[cs + S_LEN] = j;
-          b[cb + B_PLAIN] = -1;
-          b[cb + B_EXACT] = -1;
-          b[cb + B_GLOB_HEAD] = -1;
-          b[cb + B_GLOB_COUNT] = 0;
-          b[cb + B_FIRST_KID] = low;
-          b[cb + B_KID_COUNT] = 1;
-          b[cb + B_WIDE] = -1;
-        }
-        node = child;
-        i += j;
-      }
-      const nb = node << B_SHIFT;
-      // Per node only the best unconditional and the best exact entry can
-      // ever decide; glob entries are all kept.
-      if (shape === PatternShape.prefix) {
-        if (value > b[nb + B_PLAIN]!) b[nb + B_PLAIN] = value;
-      } else if (shape === PatternShape.exact) {
-        if (value > b[nb + B_EXACT]!) b[nb + B_EXACT] = value;
-      } else {
-        sGlobNext[e] = b[nb + B_GLOB_HEAD]!;
-        b[nb + B_GLOB_HEAD] = e;
-        b[nb + B_GLOB_COUNT]!++;
-      }
+      keys[KEY_RECORD * id + K_START] = ps;
+      keys[KEY_RECORD * id + K_LEN] = kl;
+      keys[KEY_RECORD * id + K_META] = sMeta[e]!;
+      sClass[id] = kl === 0 ? 0 : tb[ps]! + 1;
+      perm[id] = id;
     }
-
-    // ---- pack, nodes in the order they were made (the root first), so
-    // both passes read the build records in order. Pass 1 gives each node
-    // its offset; pass 2 writes the records, every slot once and in order,
-    // then the entries. Measured on the corpus's largest files: packing in
-    // depth-first order read every node's fields out of order and took a
-    // third of the build.
-    let size = 0;
-    for (let node = 0; node < nodeCount; node++) {
-      sOffset[node] = size;
-      const nb = node << B_SHIFT;
-      size += N_KIDS + 2 * b[nb + B_KID_COUNT]! + GLOB_RECORD * b[nb + B_GLOB_COUNT]!;
-    }
-    const entries = size;
-    const d = new Array<number>(size + ENTRY_RECORD * count);
-    let o = 0;
-    for (let node = 0; node < nodeCount; node++) {
-      const nb = node << B_SHIFT;
-      const kn = b[nb + B_KID_COUNT]!;
-      const gn = b[nb + B_GLOB_COUNT]!;
-      // N_PLAIN, N_EXACT, N_COUNTS, N_LABEL_HEAD, N_LABEL_OFF, N_LABEL_LEN
-      d[o + N_PLAIN] = b[nb + B_PLAIN]!;
-      d[o + N_EXACT] = b[nb + B_EXACT]!;
-      d[o + N_COUNTS] = kn | (gn << COUNT_BITS);
-      if (node === 0) {
-        d[o + N_LABEL_HEAD] = 0;
-        d[o + N_LABEL_OFF] = 0;
-        d[o + N_LABEL_LEN] = entries;
-      } else {
-        const label = sSib[(node << 2) + S_LABEL]!;
-        const len = sSib[(node << 2) + S_LEN]!;
-        // Characters 1–4 in one read (the buffer has 4 bytes of slack past
-        // the text), those past the label's end masked off.
-        const word = tv.getInt32(label + 1, true);
-        d[o + N_LABEL_HEAD] = len > HEAD_CHARS ? word : word & ((1 << (8 * (len - 1))) - 1);
-        d[o + N_LABEL_OFF] = label;
-        d[o + N_LABEL_LEN] = len;
-      }
-      o += N_KIDS;
-      const w = b[nb + B_WIDE]!;
-      if (w < 0) {
-        // The child list is in character order already.
-        for (let c = b[nb + B_FIRST_KID]!; c >= 0; c = sSib[(c << 2) + S_NEXT]!) {
-          d[o++] = sSib[c << 2]!;
-          d[o++] = sOffset[c]!;
-        }
-      } else {
-        // A direct table lists the children in character order already.
-        const base = w << 7;
-        for (let ch = 0; ch < 128; ch++) {
-          const c = wideKids[base + ch]! - 1;
-          if (c >= 0) {
-            d[o++] = ch;
-            d[o++] = sOffset[c]!;
-            wideKids[base + ch] = 0; // cleared for the next build
-          }
-        }
-      }
-      if (gn > 0) {
-        // best first: ids descending (a node can hold thousands of globs)
-        let w = 0;
-        for (let e = b[nb + B_GLOB_HEAD]!; e >= 0; e = sGlobNext[e]!) sGlobIds[w++] = sId[e]!;
-        // Few globs per node: insertion sort (a typed-array view per node cost more).
-        if (w <= 16) {
-          for (let i = 1; i < w; i++) {
-            const x = sGlobIds[i]!;
-            let k = i;
-            while (k > 0 && sGlobIds[k - 1]! > x) {
-              sGlobIds[k] = sGlobIds[k - 1]!;
-              k--;
-            }
-            sGlobIds[k] = x;
-          }
-        } else sGlobIds.subarray(0, w).sort();
-        for (let k = w - 1; k >= 0; k--) {
-          const id = sGlobIds[k]!;
-          const no2 = sNo[sOrder[id]!]!;
-          d[o++] = id * 2 + ((no2 & 1) | (rows[(no2 >> 1) * ROW + R_META]! & 1));
-          d[o++] = sRare[id]!;
-        }
-      }
-    }
+    if (sText.length > TEXT_SCRATCH_MAX) sText = new Uint8Array(1 << 12);
+    const lz: LazyTrie = { keys, perm, pending: [], left: 0 };
+    const d: number[] = [];
+    buildNode(d, text, lz, 0, count, 0, true);
+    // ---- then the entry records
+    const entries = d.length;
+    d[ROOT_ENTRIES] = entries;
+    d.length = entries + ENTRY_RECORD * count;
     for (let id = 0; id < count; id++) {
       const no2 = sNo[sOrder[id]!]!;
       d[entries + ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
       d[entries + ENTRY_RECORD * id + E_RULE] = no2;
     }
-    if (sText.length > TEXT_SCRATCH_MAX) newTextBuffer(1 << 12);
     this.d = d;
     this.labels = text;
     this.globs = globById;
     this.size = count;
-    this.constant = constantValue(d, count);
+    this.#lazy = lz.left > 0 ? lz : null;
+    // The constant answer: see `constant`.
+    let constant = count === 0 ? -1 : VARIES;
+    if (count > 0) {
+      const k = KEY_RECORD * (count - 1);
+      const meta = keys[k + K_META]!;
+      const kl = keys[k + K_LEN]!;
+      if (
+        ((meta >> META_SHAPE_SHIFT) & 3) === PatternShape.prefix &&
+        (kl === 0 || (kl === 1 && text.charCodeAt(keys[k + K_START]!) === 0x2f)) /* / */
+      ) {
+        constant = (count - 1) * 2 + (meta & 1);
+      }
+    }
+    this.constant = constant;
+  }
+
+  /** Trie nodes no check has reached yet, so not built (for tests and diagnostics). */
+  get pendingNodes(): number {
+    return this.#lazy === null ? 0 : this.#lazy.left;
+  }
+
+  /**
+   * Build the pending child whose offset is stored at `d[slot]` (negative),
+   * store its offset there instead and return it. Called by a check the
+   * first time it reaches that child.
+   */
+  buildChild(slot: number): number {
+    const lz = this.#lazy!;
+    const p = ~this.d[slot]!;
+    const pending = lz.pending;
+    const o = buildNode(
+      this.d,
+      this.labels,
+      lz,
+      pending[p]!,
+      pending[p + 1]!,
+      pending[p + 2]!,
+      false,
+    );
+    this.d[slot] = o;
+    if (--lz.left === 0) this.#lazy = null;
+    return o;
   }
 
   /** Where the per-entry records start in `d`. */
@@ -833,7 +840,8 @@ function globSource(text: string, rows: readonly number[], no2: number): string 
  * path ends, or -1 for "at the first `#` or NUL, else the end of `str`":
  * no key holds either character (see RuleTable#text), so the walk stops there by itself and the
  * end is located only if a `$` or glob entry needs it. Hot path: no
- * allocation, no builtin call for ordinary paths.
+ * allocation, no builtin call for ordinary paths, once the nodes the path
+ * reaches are built (the first check to reach a node builds it: buildNode).
  *
  * `d` and `labels` are `ix.d` and `ix.labels`, passed by a matcher that
  * holds them itself: a check on a cold matcher then reads `ix` only when a
@@ -908,11 +916,12 @@ export function decideIn(
     if (kn === 0 || pos >= n) break;
     const c = str.charCodeAt(pos);
     let k = o + N_KIDS;
-    let child = -1;
+    // Where the child's offset is stored, 0 for none.
+    let slot = 0;
     if (kn <= LINEAR_KIDS) {
       for (const kEnd = k + 2 * kn; k < kEnd; k += 2) {
         if (d[k] === c) {
-          child = d[k + 1]!;
+          slot = k + 1;
           break;
         }
       }
@@ -923,14 +932,16 @@ export function decideIn(
         const mid = (lo + hi) >>> 1;
         const mc = d[k + 2 * mid]!;
         if (mc === c) {
-          child = d[k + 2 * mid + 1]!;
+          slot = k + 2 * mid + 1;
           break;
         }
         if (mc < c) lo = mid + 1;
         else hi = mid;
       }
     }
-    if (child < 0) break;
+    if (slot === 0) break;
+    let child = d[slot]!;
+    if (child < 0) child = ix.buildChild(slot);
     const len = d[child + N_LABEL_LEN]!;
     if (len > n - pos) break;
     if (len > 1) {
