@@ -141,6 +141,7 @@ export class RobotsMatcher {
   readonly #index: RuleIndex | null;
   /** The index's arrays, held here so a check reads the index object only for globs. */
   readonly #d: readonly number[];
+  readonly #root: number;
   readonly #labels: string;
   /** The index's deciding value when it is the same for every path, else VARIES. */
   readonly #constant: number;
@@ -165,6 +166,7 @@ export class RobotsMatcher {
         .map((rule) => ({ rule, key: legacyForm(rule.pattern) }));
       this.#index = null;
       this.#d = [];
+      this.#root = 0;
       this.#labels = "";
       this.#constant = VARIES;
       this.groups = selection.groups.map((g) => g.index);
@@ -174,6 +176,7 @@ export class RobotsMatcher {
     const cached = indexFor(robots, selection.groups);
     this.#index = cached.index;
     this.#d = cached.index.d;
+    this.#root = cached.index.root;
     this.#labels = cached.index.labels;
     this.#constant = cached.index.constant;
     this.groups = cached.groupIndices;
@@ -185,7 +188,15 @@ export class RobotsMatcher {
     // A constant answer needs neither the URL's characters nor the index.
     if (this.#constant !== VARIES) return this.#constant;
     const span = locatePathLazyEnd(url, sharedSpan);
-    return decideIn(this.#index!, this.#d, this.#labels, span.str, span.start, span.end);
+    return decideIn(
+      this.#index!,
+      this.#d,
+      this.#root,
+      this.#labels,
+      span.str,
+      span.start,
+      span.end,
+    );
   }
 
   #legacyDecide(url: string): LegacyEntry | null {

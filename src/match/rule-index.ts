@@ -13,10 +13,10 @@
  * compares ranks, and the low bit is the verdict, so a check needs no lookup
  * besides the walk itself.
  *
- * Layout: node records lie in `d` in the order the nodes were built (the
- * root first, then its entries' lines and rule numbers, for the deciding
- * line and explanations, then every other node when a check first reaches
- * it: see "built lazily" below), each followed by its children (first
+ * Layout: `d` holds the entries' lines and rule numbers (for the deciding
+ * line and explanations), then the node records in the order the nodes
+ * were built (the root at compile time, every other node when a check first
+ * reaches it: see buildNode), each followed by its children (first
  * character, child offset, in character order) and its glob entries, so a
  * check touches one array and one label string.
  * Measured on the bench's corpus checks (a different small file for almost
@@ -221,15 +221,12 @@ const N_KIDS = 6;
 /** then GLOB_COUNT glob records (value, rarest character), best first. */
 const GLOB_RECORD = 2;
 
-/** After the root's record, one record per entry in id order: */
+/** Before the root's record, at the start of `d`, one record per entry in id order: */
 const ENTRY_RECORD = 2;
 /** the entry's source line (the deciding line, SPEC.md §6), */
 const E_LINE = 0;
 /** and its rule number in the file's table, times 2, plus 1 for an index.html twin. */
 const E_RULE = 1;
-
-/** Root record only: its label length holds where the entry records start. */
-const ROOT_ENTRIES = N_LABEL_LEN;
 
 /** Children searched linearly up to this count, by halving above it. */
 const LINEAR_KIDS = 8;
@@ -608,6 +605,14 @@ export class RuleIndex {
    * the URL's characters or the index.
    */
   readonly constant: number;
+  /**
+   * The root's offset in `d`, after the entry records: so the root and the
+   * first nodes checks build (most often the `/` node, right after it) are
+   * neighbours. Measured on the bench's corpus checks, two in-process A/B
+   * runs against the entry records between them: 5–8 % less time per check
+   * (median of 14 passes each).
+   */
+  readonly root: number;
   readonly #table: RuleTable;
   /** What building the pending nodes needs; null once there are none. */
   #lazy: LazyTrie | null;
@@ -707,18 +712,15 @@ export class RuleIndex {
       perm[id] = id;
     }
     if (sText.length > TEXT_SCRATCH_MAX) sText = new Uint8Array(1 << 12);
-    const lz: LazyTrie = { keys, perm, pending: [], left: 0 };
-    const d: number[] = [];
-    buildNode(d, text, lz, 0, count, 0, true);
-    // ---- then the entry records
-    const entries = d.length;
-    d[ROOT_ENTRIES] = entries;
-    d.length = entries + ENTRY_RECORD * count;
+    // ---- the entry records, then the root
+    const d = new Array<number>(ENTRY_RECORD * count);
     for (let id = 0; id < count; id++) {
       const no2 = sNo[sOrder[id]!]!;
-      d[entries + ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
-      d[entries + ENTRY_RECORD * id + E_RULE] = no2;
+      d[ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
+      d[ENTRY_RECORD * id + E_RULE] = no2;
     }
+    const lz: LazyTrie = { keys, perm, pending: [], left: 0 };
+    this.root = buildNode(d, text, lz, 0, count, 0, true);
     this.d = d;
     this.labels = text;
     this.globs = globById;
@@ -768,11 +770,6 @@ export class RuleIndex {
     return o;
   }
 
-  /** Where the per-entry records start in `d`. */
-  get #entries(): number {
-    return this.d[ROOT_ENTRIES]!;
-  }
-
   /** Entry `id`'s glob, compiled on first use (only globs a check reaches past the prefilter are). */
   glob(id: number): GlobData {
     const compiled = compilePattern(this.pattern(id));
@@ -790,26 +787,22 @@ export class RuleIndex {
 
   /** The source line of entry `id`. */
   line(id: number): number {
-    return this.d[this.#entries + ENTRY_RECORD * id + E_LINE]!;
+    return this.d[ENTRY_RECORD * id + E_LINE]!;
   }
 
   /** The rule of entry `id`. */
   rule(id: number): Rule {
-    return this.#table.rule(this.d[this.#entries + ENTRY_RECORD * id + E_RULE]! >> 1);
+    return this.#table.rule(this.d[ENTRY_RECORD * id + E_RULE]! >> 1);
   }
 
   /** Entry `id` stands for Google's index.html rule: `Allow: /d/index.html` also allows `/d/`. */
   viaIndexHtml(id: number): boolean {
-    return (this.d[this.#entries + ENTRY_RECORD * id + E_RULE]! & 1) !== 0;
+    return (this.d[ENTRY_RECORD * id + E_RULE]! & 1) !== 0;
   }
 
   /** The pattern entry `id` matches with: the rule's, or its index.html twin `/dir/$`. */
   pattern(id: number): string {
-    return globSource(
-      this.labels,
-      this.#table.rows,
-      this.d[this.#entries + ENTRY_RECORD * id + E_RULE]!,
-    );
+    return globSource(this.labels, this.#table.rows, this.d[ENTRY_RECORD * id + E_RULE]!);
   }
 
   /** Does entry `id` match `str[start, end)`? Not a hot path (explanations). */
@@ -821,7 +814,7 @@ export class RuleIndex {
 
   /** decideIn for this index. */
   decide(str: string, start: number, end: number): number {
-    return decideIn(this, this.d, this.labels, str, start, end);
+    return decideIn(this, this.d, this.root, this.labels, str, start, end);
   }
 }
 
@@ -850,6 +843,7 @@ function globSource(text: string, rows: readonly number[], no2: number): string 
 export function decideIn(
   ix: RuleIndex,
   d: readonly number[],
+  root: number,
   labels: string,
   str: string,
   start: number,
@@ -857,7 +851,7 @@ export function decideIn(
 ): number {
   const n = end < 0 ? str.length : end;
   let pos = start;
-  let o = 0;
+  let o = root;
   let best = -1;
   let searched = 0;
   let stamp = 0;
