@@ -417,12 +417,9 @@ function buildNode(
   }
   // The node's own entries (class 0) and the next character of the others
   // (the root's classes are given, read from bytes by the constructor).
+  // The scratch lists already hold n: they hold as many entries as the
+  // largest index built so far, and sCapacity only grows.
   const n = to - from;
-  if (n > sCapacity) {
-    ensure(sClass, n);
-    ensure(sMoved, n);
-    ensure(sClassMoved, n);
-  }
   let plain = -1;
   let exact = -1;
   let gn = 0;
