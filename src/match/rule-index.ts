@@ -415,8 +415,7 @@ function buildNode(
       }
     }
   }
-  // The node's own entries (class 0) and the next character of the others
-  // (the root's classes are given, read from bytes by the constructor).
+  // The node's own entries (class 0) and the next character of the others.
   // The scratch lists already hold n: they hold as many entries as the
   // largest index built so far, and sCapacity only grows.
   const n = to - from;
@@ -437,15 +436,8 @@ function buildNode(
         if (value > plain) plain = value;
       } else if (shape === PatternShape.exact) {
         if (value > exact) exact = value;
-      } else {
-        if (gn === sGlobIds.length) {
-          const grown = new Int32Array(gn * 2);
-          grown.set(sGlobIds);
-          sGlobIds = grown;
-        }
-        sGlobIds[gn++] = id;
-      }
-    } else if (!root) sClass[i] = text.charCodeAt(keys[k + K_START]! + end) + 1;
+      } else sGlobIds[gn++] = id;
+    } else sClass[i] = text.charCodeAt(keys[k + K_START]! + end) + 1;
   }
   // Order the range by class, so each child's entries are one range, in
   // character order.
@@ -576,9 +568,9 @@ export interface RuleRange {
 
 export class RuleIndex {
   /**
-   * Node records, children and glob records of the root, then per entry its
-   * line and rule, then the other nodes in the order checks first reached
-   * them (see the layout above).
+   * Per entry its line and rule, then the root's record, children and glob
+   * records, then the other nodes in the order checks first reached them
+   * (see the layout above).
    */
   readonly d: number[];
   /** The file's pattern text: every edge label is a range of it. */
@@ -633,6 +625,7 @@ export class RuleIndex {
       ensure(sClass, most);
       ensure(sMoved, most);
       ensure(sClassMoved, most);
+      if (sGlobIds.length < most) sGlobIds = new Int32Array(most);
       sCapacity = most;
     }
     let maxKey = 0;
@@ -694,28 +687,22 @@ export class RuleIndex {
       globCount > 0 ? new Array<GlobData | null>(count) : null;
     if (globById !== null) for (let id = 0; id < count; id++) globById[id] = null;
 
-    // ---- each entry's key by id, and the root's entries by class (see
-    // buildNode; a key's first character is read here from the bytes)
+    // ---- by id: each entry's line and rule, and its key
     const keys = new Array<number>(KEY_RECORD * count);
     const perm = new Array<number>(count);
+    // The entry records come first in `d`, the root after them.
+    const d = new Array<number>(ENTRY_RECORD * count);
     for (let id = 0; id < count; id++) {
       const e = sOrder[id]!;
-      const ps = sStart[e]!;
-      const kl = sKeyLen[e]!;
-      keys[KEY_RECORD * id + K_START] = ps;
-      keys[KEY_RECORD * id + K_LEN] = kl;
+      const no2 = sNo[e]!;
+      d[ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
+      d[ENTRY_RECORD * id + E_RULE] = no2;
+      keys[KEY_RECORD * id + K_START] = sStart[e]!;
+      keys[KEY_RECORD * id + K_LEN] = sKeyLen[e]!;
       keys[KEY_RECORD * id + K_META] = sMeta[e]!;
-      sClass[id] = kl === 0 ? 0 : tb[ps]! + 1;
       perm[id] = id;
     }
     if (sText.length > TEXT_SCRATCH_MAX) sText = new Uint8Array(1 << 12);
-    // ---- the entry records, then the root
-    const d = new Array<number>(ENTRY_RECORD * count);
-    for (let id = 0; id < count; id++) {
-      const no2 = sNo[sOrder[id]!]!;
-      d[ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
-      d[ENTRY_RECORD * id + E_RULE] = no2;
-    }
     const lz: LazyTrie = { keys, perm, pending: [], left: 0 };
     this.root = buildNode(d, text, lz, 0, count, 0, true);
     this.d = d;
