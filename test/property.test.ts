@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { compileMatcher, parseRobotsTxt, pathOf, scanLines } from "../src/index.js";
+import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { normalizePattern } from "../src/parse/bytes.js";
 import type { Profile } from "../src/parse/profile.js";
 
@@ -352,6 +353,48 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
       { numRuns: RUNS * 4 },
     );
     assert.ok(hits > runs * 0.05 && hits < runs * 0.95, `${hits}/${runs} matched`);
+  });
+});
+
+describe("property: the matcher's path is the reference's path (SPEC §5)", () => {
+  test("locatePathLazyEnd finds the same path as locatePath for any string", () => {
+    // The matcher's hot path takes shortcuts (http(s) URLs, a path given
+    // alone) and leaves the end to be found later (-1: the first `#` or
+    // NUL, else the end of the string). Strings built from the characters
+    // that decide where a path starts and ends, in any order.
+    const piece = fc.constantFrom(
+      "/",
+      "//",
+      "?",
+      ";",
+      "#",
+      ":",
+      "://",
+      "\0",
+      "a",
+      "h",
+      "http",
+      "https",
+      "é",
+    );
+    const anyUrl = fc.array(piece, { maxLength: 10 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(anyUrl, (u) => {
+        const full = locatePath(u, { str: "", start: 0, end: 0 });
+        const lazy = locatePathLazyEnd(u, { str: "", start: 0, end: 0 });
+        let end = lazy.end;
+        if (end < 0) {
+          end = lazy.start;
+          while (end < lazy.str.length && lazy.str[end] !== "#" && lazy.str[end] !== "\0") end++;
+        }
+        assert.equal(
+          lazy.str.slice(lazy.start, end),
+          full.str.slice(full.start, full.end),
+          JSON.stringify(u),
+        );
+      }),
+      { numRuns: RUNS * 4 },
+    );
   });
 });
 

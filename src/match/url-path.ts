@@ -99,6 +99,16 @@ export function locatePathLazyEnd(url: string, out: PathSpan): PathSpan {
     out.end = -1;
     return out;
   }
+  // A path given alone (`/a/b?q`, not `//host…`): the reference's search for
+  // a path start finds position 0, before any `://`, so the path is the whole
+  // string up to its end (found lazily, as above). Same answer as
+  // locateGeneral without its two native searches.
+  if (url.charCodeAt(0) === SLASH && url.charCodeAt(1) !== SLASH) {
+    out.str = url;
+    out.start = 0;
+    out.end = -1;
+    return out;
+  }
   return locateGeneral(url, out);
 }
 
