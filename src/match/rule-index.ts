@@ -712,24 +712,25 @@ export class RuleIndex {
     // shorter than its rule).
     for (let e = 0; e < count; e++) sOrder[e] = e;
     sortByRank(count, maxKey);
-    const globById: (GlobData | null)[] | null =
-      globCount > 0 ? new Array<GlobData | null>(count) : null;
-    if (globById !== null) for (let id = 0; id < count; id++) globById[id] = null;
+    // Every list below is filled by `push`, in order: a list made by
+    // `new Array(n)` stays "holey" in V8 even once filled, and each read
+    // from it then also tests for a hole (seen in the optimised decideIn).
+    const globById: (GlobData | null)[] | null = globCount > 0 ? [] : null;
+    if (globById !== null) for (let id = 0; id < count; id++) globById.push(null);
 
     // ---- by id: each entry's line and rule, and its key
-    const keys = new Array<number>(KEY_RECORD * count);
-    const perm = new Array<number>(count);
+    const keys: number[] = [];
+    const perm: number[] = [];
     // The entry records come first in `d`, the root after them.
-    const d = new Array<number>(ENTRY_RECORD * count);
+    const d: number[] = [];
     for (let id = 0; id < count; id++) {
       const e = sOrder[id]!;
       const no2 = sNo[e]!;
-      d[ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
-      d[ENTRY_RECORD * id + E_RULE] = no2;
-      keys[KEY_RECORD * id + K_START] = sStart[e]!;
-      keys[KEY_RECORD * id + K_LEN] = sKeyLen[e]!;
-      keys[KEY_RECORD * id + K_META] = sMeta[e]!;
-      perm[id] = id;
+      // E_LINE, E_RULE
+      d.push(rows[(no2 >> 1) * ROW + R_LINE]!, no2);
+      // K_START, K_LEN, K_META
+      keys.push(sStart[e]!, sKeyLen[e]!, sMeta[e]!);
+      perm.push(id);
     }
     if (sText.length > TEXT_SCRATCH_MAX) sText = new Uint8Array(1 << 12);
     const lz: LazyTrie = { keys, perm, pending: [], left: 0 };
