@@ -394,6 +394,30 @@ describe("SPEC §5 the index builds a trie node when a check first reaches it", 
     assert.deepEqual([m.isAllowed("http://h/d/x"), m.decidingLine("http://h/d/x")], [true, 0]);
   });
 
+  test("a long label matches only character for character, wherever it differs", () => {
+    // Labels longer than five characters keep their tail in the index,
+    // four characters to a word: a path that differs from the rule at any
+    // one position (head or tail, first or last of a word) must not match,
+    // and one that stops short of the label must not either.
+    const rule = "/abcdefghijklmnopq";
+    const m = compileMatcher(parseRobotsTxt(`User-agent: *\nDisallow: ${rule}\n`), "x");
+    assert.deepEqual(
+      [m.isAllowed(`http://h${rule}`), m.decidingLine(`http://h${rule}`)],
+      [false, 2],
+    );
+    assert.equal(m.isAllowed(`http://h${rule}/more`), false);
+    for (let at = 1; at < rule.length; at++) {
+      const changed = `${rule.slice(0, at)}Z${rule.slice(at + 1)}`;
+      assert.deepEqual(
+        [m.isAllowed(`http://h${changed}`), m.decidingLine(`http://h${changed}`)],
+        [true, 0],
+        changed,
+      );
+      const short = rule.slice(0, at);
+      assert.equal(m.isAllowed(`http://h${short}`), true, short);
+    }
+  });
+
   test("the answers do not depend on the order the nodes were built in", () => {
     for (const order of [urls, [...urls].reverse()]) {
       const m = compileMatcher(parseRobotsTxt(body), "bot");
