@@ -356,7 +356,62 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
   });
 });
 
+/**
+ * The reference's path extraction (SPEC §5), step by step with plain string
+ * searches: skip a leading `//`; a scheme counts only if `://` comes before
+ * the first `/`, `?` or `;`; the path starts at the first of those after it;
+ * a `#` before that start gives `/`; the path ends at the `#`; a path that
+ * starts with `?` or `;` gains a `/`. The path is then read as a C string
+ * (it ends at a NUL).
+ */
+function referencePath(url: string): string {
+  const firstOf = (from: number): number => {
+    for (let i = from; i < url.length; i++) if ("/?;".includes(url[i]!)) return i;
+    return -1;
+  };
+  const searchStart = url.startsWith("//") ? 2 : 0;
+  const earlyPath = firstOf(searchStart);
+  let protocolEnd = url.indexOf("://", searchStart);
+  if (protocolEnd < 0 || (earlyPath >= 0 && earlyPath < protocolEnd)) protocolEnd = searchStart;
+  else protocolEnd += 3;
+  const pathStart = firstOf(protocolEnd);
+  if (pathStart < 0) return "/";
+  const hash = url.indexOf("#", searchStart);
+  if (hash >= 0 && hash < pathStart) return "/";
+  let path = url.slice(pathStart, hash < 0 ? url.length : hash);
+  if (!path.startsWith("/")) path = `/${path}`;
+  const nul = path.indexOf("\0");
+  return nul < 0 ? path : path.slice(0, nul);
+}
+
 describe("property: the matcher's path is the reference's path (SPEC §5)", () => {
+  test("pathOf equals a step-by-step transcription of the reference", () => {
+    const piece = fc.constantFrom(
+      "/",
+      "//",
+      "?",
+      ";",
+      "#",
+      ":",
+      "://",
+      "\0",
+      "a",
+      "h",
+      "http",
+      "https",
+      "é",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 10 }).map((p) => p.join("")),
+        (u) => {
+          assert.equal(pathOf(u), referencePath(u), JSON.stringify(u));
+        },
+      ),
+      { numRuns: RUNS * 4 },
+    );
+  });
+
   test("locatePathLazyEnd finds the same path as locatePath for any string", () => {
     // The matcher's hot path takes shortcuts (http(s) URLs, a path given
     // alone) and leaves the end to be found later (-1: the first `#` or

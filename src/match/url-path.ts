@@ -116,12 +116,26 @@ export function locatePathLazyEnd(url: string, out: PathSpan): PathSpan {
 function locateGeneral(url: string, out: PathSpan): PathSpan {
   const searchStart =
     url.length >= 2 && url.charCodeAt(0) === SLASH && url.charCodeAt(1) === SLASH ? 2 : 0;
-  const earlyPath = findPathStart(url, searchStart);
-  let protocolEnd = url.indexOf("://", searchStart);
-  // A path, param or query that starts before "://" means it is no scheme.
-  if (protocolEnd < 0 || (earlyPath >= 0 && earlyPath < protocolEnd)) protocolEnd = searchStart;
-  else protocolEnd += 3;
-  const pathStart = findPathStart(url, protocolEnd);
+  // The first path, param or query character, noting a `#` before it.
+  let earlyPath = -1;
+  let hashFirst = false;
+  for (let i = searchStart; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (isPathStart(c)) {
+      earlyPath = i;
+      break;
+    }
+    if (c === HASH) hashFirst = true;
+  }
+  const protocol = url.indexOf("://", searchStart);
+  // A path, param or query that starts before "://" means it is no scheme:
+  // the path starts where that search stopped (one search, not two), and a
+  // fragment before it leaves the path `/`.
+  if (protocol < 0 || (earlyPath >= 0 && earlyPath < protocol)) {
+    if (earlyPath < 0 || hashFirst) return setRoot(out);
+    return pathFrom(url, earlyPath, out);
+  }
+  const pathStart = findPathStart(url, protocol + 3);
   if (pathStart < 0) return setRoot(out);
   const hash = url.indexOf("#", searchStart);
   if (hash >= 0 && hash < pathStart) return setRoot(out);
