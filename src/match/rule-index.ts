@@ -17,8 +17,8 @@
  * line and explanations), then the node records in the order the nodes
  * were built (the root at compile time, every other node when a check first
  * reaches it: see buildNode), each followed by its children (first
- * character, child offset, in character order) and its glob entries, so a
- * check touches one array and one label string.
+ * character, child offset, in character order), its glob entries and the
+ * rest of its label (see N_LABEL_TAIL), so a check walks one array.
  * Measured on the bench's corpus checks (a different small file for almost
  * every check, so memory latency dominates): the former layout of one object
  * per index with eight arrays and one key string per node took 540–590 ns
@@ -213,8 +213,8 @@ const KID_MASK = 0xff;
 /**
  * Characters 1–4 of the edge label, a byte each, the first lowest (character 0 is the kid key,
  * matched when the child is found). Most label compares end within them, so
- * a check descends without touching the label string, which lies elsewhere
- * in memory. Measured on the bench's corpus checks, three in-process A/B
+ * a check descends without reading further. Measured (when the rest was
+ * read from the file's pattern string) on the bench's corpus checks, three in-process A/B
  * runs against the same code without it: 5–9 % less time per check (median
  * of 14 passes each); building is within noise (one word read per node).
  */
@@ -977,7 +977,7 @@ export function decideIn(
     const len = d[child + N_LABEL_LEN]!;
     if (len > n - pos) break;
     if (len > 1) {
-      // Characters 1–4 from the node record, the rest from the label string.
+      // Characters 1–4 from the node record, the rest from its tail words.
       // Labels are ASCII (SPEC.md §2.8), so the word is a positive small
       // integer, and a path character >= 0x80 never equals one of its bytes.
       let head = d[child + N_LABEL_HEAD]!;
