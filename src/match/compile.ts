@@ -241,7 +241,7 @@ export class RobotsMatcher {
     const path = pathOf(url);
     let allowed = true;
     let rule: MatchedRule | null = null;
-    if (this.#legacy !== null) {
+    if (this.#start === LEGACY) {
       const e = this.#legacyDecide(url);
       if (e !== null) {
         allowed = e.rule.kind === "allow";
@@ -275,9 +275,9 @@ export class RobotsMatcher {
   matches(url: string): MatchedRule[] {
     if (typeof url !== "string") throw notAString(url);
     const span = locatePath(url, { str: "", start: 0, end: 0 });
-    if (this.#legacy !== null) {
+    if (this.#start === LEGACY) {
       const path = legacyForm(span.str.slice(span.start, span.end));
-      return this.#legacy
+      return this.#legacy!
         .filter((e) => path.startsWith(e.key))
         .map((e) => matched(e.rule, e.rule.pattern, false));
     }

@@ -70,26 +70,13 @@ export function matchRest(p: CompiledPattern, str: string, pos: number, end: num
   if (p.shape === PatternShape.prefix) return true;
   if (p.shape === PatternShape.exact) return pos === end;
   const segs = p.segments;
-  const last = segs.length - 1;
-  for (let i = 0; i < last; i++) {
-    const seg = segs[i]!;
-    const at = findSegment(str, seg, pos, end);
-    if (at < 0) return false;
-    pos = at + seg.length;
-  }
-  const seg = segs[last]!;
-  if (p.anchored) {
-    const at = end - seg.length;
-    return at >= pos && str.startsWith(seg, at);
-  }
-  return findSegment(str, seg, pos, end) >= 0;
+  return matchSegments(segs[0]!, segs, 1, p.anchored, str, pos, end);
 }
 
 /**
  * Does a glob's rest match `str[pos, end)`, given that its key (the literal
- * prefix) already matched `str` ending at `pos`? The same greedy leftmost
- * search as matchRest, for a glob held as its first segment and the others
- * (RuleIndex's GlobData).
+ * prefix) already matched `str` ending at `pos`? matchRest for a glob held
+ * as its first segment and the others (RuleIndex's GlobData).
  */
 export function matchGlob(
   g: { readonly seg: string; readonly more: readonly string[] | null; readonly anchored: boolean },
@@ -97,17 +84,34 @@ export function matchGlob(
   pos: number,
   end: number,
 ): boolean {
-  let seg = g.seg;
-  const more = g.more;
+  return matchSegments(g.seg, g.more, 0, g.anchored, str, pos, end);
+}
+
+/**
+ * Greedy leftmost search of the segments `first`, then `more[from…]`, in
+ * order from `pos`; the last one ends at `end` when `anchored`. Exact for
+ * this language: taking each segment's earliest occurrence leaves the most
+ * room for the rest.
+ */
+function matchSegments(
+  first: string,
+  more: readonly string[] | null,
+  from: number,
+  anchored: boolean,
+  str: string,
+  pos: number,
+  end: number,
+): boolean {
+  let seg = first;
   if (more !== null) {
-    for (let i = 0; i < more.length; i++) {
+    for (let i = from; i < more.length; i++) {
       const at = findSegment(str, seg, pos, end);
       if (at < 0) return false;
       pos = at + seg.length;
       seg = more[i]!;
     }
   }
-  if (g.anchored) {
+  if (anchored) {
     const at = end - seg.length;
     return at >= pos && str.startsWith(seg, at);
   }
