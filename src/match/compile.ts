@@ -277,9 +277,9 @@ export class RobotsMatcher {
     const span = locatePath(url, { str: "", start: 0, end: 0 });
     if (this.#start === LEGACY) {
       const path = legacyForm(span.str.slice(span.start, span.end));
-      return this.#legacy!
-        .filter((e) => path.startsWith(e.key))
-        .map((e) => matched(e.rule, e.rule.pattern, false));
+      return this.#legacy!.filter((e) => path.startsWith(e.key)).map((e) =>
+        matched(e.rule, e.rule.pattern, false),
+      );
     }
     const ix = this.#index!;
     const hits: MatchedRule[] = [];
