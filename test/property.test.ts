@@ -11,6 +11,7 @@ import { compileMatcher, parseRobotsTxt, pathOf, scanLines } from "../src/index.
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { normalizePattern } from "../src/parse/bytes.js";
 import type { Profile } from "../src/parse/profile.js";
+import { type LineEvent, MAX_LINE_BYTES, setQuickLines } from "../src/parse/scan-lines.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -544,6 +545,81 @@ describe("property: word-at-a-time reading (SPEC §2.2, §2.7, §2.8)", () => {
           // SPEC §2.8: every byte >= 0x80 is written as %XX, so patterns are ASCII.
           for (const rule of expected.rules) {
             assert.ok(/^[\x00-\x7f]*$/.test(rule[3]), `pattern ${JSON.stringify(rule[3])}`);
+          }
+        },
+      ),
+      { numRuns: RUNS * 3 },
+    );
+  });
+});
+
+describe("property: the quick line path (SPEC §2.2–§2.7)", () => {
+  // Empty lines and lines that start `disallow:`, `allow:` or `user-agent:`
+  // (any case, colon right after the key) are read by a shortcut; every
+  // line event must equal the general path's, offsets included.
+  const start = fc.constantFrom(
+    "Disallow:",
+    "disallow:",
+    "DISALLOW:",
+    "Allow:",
+    "aLLOW:",
+    "User-agent:",
+    "USER-AGENT:",
+    "User\ragent:",
+    "User_agent:",
+    "Disallow :",
+    "Disallowed:",
+    "Allow",
+    "allo:",
+    " Disallow:",
+    "",
+  );
+  const piece = fc.constantFrom(
+    " ",
+    "\t",
+    "\v",
+    "\f",
+    "/a",
+    "*",
+    "#",
+    "#c",
+    "\0",
+    ":",
+    "é",
+    "x y",
+    "\r",
+  );
+  const line = fc
+    .tuple(start, fc.array(piece, { maxLength: 6 }), fc.constantFrom(0, 0, 0, 0, 1, 2))
+    .map(([k, parts, long]) => {
+      // Some lines are longer than MAX_LINE_BYTES: the pieces before the
+      // cut, or past it (a `#` there is not part of the line).
+      const v = "v".repeat(MAX_LINE_BYTES);
+      if (long === 1) return `${k}${parts.join("")}${v}`;
+      if (long === 2) return `${k}${v}${parts.join("")}`;
+      return k + parts.join("");
+    });
+  const events = (body: Uint8Array): LineEvent[] => {
+    const out: LineEvent[] = [];
+    scanLines(body, "google", (ev) => out.push({ ...ev }));
+    return out;
+  };
+  test("every line event equals the general path's, offsets included", () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        fc.boolean(),
+        (lines, eol, padded) => {
+          // Bodies of 256 bytes or more are read a word at a time.
+          const text = (padded ? `#${"x".repeat(300)}${eol}` : "") + lines.join(eol);
+          const body = Buffer.from(text, "utf8");
+          const quick = events(body);
+          setQuickLines(false);
+          try {
+            assert.deepEqual(quick, events(body));
+          } finally {
+            setQuickLines(true);
           }
         },
       ),

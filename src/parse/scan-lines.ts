@@ -237,8 +237,7 @@ const IN_COMMENT = byteClasses(false, false);
  */
 
 /** From the aligned offset `j`: the first word with a `:`, `#`, LF, CR or NUL. */
-function skipKey(words: Int32Array, off: number, j: number): number {
-  const nw = words.length;
+function skipKey(words: Int32Array, off: number, j: number, nw: number): number {
   let w = (j - off) >> 2;
   for (; w < nw; w++) {
     const x = words[w]!;
@@ -255,8 +254,7 @@ function skipKey(words: Int32Array, off: number, j: number): number {
 }
 
 /** From the aligned offset `j`: the first word with a `#`, LF, CR or NUL. */
-function skipValue(words: Int32Array, off: number, j: number): number {
-  const nw = words.length;
+function skipValue(words: Int32Array, off: number, j: number, nw: number): number {
   let w = (j - off) >> 2;
   for (; w < nw; w++) {
     const x = words[w]!;
@@ -267,8 +265,7 @@ function skipValue(words: Int32Array, off: number, j: number): number {
 }
 
 /** From the aligned offset `j`: the first word with a LF or CR (or NUL, tab…). */
-function skipComment(words: Int32Array, off: number, j: number): number {
-  const nw = words.length;
+function skipComment(words: Int32Array, off: number, j: number, nw: number): number {
   let w = (j - off) >> 2;
   for (; w < nw; w++) {
     const x = words[w]!;
@@ -285,7 +282,9 @@ const SKIP_COMMENT = 2;
  * One phase of readLine: from `j`, the first byte whose class in `c` is not
  * 0 (or `n`). Bytes are looked up one by one up to a word boundary, then
  * whole words that cannot hold a byte of interest are skipped (`skip` picks
- * the word test of the phase), then bytes again.
+ * the word test of the phase), then the bytes of the word that may hold one
+ * are looked up (a tab or other control byte only looks like one: the word
+ * skipping then goes on).
  */
 function scanPhase(
   body: Uint8Array,
@@ -301,9 +300,10 @@ function scanPhase(
     j++;
   }
   if (j >= n) return j;
-  if (skip === SKIP_KEY) j = skipKey(words, off, j);
-  else if (skip === SKIP_VALUE) j = skipValue(words, off, j);
-  else j = skipComment(words, off, j);
+  const nw = words.length;
+  if (skip === SKIP_KEY) j = skipKey(words, off, j, nw);
+  else if (skip === SKIP_VALUE) j = skipValue(words, off, j, nw);
+  else j = skipComment(words, off, j, nw);
   while (j < n && c[body[j]!]! === 0) j++;
   return j;
 }
@@ -312,6 +312,118 @@ function scanPhase(
 const WORDS_MIN_BYTES = 256;
 /** No words: bodies too small to be worth a second view. */
 const NO_WORDS = new Int32Array(0);
+
+/** readLine takes quickLine's path (see setQuickLines). */
+let quickLines = true;
+
+/**
+ * @internal For tests: with `false`, every line takes readLine's general
+ * path, so a test can compare quickLine's events with the general path's.
+ */
+export function setQuickLines(on: boolean): void {
+  quickLines = on;
+}
+
+/** Length of an exact `disallow:`, `allow:` or `user-agent:` key at `s` (colon included), else 0. */
+function exactKeyLength(body: Uint8Array, n: number, s: number): number {
+  // `| 0x20` folds A–Z onto a–z and maps no other byte onto a letter; the
+  // `-` and the colon are compared exactly.
+  const f = body[s]! | 0x20;
+  if (f === 0x64 /* d */) {
+    return s + 9 <= n &&
+      (body[s + 1]! | 0x20) === 0x69 &&
+      (body[s + 2]! | 0x20) === 0x73 &&
+      (body[s + 3]! | 0x20) === 0x61 &&
+      (body[s + 4]! | 0x20) === 0x6c &&
+      (body[s + 5]! | 0x20) === 0x6c &&
+      (body[s + 6]! | 0x20) === 0x6f &&
+      (body[s + 7]! | 0x20) === 0x77 &&
+      body[s + 8] === 0x3a
+      ? 9
+      : 0;
+  }
+  if (f === 0x61 /* a */) {
+    return s + 6 <= n &&
+      (body[s + 1]! | 0x20) === 0x6c &&
+      (body[s + 2]! | 0x20) === 0x6c &&
+      (body[s + 3]! | 0x20) === 0x6f &&
+      (body[s + 4]! | 0x20) === 0x77 &&
+      body[s + 5] === 0x3a
+      ? 6
+      : 0;
+  }
+  if (f === 0x75 /* u */) {
+    return s + 11 <= n &&
+      (body[s + 1]! | 0x20) === 0x73 &&
+      (body[s + 2]! | 0x20) === 0x65 &&
+      (body[s + 3]! | 0x20) === 0x72 &&
+      body[s + 4] === 0x2d &&
+      (body[s + 5]! | 0x20) === 0x61 &&
+      (body[s + 6]! | 0x20) === 0x67 &&
+      (body[s + 7]! | 0x20) === 0x65 &&
+      (body[s + 8]! | 0x20) === 0x6e &&
+      (body[s + 9]! | 0x20) === 0x74 &&
+      body[s + 10] === 0x3a
+      ? 11
+      : 0;
+  }
+  return 0;
+}
+
+/**
+ * readLine for the commonest line, or -1 for any other: one that starts
+ * with `disallow:`, `allow:` or `user-agent:` spelt exactly (any case), the
+ * colon right after the key.
+ * For those, the key, its kind and the colon are known from the first
+ * bytes, so only the value is scanned. Fills `ev` exactly as the general
+ * path would (same offsets, an empty value included); lines over
+ * MAX_LINE_BYTES are left to the general path, which cuts them.
+ */
+function quickLine(
+  body: Uint8Array,
+  n: number,
+  s: number,
+  ev: LineEvent,
+  words: Int32Array,
+  off: number,
+): number {
+  const klen = exactKeyLength(body, n, s);
+  if (klen === 0) return -1;
+  const colon = s + klen - 1;
+  // Blanks after the colon hold no byte of interest: the scan starts past them.
+  let vs = colon + 1;
+  while (vs < n) {
+    const b = body[vs]!;
+    if (b === 0x20 || b === 0x09 || b === 0x0b || b === 0x0c) vs++;
+    else break;
+  }
+  let j = scanPhase(body, n, vs, off, AFTER_COLON, words, SKIP_VALUE);
+  let e = j;
+  if (j < n && AFTER_COLON[body[j]!] === STOP) {
+    e = j;
+    if (body[j] === 0x00) ev.nul = j;
+    else ev.comment = j;
+    j = scanPhase(body, n, j + 1, off, IN_COMMENT, words, SKIP_COMMENT);
+  }
+  if (j - s > MAX_LINE_BYTES) {
+    ev.nul = -1;
+    ev.comment = -1;
+    return -1;
+  }
+  // The value's end, blanks trimmed (the colon stops the trim); an empty
+  // value starts where it ends, as in the general path.
+  while (e > colon + 1 && isAsciiSpace(body[e - 1]!)) e--;
+  if (vs > e) vs = e;
+  ev.kind = klen === 9 ? "disallow" : klen === 6 ? "allow" : "user-agent";
+  ev.start = s;
+  ev.rawEnd = ev.end = j;
+  ev.tooLong = false;
+  ev.keyStart = s;
+  ev.keyEnd = colon;
+  ev.valueStart = vs;
+  ev.valueEnd = e;
+  return j;
+}
 
 /**
  * Read one line into `ev` (SPEC.md §2.2–§2.7) from its start `s`; returns the
@@ -340,6 +452,23 @@ function readLine(
   ev.comment = -1;
   ev.typo = false;
   ev.missingColon = false;
+  if (quickLines) {
+    // The two commonest shapes of line, dispatched here on the first byte:
+    // quickLine is called only for a line that may start with a key.
+    const b0 = s < n ? body[s]! : 0x0a;
+    if (b0 === 0x0a || b0 === 0x0d) {
+      ev.kind = "blank";
+      ev.start = ev.rawEnd = ev.end = s;
+      ev.tooLong = false;
+      ev.keyStart = ev.keyEnd = ev.valueStart = ev.valueEnd = s;
+      return s;
+    }
+    const f = b0 | 0x20;
+    if (f === 0x64 || f === 0x61 || f === 0x75) {
+      const quick = quickLine(body, n, s, ev, words, off);
+      if (quick >= 0) return quick;
+    }
+  }
   let colon = -1;
   let stop = -1;
   let j = scanPhase(body, n, s, off, BEFORE_COLON, words, SKIP_KEY);
