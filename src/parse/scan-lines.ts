@@ -237,7 +237,8 @@ const IN_COMMENT = byteClasses(false, false);
  */
 
 /** From the aligned offset `j`: the first word with a `:`, `#`, LF, CR or NUL. */
-function skipKey(words: Int32Array, off: number, j: number, nw: number): number {
+function skipKey(words: Int32Array, off: number, j: number): number {
+  const nw = words.length;
   let w = (j - off) >> 2;
   for (; w < nw; w++) {
     const x = words[w]!;
@@ -254,7 +255,8 @@ function skipKey(words: Int32Array, off: number, j: number, nw: number): number 
 }
 
 /** From the aligned offset `j`: the first word with a `#`, LF, CR or NUL. */
-function skipValue(words: Int32Array, off: number, j: number, nw: number): number {
+function skipValue(words: Int32Array, off: number, j: number): number {
+  const nw = words.length;
   let w = (j - off) >> 2;
   for (; w < nw; w++) {
     const x = words[w]!;
@@ -265,7 +267,8 @@ function skipValue(words: Int32Array, off: number, j: number, nw: number): numbe
 }
 
 /** From the aligned offset `j`: the first word with a LF or CR (or NUL, tab…). */
-function skipComment(words: Int32Array, off: number, j: number, nw: number): number {
+function skipComment(words: Int32Array, off: number, j: number): number {
+  const nw = words.length;
   let w = (j - off) >> 2;
   for (; w < nw; w++) {
     const x = words[w]!;
@@ -282,9 +285,7 @@ const SKIP_COMMENT = 2;
  * One phase of readLine: from `j`, the first byte whose class in `c` is not
  * 0 (or `n`). Bytes are looked up one by one up to a word boundary, then
  * whole words that cannot hold a byte of interest are skipped (`skip` picks
- * the word test of the phase), then the bytes of the word that may hold one
- * are looked up (a tab or other control byte only looks like one: the word
- * skipping then goes on).
+ * the word test of the phase), then bytes again.
  */
 function scanPhase(
   body: Uint8Array,
@@ -300,10 +301,9 @@ function scanPhase(
     j++;
   }
   if (j >= n) return j;
-  const nw = words.length;
-  if (skip === SKIP_KEY) j = skipKey(words, off, j, nw);
-  else if (skip === SKIP_VALUE) j = skipValue(words, off, j, nw);
-  else j = skipComment(words, off, j, nw);
+  if (skip === SKIP_KEY) j = skipKey(words, off, j);
+  else if (skip === SKIP_VALUE) j = skipValue(words, off, j);
+  else j = skipComment(words, off, j);
   while (j < n && c[body[j]!]! === 0) j++;
   return j;
 }
@@ -400,7 +400,6 @@ function quickLine(
   let j = scanPhase(body, n, vs, off, AFTER_COLON, words, SKIP_VALUE);
   let e = j;
   if (j < n && AFTER_COLON[body[j]!] === STOP) {
-    e = j;
     if (body[j] === 0x00) ev.nul = j;
     else ev.comment = j;
     j = scanPhase(body, n, j + 1, off, IN_COMMENT, words, SKIP_COMMENT);
