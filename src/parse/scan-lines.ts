@@ -380,7 +380,10 @@ function exactKeyLength(body: Uint8Array, n: number, s: number): number {
  * For those, the key, its kind and the colon are known from the first
  * bytes, so only the value is scanned. Fills `ev` exactly as the general
  * path would (same offsets, an empty value included); lines over
- * MAX_LINE_BYTES are left to the general path, which cuts them.
+ * MAX_LINE_BYTES are left to the general path, which cuts them. A path of
+ * its own rather than the general one entered past the key: measured with
+ * cachegrind over every 4th corpus file, that kept a third of the saving
+ * (1,337.8M -> 1,320.9M instructions per parse pass, against 1,287.8M).
  */
 function quickLine(
   body: Uint8Array,
