@@ -655,10 +655,10 @@ export class RuleIndex {
    * first nodes checks build (most often the `/` node, right after it) are
    * neighbours. Measured on the bench's corpus checks, two in-process A/B
    * runs against the entry records between them: 5–8 % less time per check
-   * (median of 14 passes each).
+   * (median of 14 passes each). -1 for a constant index: a check never
+   * walks it, so it has no trie.
    */
   readonly root: number;
-  // (-1 for a constant index: a check never walks it, so it has no trie.)
   readonly #table: RuleTable;
   /** What building the pending nodes needs; null once there are none. */
   #lazy: LazyTrie | null;
