@@ -69,10 +69,25 @@ function timeMedian(reps: number, warm: number, fn: () => void): number {
   return median(out);
 }
 
+/** Every run's ms of the last timeInterleaved call, per function (for the spread line). */
+let lastRuns: number[][] = [];
+
+/**
+ * Lowest and highest ratio `runs[slow][r] / runs[fast][r]` over the runs of
+ * the last timeInterleaved call: run r of each function was timed back to
+ * back, so the range shows how far the machine moved a ratio within one run.
+ * `scale` converts per-pass times when the passes repeat different counts.
+ */
+function ratioSpread(fast: number, slow: number, scale = 1): string {
+  const rs = lastRuns[fast]!.map((t, r) => (scale * lastRuns[slow]![r]!) / t);
+  return `${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)}×`;
+}
+
 /** Median ms of each function over `reps` interleaved runs, after one warm-up run each. */
 function timeInterleaved(reps: number, fns: (() => void)[]): number[] {
   for (const fn of fns) fn();
   const times: number[][] = fns.map(() => []);
+  lastRuns = times;
   for (let r = 0; r < reps; r++) {
     fns.forEach((fn, i) => {
       gc();
@@ -101,7 +116,16 @@ function ratesInterleaved(n: number, passes: (() => void)[]): number[] {
       for (let r = 0; r < reps[i]!; r++) pass();
     }),
   );
+  lastRepeats = reps;
   return ms.map((m, i) => (n * reps[i]! * 1000) / m);
+}
+
+/** How many times each pass of the last ratesInterleaved call ran per timed run. */
+let lastRepeats: number[] = [];
+
+/** ratioSpread for the rates of the last ratesInterleaved call: `fast` over `slow` in calls per second. */
+function rateSpread(fast: number, slow: number): string {
+  return ratioSpread(fast, slow, lastRepeats[fast]! / lastRepeats[slow]!);
 }
 
 function fmtRate(x: number): string {
@@ -426,6 +450,8 @@ export async function run(): Promise<void> {
     parseCompileOurs,
     parsePeer,
   ]) as [number, number, number];
+  const spreadParse = ratioSpread(0, 2);
+  const spreadParseCompile = ratioSpread(1, 2);
 
   // ---- compiled matchers / parsed files for the checks
   const ourRobots: RobotsTxt[] = files.map((f) => parseRobotsTxt(f.bytes));
@@ -465,6 +491,7 @@ export async function run(): Promise<void> {
       for (let i = 0; i < n; i++) if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
     },
   ]) as [number, number, number];
+  const spreadChecks = rateSpread(0, 2);
 
   // ---- real crawled URLs, agent Googlebot
   const crawlAgent = "Googlebot";
@@ -489,6 +516,7 @@ export async function run(): Promise<void> {
       }
     },
   ]) as [number, number];
+  const spreadCrawl = rateSpread(0, 1);
 
   // ---- end to end: each file parsed, its matchers compiled, then each of
   //      its corpus checks run once. A RuleIndex builds its trie's nodes the
@@ -699,6 +727,11 @@ export async function run(): Promise<void> {
   }
   console.log(
     row(["re-parse per check (reference-style API)", `${fmtRate(refRate)}/s`, "", ""], w),
+  );
+  console.log(
+    `\nratio in each of the ${REPS} interleaved runs (run r of ours against run r of robots-parser): ` +
+      `parse ${spreadParse}, parse + compile ${spreadParseCompile}, ` +
+      `corpus checks ${spreadChecks}, crawled URLs ${spreadCrawl}`,
   );
   console.log(
     `\nverdicts equal to Google's reference on the corpus checks: ours ${((100 * ourAgree) / n).toFixed(3)}%, ` +
