@@ -69,25 +69,24 @@ function timeMedian(reps: number, warm: number, fn: () => void): number {
   return median(out);
 }
 
-/** Every run's ms of the last timeInterleaved call, per function (for the spread line). */
-let lastRuns: number[][] = [];
-
 /**
- * Lowest and highest ratio `runs[slow][r] / runs[fast][r]` over the runs of
- * the last timeInterleaved call: run r of each function was timed back to
- * back, so the range shows how far the machine moved a ratio within one run.
- * `scale` converts per-pass times when the passes repeat different counts.
+ * Lowest and highest of `num[r] / den[r]` over runs r timed back to back
+ * (timeRuns, rateRuns): how far the machine moved a ratio within one run.
  */
-function ratioSpread(fast: number, slow: number, scale = 1): string {
-  const rs = lastRuns[fast]!.map((t, r) => (scale * lastRuns[slow]![r]!) / t);
+function ratioRange(num: number[], den: number[]): string {
+  const rs = num.map((x, r) => x / den[r]!);
   return `${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)}×`;
 }
 
 /** Median ms of each function over `reps` interleaved runs, after one warm-up run each. */
 function timeInterleaved(reps: number, fns: (() => void)[]): number[] {
+  return timeRuns(reps, fns).map(median);
+}
+
+/** Every run's ms of each function over `reps` interleaved runs, after one warm-up run each. */
+function timeRuns(reps: number, fns: (() => void)[]): number[][] {
   for (const fn of fns) fn();
   const times: number[][] = fns.map(() => []);
-  lastRuns = times;
   for (let r = 0; r < reps; r++) {
     fns.forEach((fn, i) => {
       gc();
@@ -96,36 +95,27 @@ function timeInterleaved(reps: number, fns: (() => void)[]): number[] {
       times[i]!.push(now() - t);
     });
   }
-  return times.map(median);
+  return times;
 }
 
 /**
- * Calls per second of each pass (each makes `n` calls): every pass is repeated
- * until a timed run lasts at least 150 ms, runs are interleaved, median.
+ * Calls per second of each pass (each makes `n` calls) in each run: every pass
+ * is repeated until a timed run lasts at least 150 ms, runs are interleaved.
  */
-function ratesInterleaved(n: number, passes: (() => void)[]): number[] {
+function rateRuns(n: number, passes: (() => void)[]): number[][] {
   const reps = passes.map((pass) => {
     pass(); // warm-up (JIT)
     const t = now();
     pass();
     return Math.max(1, Math.ceil(150 / Math.max(now() - t, 0.001)));
   });
-  const ms = timeInterleaved(
+  const runs = timeRuns(
     REPS,
     passes.map((pass, i) => () => {
       for (let r = 0; r < reps[i]!; r++) pass();
     }),
   );
-  lastRepeats = reps;
-  return ms.map((m, i) => (n * reps[i]! * 1000) / m);
-}
-
-/** How many times each pass of the last ratesInterleaved call ran per timed run. */
-let lastRepeats: number[] = [];
-
-/** ratioSpread for the rates of the last ratesInterleaved call: `fast` over `slow` in calls per second. */
-function rateSpread(fast: number, slow: number): string {
-  return ratioSpread(fast, slow, lastRepeats[fast]! / lastRepeats[slow]!);
+  return runs.map((ms, i) => ms.map((m) => (n * reps[i]! * 1000) / m));
 }
 
 function fmtRate(x: number): string {
@@ -445,13 +435,10 @@ export async function run(): Promise<void> {
   };
   // Interleaved repetitions, so a burst of load on a shared machine hits
   // all three alike; median of each.
-  const [msParse, msParseCompile, msPeerParse] = timeInterleaved(REPS, [
-    parseOurs,
-    parseCompileOurs,
-    parsePeer,
-  ]) as [number, number, number];
-  const spreadParse = ratioSpread(0, 2);
-  const spreadParseCompile = ratioSpread(1, 2);
+  const parseRuns = timeRuns(REPS, [parseOurs, parseCompileOurs, parsePeer]);
+  const [msParse, msParseCompile, msPeerParse] = parseRuns.map(median) as [number, number, number];
+  const spreadParse = ratioRange(parseRuns[2]!, parseRuns[0]!);
+  const spreadParseCompile = ratioRange(parseRuns[2]!, parseRuns[1]!);
 
   // ---- compiled matchers / parsed files for the checks
   const ourRobots: RobotsTxt[] = files.map((f) => parseRobotsTxt(f.bytes));
@@ -480,7 +467,7 @@ export async function run(): Promise<void> {
 
   let sink = 0;
   const n = checks.length;
-  const [checksOurs, linesOurs, checksPeer] = ratesInterleaved(n, [
+  const checkRuns = rateRuns(n, [
     () => {
       for (let i = 0; i < n; i++) if (checkMatchers[i]!.isAllowed(urls[i]!)) sink++;
     },
@@ -490,8 +477,9 @@ export async function run(): Promise<void> {
     () => {
       for (let i = 0; i < n; i++) if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
     },
-  ]) as [number, number, number];
-  const spreadChecks = rateSpread(0, 2);
+  ]);
+  const [checksOurs, linesOurs, checksPeer] = checkRuns.map(median) as [number, number, number];
+  const spreadChecks = ratioRange(checkRuns[0]!, checkRuns[2]!);
 
   // ---- real crawled URLs, agent Googlebot
   const crawlAgent = "Googlebot";
@@ -500,7 +488,7 @@ export async function run(): Promise<void> {
   );
   const crawlP: PeerRobots[] = crawled.map((l) => peerRobots[l.file]!);
   const crawlN = crawled.reduce((k, l) => k + l.urls.length, 0);
-  const [crawlOurs, crawlPeer] = ratesInterleaved(crawlN, [
+  const crawlRuns = rateRuns(crawlN, [
     () => {
       for (let j = 0; j < crawled.length; j++) {
         const m = crawlM[j]!;
@@ -515,8 +503,9 @@ export async function run(): Promise<void> {
         for (let i = 0; i < us.length; i++) if (p.isAllowed(us[i]!, crawlAgent)) sink++;
       }
     },
-  ]) as [number, number];
-  const spreadCrawl = rateSpread(0, 1);
+  ]);
+  const [crawlOurs, crawlPeer] = crawlRuns.map(median) as [number, number];
+  const spreadCrawl = ratioRange(crawlRuns[0]!, crawlRuns[1]!);
 
   // ---- end to end: each file parsed, its matchers compiled, then each of
   //      its corpus checks run once. A RuleIndex builds its trie's nodes the
