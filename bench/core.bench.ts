@@ -44,6 +44,26 @@ const REPS = 5;
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
+/**
+ * How long a timed run waits after its forced full collection. gc() returns
+ * when the pause ends, but V8 then sweeps the heap (about 200 MiB here) on a
+ * background thread, on the machine's other core, for tens of ms. A run
+ * timed at once shares memory and cache with that sweeper; the shorter the
+ * run, the larger the share of it that is slowed. Measured in session 10
+ * (scratch harness, corpus checks, eight gc() then two passes per process):
+ * our first pass after gc() took 420-490 ns per check against 300-350 for
+ * the second; after a 50-300 ms wait, or with --single-threaded-gc, the two
+ * were alike. Every library's runs wait the same.
+ */
+const SETTLE_MS = 100;
+const settleCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** A full collection, then SETTLE_MS for the background sweeper to finish. */
+function collect(): void {
+  gc();
+  Atomics.wait(settleCell, 0, 0, SETTLE_MS);
+}
+
 // ---------------------------------------------------------------- helpers
 
 function now(): number {
@@ -61,7 +81,7 @@ function timeMedian(reps: number, warm: number, fn: () => void): number {
   for (let i = 0; i < warm; i++) fn();
   const out: number[] = [];
   for (let i = 0; i < reps; i++) {
-    gc();
+    collect();
     const t = now();
     fn();
     out.push(now() - t);
@@ -89,7 +109,7 @@ function timeRuns(reps: number, fns: (() => void)[]): number[][] {
   const times: number[][] = fns.map(() => []);
   for (let r = 0; r < reps; r++) {
     fns.forEach((fn, i) => {
-      gc();
+      collect();
       const t = now();
       fn();
       times[i]!.push(now() - t);

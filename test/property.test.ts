@@ -283,6 +283,54 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     assert.ok(decidedByRule > total * 0.1, `only ${decidedByRule}/${total} decided by a rule`);
   });
 
+  test("many globs under one key (the n-gram prefilter) equal the model (SPEC §5, §6)", () => {
+    // 16 or more glob entries whose keys end at one trie node are filtered
+    // by the n-grams of their segments, kept in the node's record and read
+    // from it once a check has needed them (src/match/rule-index.ts,
+    // bigGlobs). Two keys, so each node gets most of 20–70 rules; segments
+    // from a small alphabet that overlap, so n-grams are shared and often
+    // present. One matcher answers all the URLs of a run: later checks read
+    // the n-grams earlier ones wrote.
+    const piece = fc.constantFrom("a", "b", "ab", "ba", "abc", "cab", "x", "=", "?", "q=1", "/");
+    const key = fc.constantFrom("/", "/p");
+    const globPattern = fc
+      .tuple(
+        key,
+        fc.array(fc.tuple(fc.constantFrom("*", "**"), piece), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("", "", "$"),
+      )
+      .map(([k, parts, end]) => `${k}${parts.map(([s, p]) => s + p).join("")}${end}`);
+    const globRule = fc
+      .tuple(fc.constantFrom("allow", "disallow"), globPattern)
+      .map(([k, p]) => `${k}: ${p}`);
+    const globUrl = fc
+      .tuple(key, fc.array(piece, { maxLength: 6 }), fc.constantFrom("", "", "#ab", "#q=1"))
+      .map(([k, parts, frag]) => `http://example.com${k}${parts.join("")}${frag}`);
+    let decidedByRule = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(
+        fc.array(globRule, { minLength: 20, maxLength: 70 }),
+        fc.array(globUrl, { minLength: 1, maxLength: 12 }),
+        (rules, urls) => {
+          const body = encode(["user-agent: *", ...rules]);
+          const m = compileMatcher(parseRobotsTxt(body), "z");
+          for (const u of urls) {
+            const v = m.check(u);
+            const got: [boolean, number] = [v.allowed, v.line];
+            assert.deepEqual(got, naiveDecide(body, "z", u), `${JSON.stringify(rules)} ${u}`);
+            assert.equal(m.isAllowed(u), v.allowed);
+            total++;
+            if (got[1] > 0) decidedByRule++;
+          }
+        },
+      ),
+      { numRuns: Math.max(20, Math.ceil(RUNS / 3)) },
+    );
+    // Guard: the globs must decide a fair share of the URLs.
+    assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
+  });
+
   test("answers do not depend on which trie nodes earlier checks built (SPEC §5, §6)", () => {
     // A RuleIndex builds each trie node the first time a check reaches it
     // (src/match/rule-index.ts). One matcher answers the URLs in order,
