@@ -274,6 +274,39 @@ describe("SPEC §5 where the path ends: fragment and NUL, with $ and * rules", (
   });
 });
 
+describe("SPEC §5 a check that starts below the root", () => {
+  // A matcher whose root leads only to its `/` child starts its checks at
+  // that child once a check has built it (every path starts with `/`).
+  // Each URL is checked twice by one matcher: the first check walks from
+  // the root, the second from where the matcher then starts.
+  const cases: [string, string, boolean, number][] = [
+    // root only leads to `/`: the second check starts below it
+    ["User-agent: *\nDisallow: /a\nAllow: /ab", "/ab", true, 3],
+    ["User-agent: *\nDisallow: /abc", "/abd", true, 0],
+    ["User-agent: *\nDisallow: /abc", "/abcd", false, 2],
+    ["User-agent: *\nDisallow: /abc", "/", true, 0],
+    // the root's only child is not `/`: no path ever matches its rules
+    ["User-agent: *\nDisallow: a\nDisallow: ab", "/a", true, 0],
+    ["User-agent: *\nDisallow: a\nDisallow: ab", "/ab", true, 0],
+    // an empty pattern is an entry of the root itself (priority 0)
+    ["User-agent: *\nDisallow:\nDisallow: /a", "/b", true, 2],
+    // a glob keyed at the root
+    ["User-agent: *\nDisallow: *ab\nAllow: /a", "/ab", false, 2],
+    // `$` alone at the root matches only the empty path, which no URL has
+    ["User-agent: *\nDisallow: $\nDisallow: /a", "/b", true, 0],
+  ];
+  for (const [body, url, allowed, line] of cases) {
+    test(`${JSON.stringify(body)} ${url} → ${allowed ? "allowed" : "disallowed"}, line ${line}`, () => {
+      const m = compileMatcher(parseRobotsTxt(body), "bot");
+      for (let round = 0; round < 2; round++) {
+        assert.equal(m.decidingLine(url), line, `round ${round}`);
+        assert.equal(m.isAllowed(url), allowed, `round ${round}`);
+      }
+      assert.deepEqual(decide(body, "bot", url), [allowed, line]);
+    });
+  }
+});
+
 describe("SPEC §5 worst case", () => {
   test("many stars against a long path finish (no backtracking)", () => {
     const body = `User-agent: *\nDisallow: /${"a*".repeat(12)}b`;

@@ -146,7 +146,12 @@ export class RobotsMatcher {
    * the same for every path (RuleIndex#constant: -1 for no rule, else
    * `id * 2 + allows`); LEGACY for the 1996 profile's rules.
    */
-  readonly #start: number;
+  #start: number;
+  /**
+   * RuleIndex#slashSlot until the root's `/` child is built, then 0: the
+   * next check starts at that child (`#start`), one node fewer to walk.
+   */
+  #slash: number;
   /** The index's compiled globs (RuleIndex#globs). */
   readonly #globs: readonly (GlobData | null)[] | null;
   readonly #index: RuleIndex | null;
@@ -172,6 +177,7 @@ export class RobotsMatcher {
       rules.sort((a, b) => a.line - b.line);
       this.#d = [];
       this.#start = LEGACY;
+      this.#slash = 0;
       this.#globs = null;
       this.#index = null;
       this.#legacy = rules
@@ -183,6 +189,7 @@ export class RobotsMatcher {
       const ix = cached.index;
       this.#d = ix.d;
       this.#start = ix.constant === VARIES ? ix.root : -2 - ix.constant;
+      this.#slash = ix.slashSlot;
       this.#globs = ix.globs;
       this.#index = ix;
       this.#legacy = null;
@@ -199,9 +206,16 @@ export class RobotsMatcher {
    */
   #decide(url: string): number {
     if (typeof url !== "string") throw notAString(url);
-    const s = this.#start;
+    let s = this.#start;
     // A constant answer needs neither the URL's characters nor the index.
     if (s < 0) return -2 - s;
+    if (this.#slash !== 0) {
+      const child = this.#d[this.#slash]!;
+      if (child >= 0) {
+        this.#start = s = child;
+        this.#slash = 0;
+      }
+    }
     const span = locatePathLazyEnd(url, sharedSpan);
     return decideIn(this.#index!, this.#d, this.#globs, s, span.str, span.start, span.end);
   }

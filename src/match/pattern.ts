@@ -88,6 +88,34 @@ export function matchGlob(
 }
 
 /**
+ * Where the greedy leftmost match of an unanchored glob's segments from
+ * `pos` ends in `str[pos, end)`, or -1 when they do not all occur. In a
+ * shorter range `[pos, e)` the glob matches exactly when this end is at
+ * most `e`: each segment's earliest occurrence is the one that ends first.
+ */
+export function globEnd(
+  g: { readonly seg: string; readonly more: readonly string[] | null },
+  str: string,
+  pos: number,
+  end: number,
+): number {
+  let seg = g.seg;
+  let at = findSegment(str, seg, pos, end);
+  if (at < 0) return -1;
+  pos = at + seg.length;
+  const more = g.more;
+  if (more !== null) {
+    for (let i = 0; i < more.length; i++) {
+      seg = more[i]!;
+      at = findSegment(str, seg, pos, end);
+      if (at < 0) return -1;
+      pos = at + seg.length;
+    }
+  }
+  return pos;
+}
+
+/**
  * Greedy leftmost search of the segments `first`, then `more[from…]`, in
  * order from `pos`; the last one ends at `end` when `anchored`. Exact for
  * this language: taking each segment's earliest occurrence leaves the most
