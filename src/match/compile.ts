@@ -141,7 +141,8 @@ export class RobotsMatcher {
   /** The index's array, held here so a check reads the index object only for globs. */
   readonly #d: readonly number[];
   /**
-   * How a check starts: the root's offset in `#d` (≥ 0) when the answer
+   * How a check starts: the offset in `#d` (≥ 0) of the node its walk
+   * starts at, the root or its `/` child (see `#slash`), when the answer
    * depends on the path; `-2 - value` when the index's deciding value is
    * the same for every path (RuleIndex#constant: -1 for no rule, else
    * `id * 2 + allows`); LEGACY for the 1996 profile's rules.

@@ -967,8 +967,9 @@ function bigGlobs(
  * allocation, no builtin call for ordinary paths, once the nodes the path
  * reaches are built (the first check to reach a node builds it: buildNode).
  *
- * `d`, `globs` and `root` are `ix.d`, `ix.globs` and `ix.root`, passed by a
- * matcher that holds them itself: a check on a cold matcher then reads `ix`
+ * `d` and `globs` are `ix.d` and `ix.globs`, and `root` where the walk
+ * starts: `ix.root`, or the root's `/` child when the root leads only
+ * there (RuleIndex#slashSlot). A matcher passes what it holds itself: a check on a cold matcher then reads `ix`
  * only to build a node (one cache miss fewer per check on the bench's
  * corpus checks).
  */
