@@ -99,13 +99,27 @@ export function globEnd(
   pos: number,
   end: number,
 ): number {
-  let seg = g.seg;
+  return segmentsEnd(g.seg, g.more, 0, str, pos, end);
+}
+
+/**
+ * Greedy leftmost placement of the segments `first`, then `more[from…]`,
+ * from `pos` in `str[pos, end)`: where the last one ends, or -1.
+ */
+function segmentsEnd(
+  first: string,
+  more: readonly string[] | null,
+  from: number,
+  str: string,
+  pos: number,
+  end: number,
+): number {
+  let seg = first;
   let at = findSegment(str, seg, pos, end);
   if (at < 0) return -1;
   pos = at + seg.length;
-  const more = g.more;
   if (more !== null) {
-    for (let i = 0; i < more.length; i++) {
+    for (let i = from; i < more.length; i++) {
       seg = more[i]!;
       at = findSegment(str, seg, pos, end);
       if (at < 0) return -1;
@@ -130,6 +144,8 @@ function matchSegments(
   pos: number,
   end: number,
 ): boolean {
+  if (!anchored) return segmentsEnd(first, more, from, str, pos, end) >= 0;
+  // All but the last segment placed greedily; the last ends at `end`.
   let seg = first;
   if (more !== null) {
     for (let i = from; i < more.length; i++) {
@@ -139,11 +155,8 @@ function matchSegments(
       seg = more[i]!;
     }
   }
-  if (anchored) {
-    const at = end - seg.length;
-    return at >= pos && str.startsWith(seg, at);
-  }
-  return findSegment(str, seg, pos, end) >= 0;
+  const at = end - seg.length;
+  return at >= pos && str.startsWith(seg, at);
 }
 
 /**
