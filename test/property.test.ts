@@ -331,6 +331,66 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
   });
 
+  test("few globs under one key (segments read from the index) equal the model (SPEC §5, §6)", () => {
+    // Under 16 glob entries per trie node, each keeps its first segment's
+    // characters in the node's record and is decided from them when it has
+    // one segment, anchored or not; with more segments the first one
+    // filters (src/match/rule-index.ts, smallGlob, segmentEnd). Candidates
+    // are the occurrences of the glob's rarest character, at most four before
+    // the glob's object decides: pieces repeat `b`, `=` and `/` so paths
+    // often hold more than four. `index.html` rules add twins `/d/$`,
+    // trailing `*$` is unanchored, and `#` ends a path mid-string.
+    const piece = fc.constantFrom(
+      "a",
+      "b",
+      "bb",
+      "ab",
+      "bab",
+      "=",
+      "q=1",
+      "/",
+      ".pdf",
+      "index.html",
+    );
+    const key = fc.constantFrom("/", "/p", "/p/");
+    const fewPattern = fc
+      .tuple(
+        key,
+        fc.array(fc.tuple(fc.constantFrom("*", "**", ""), piece), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("", "", "$", "*$", "*"),
+      )
+      .map(([k, parts, end]) => `${k}*${parts.map(([s, p]) => s + p).join("")}${end}`);
+    const fewRule = fc
+      .tuple(fc.constantFrom("allow", "disallow"), fewPattern)
+      .map(([k, p]) => `${k}: ${p}`);
+    const fewUrl = fc
+      .tuple(key, fc.array(piece, { maxLength: 8 }), fc.constantFrom("", "", "", "#b=", "#/a"))
+      .map(([k, parts, frag]) => `http://example.com${k}${parts.join("")}${frag}`);
+    let decidedByRule = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fewRule, { minLength: 1, maxLength: 12 }),
+        fc.array(fewUrl, { minLength: 1, maxLength: 10 }),
+        (rules, urls) => {
+          const body = encode(["user-agent: *", ...rules]);
+          const m = compileMatcher(parseRobotsTxt(body), "z");
+          for (const u of urls) {
+            const v = m.check(u);
+            const got: [boolean, number] = [v.allowed, v.line];
+            assert.deepEqual(got, naiveDecide(body, "z", u), `${JSON.stringify(rules)} ${u}`);
+            assert.equal(m.isAllowed(u), v.allowed);
+            total++;
+            if (got[1] > 0) decidedByRule++;
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    // Guard: the globs must decide a fair share of the URLs.
+    assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
+  });
+
   test("answers do not depend on which trie nodes earlier checks built (SPEC §5, §6)", () => {
     // A RuleIndex builds each trie node the first time a check reaches it
     // (src/match/rule-index.ts). One matcher answers the URLs in order,

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, isAllowed, parseRobotsTxt, pathOf } from "../src/index.js";
+import { matchesPattern } from "../src/match/pattern.js";
 import { hasIndexHtml, RuleIndex, VARIES } from "../src/match/rule-index.js";
 import { R_END, R_INDEX_HTML, ROW } from "../src/parse/rule-table.js";
 
@@ -303,6 +304,41 @@ describe("SPEC §5 a check that starts below the root", () => {
         assert.equal(m.isAllowed(url), allowed, `round ${round}`);
       }
       assert.deepEqual(decide(body, "bot", url), [allowed, line]);
+    });
+  }
+});
+
+describe("SPEC §5 a glob decided from its first segment's characters", () => {
+  // A trie node with fewer than 16 globs keeps each one's first segment in
+  // its record; the occurrences of the glob's rarest character are the
+  // candidates, four at most before the glob's object decides. A segment
+  // over 16,383 characters, or a rarest character more than 255 into it,
+  // is tested through the object only (src/match/rule-index.ts, smallGlob).
+  const long = "ab".repeat(8200);
+  const deep = `${"a".repeat(300)}Z`;
+  const cases: [string, string, boolean, number][] = [
+    // `b` is rarer than `a`: candidates at every `b` before the match
+    ["User-agent: *\nDisallow: /*ab", "/bbbbbbbab", false, 2],
+    ["User-agent: *\nDisallow: /*ab", "/bbbbbbbbb", true, 0],
+    ["User-agent: *\nDisallow: /*ab", "/bbbbbbba#ab", true, 0],
+    ["User-agent: *\nDisallow: /*ab$", "/bbbbbbbab", false, 2],
+    ["User-agent: *\nDisallow: /*ab$", "/bbbbbbbabb", true, 0],
+    ["User-agent: *\nDisallow: /*ab*c", "/bbbbbbbabc", false, 2],
+    ["User-agent: *\nDisallow: /*ab*c", "/bbbbbbbab", true, 0],
+    // the segment too long to keep in the record
+    [`User-agent: *\nDisallow: /*${long}`, `/x${long}`, false, 2],
+    [`User-agent: *\nDisallow: /*${long}`, `/x${long.slice(1)}`, true, 0],
+    // the rarest character too far into the segment
+    [`User-agent: *\nDisallow: /*${deep}`, `/x${deep}`, false, 2],
+    [`User-agent: *\nDisallow: /*${deep}`, `/x${deep.slice(1)}`, true, 0],
+    [`User-agent: *\nDisallow: /*${deep}`, `/x${deep.slice(0, -1)}`, true, 0],
+  ];
+  for (const [body, url, allowed, line] of cases) {
+    test(`${JSON.stringify(body.slice(0, 60))} ${url.slice(0, 30)} → ${allowed ? "allowed" : "disallowed"}, line ${line}`, () => {
+      const m = compileMatcher(parseRobotsTxt(body), "bot");
+      assert.equal(m.decidingLine(url), line);
+      assert.equal(m.isAllowed(url), allowed);
+      assert.equal(matchesPattern(body.slice(body.indexOf("/*")), pathOf(url)), !allowed);
     });
   }
 });
