@@ -17,8 +17,9 @@
  * line and explanations), then the node records in the order the nodes
  * were built (the root at compile time, every other node when a check first
  * reaches it: see buildNode), each followed by its children (first
- * character, child offset, in character order), its glob entries and the
- * rest of its label (see N_LABEL_TAIL), so a check walks one array.
+ * character, child offset, in character order), its glob records with
+ * what they need (see SMALL_RECORD, GRAM_RECORD) and the rest of its label
+ * (see N_LABEL_TAIL), so a check walks one array.
  * Measured on the bench's corpus checks (a different small file for almost
  * every check, so memory latency dominates): the former layout of one object
  * per index with eight arrays and one key string per node took 540–590 ns
