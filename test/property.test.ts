@@ -185,6 +185,29 @@ function verdict(body: Uint8Array, a: string, u: string): [boolean, number] {
   return [v.allowed, v.line];
 }
 
+/**
+ * Every URL of a run checked by one matcher (so later checks meet the trie
+ * nodes and n-grams earlier ones built) for `User-agent: *` and `rules`:
+ * verdict and line equal to the model's, isAllowed equal to check; `tally`
+ * counts the URLs and those a rule decided.
+ */
+function agreeOnOneMatcher(
+  rules: string[],
+  urls: string[],
+  tally: { total: number; decided: number },
+): void {
+  const body = encode(["user-agent: *", ...rules]);
+  const m = compileMatcher(parseRobotsTxt(body), "z");
+  for (const u of urls) {
+    const v = m.check(u);
+    const got: [boolean, number] = [v.allowed, v.line];
+    assert.deepEqual(got, naiveDecide(body, "z", u), `${JSON.stringify(rules)} ${u}`);
+    assert.equal(m.isAllowed(u), v.allowed);
+    tally.total++;
+    if (got[1] > 0) tally.decided++;
+  }
+}
+
 // ---------------------------------------------------------------------------
 
 describe("property: totality (SPEC §2.9)", () => {
@@ -306,29 +329,17 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     const globUrl = fc
       .tuple(key, fc.array(piece, { maxLength: 6 }), fc.constantFrom("", "", "#ab", "#q=1"))
       .map(([k, parts, frag]) => `http://example.com${k}${parts.join("")}${frag}`);
-    let decidedByRule = 0;
-    let total = 0;
+    const tally = { total: 0, decided: 0 };
     fc.assert(
       fc.property(
         fc.array(globRule, { minLength: 20, maxLength: 70 }),
         fc.array(globUrl, { minLength: 1, maxLength: 12 }),
-        (rules, urls) => {
-          const body = encode(["user-agent: *", ...rules]);
-          const m = compileMatcher(parseRobotsTxt(body), "z");
-          for (const u of urls) {
-            const v = m.check(u);
-            const got: [boolean, number] = [v.allowed, v.line];
-            assert.deepEqual(got, naiveDecide(body, "z", u), `${JSON.stringify(rules)} ${u}`);
-            assert.equal(m.isAllowed(u), v.allowed);
-            total++;
-            if (got[1] > 0) decidedByRule++;
-          }
-        },
+        (rules, urls) => agreeOnOneMatcher(rules, urls, tally),
       ),
       { numRuns: Math.max(20, Math.ceil(RUNS / 3)) },
     );
     // Guard: the globs must decide a fair share of the URLs.
-    assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
+    assert.ok(tally.decided > tally.total * 0.2, `only ${tally.decided}/${tally.total} decided`);
   });
 
   test("few globs under one key (segments read from the index) equal the model (SPEC §5, §6)", () => {
@@ -366,29 +377,17 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     const fewUrl = fc
       .tuple(key, fc.array(piece, { maxLength: 8 }), fc.constantFrom("", "", "", "#b=", "#/a"))
       .map(([k, parts, frag]) => `http://example.com${k}${parts.join("")}${frag}`);
-    let decidedByRule = 0;
-    let total = 0;
+    const tally = { total: 0, decided: 0 };
     fc.assert(
       fc.property(
         fc.array(fewRule, { minLength: 1, maxLength: 12 }),
         fc.array(fewUrl, { minLength: 1, maxLength: 10 }),
-        (rules, urls) => {
-          const body = encode(["user-agent: *", ...rules]);
-          const m = compileMatcher(parseRobotsTxt(body), "z");
-          for (const u of urls) {
-            const v = m.check(u);
-            const got: [boolean, number] = [v.allowed, v.line];
-            assert.deepEqual(got, naiveDecide(body, "z", u), `${JSON.stringify(rules)} ${u}`);
-            assert.equal(m.isAllowed(u), v.allowed);
-            total++;
-            if (got[1] > 0) decidedByRule++;
-          }
-        },
+        (rules, urls) => agreeOnOneMatcher(rules, urls, tally),
       ),
       { numRuns: RUNS },
     );
     // Guard: the globs must decide a fair share of the URLs.
-    assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
+    assert.ok(tally.decided > tally.total * 0.2, `only ${tally.decided}/${tally.total} decided`);
   });
 
   test("answers do not depend on which trie nodes earlier checks built (SPEC §5, §6)", () => {
