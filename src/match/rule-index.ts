@@ -601,9 +601,7 @@ function buildNode(
   if (gn > 0) o = globRecords(d, text, lz, gn);
   if (!root && len > HEAD_CHARS + 1) {
     d[at + N_LABEL_TAIL] = o;
-    for (let j = HEAD_CHARS + 1; j < len; j += 4) {
-      d[o++] = labelWord(text, labelAt + j, labelAt + Math.min(j + 4, len));
-    }
+    appendChars(d, text, labelAt + HEAD_CHARS + 1, labelAt + len);
   }
   return at;
 }
@@ -704,11 +702,19 @@ function smallGlob(
   }
   if (len > INFO_LEN_MAX) kind = G_OBJECT;
   if (kind === G_OBJECT) return rare | (G_OBJECT << INFO_KIND_SHIFT);
-  for (let j = s; j < e; j += 4) d.push(labelWord(text, j, Math.min(j + 4, e)));
+  appendChars(d, text, s, e);
   return rare | (kind << INFO_KIND_SHIFT) | (at << INFO_AT_SHIFT) | (len << INFO_LEN_SHIFT);
 }
 
-/** Does `str` hold at `p` the `len` characters packed at `d[w…]` (four to a word, the first lowest)? */
+/** Append `text[from, to)` (ASCII) to `d`, four characters to a word (labelWord), for segmentAt. */
+function appendChars(d: number[], text: string, from: number, to: number): void {
+  for (let j = from; j < to; j += 4) d.push(labelWord(text, j, Math.min(j + 4, to)));
+}
+
+/**
+ * Does `str` hold at `p` the `len` characters packed at `d[w…]` (four to a
+ * word, the first lowest)? A label's tail and a glob's first segment.
+ */
 function segmentAt(d: readonly number[], w: number, len: number, str: string, p: number): boolean {
   let word = 0;
   for (let j = 0; j < len; j++) {
@@ -1189,18 +1195,8 @@ export function decideIn(
         head >>= 8;
       }
       if (j < headEnd) break;
-      if (j < len) {
-        // The tail (j is 1 + HEAD_CHARS here): four characters to a
-        // word, the first lowest.
-        let t = d[o + N_LABEL_TAIL]!;
-        let word = 0;
-        for (; j < len; j++) {
-          if (((j - HEAD_CHARS - 1) & 3) === 0) word = d[t++]!;
-          if ((word & 0xff) !== str.charCodeAt(pos + j)) break;
-          word >>= 8;
-        }
-        if (j < len) break;
-      }
+      // The tail (j is 1 + HEAD_CHARS here), packed like a glob's segment.
+      if (j < len && !segmentAt(d, d[o + N_LABEL_TAIL]!, len - j, str, pos + j)) break;
     }
     pos += len;
     let v = d[o + N_PLAIN]!;
@@ -1243,8 +1239,8 @@ export function decideIn(
           if (kind === G_END) {
             // The segment must end where the path does.
             if (end < 0) end = pathEnd(str, pos, n);
-            const p = end - (info >>> INFO_LEN_SHIFT);
-            if (p < pos || !segmentAt(d, d[g + 2]!, info >>> INFO_LEN_SHIFT, str, p)) continue;
+            const len = info >>> INFO_LEN_SHIFT;
+            if (end - len < pos || !segmentAt(d, d[g + 2]!, len, str, end - len)) continue;
             best = v;
             break;
           }
