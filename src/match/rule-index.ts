@@ -672,18 +672,10 @@ function smallGlob(
   meta: number,
 ): number {
   const rare = meta >> META_RARE_SHIFT;
-  const r = (no2 >> 1) * ROW;
-  let stop: number;
-  let anchored: boolean;
-  if ((no2 & 1) !== 0) {
-    // The twin `/dir/$` ends with its `/`.
-    stop = rows[r + R_INDEX_HTML]! + 1;
-    anchored = true;
-  } else {
-    stop = rows[r + R_END]!;
-    anchored = text.charCodeAt(stop - 1) === 0x24; /* $ */
-    if (anchored) stop--;
-  }
+  let stop = entryTextEnd(rows, no2);
+  // The twin `/dir/$` is anchored by the `$` its text lacks.
+  let anchored = (no2 & 1) !== 0 || text.charCodeAt(stop - 1) === 0x24; /* $ */
+  if ((no2 & 1) === 0 && anchored) stop--;
   if (anchored && text.charCodeAt(stop - 1) === 0x2a) anchored = false;
   let s = star + 1;
   while (s < stop && text.charCodeAt(s) === 0x2a) s++;
@@ -1097,11 +1089,19 @@ export class RuleIndex {
 
 /** The pattern of rule `no2 >> 1`, or of its index.html twin when `no2` is odd. */
 function globSource(text: string, rows: readonly number[], no2: number): string {
+  const ps = rows[(no2 >> 1) * ROW + R_START]!;
+  const pe = entryTextEnd(rows, no2);
+  return (no2 & 1) === 0 ? text.slice(ps, pe) : `${text.slice(ps, pe)}$`;
+}
+
+/**
+ * Where the text of entry `no2` ends in the file's pattern text: the rule's
+ * end, or for its index.html twin (`no2` odd) just after the `/` before
+ * `index.html` (the twin's `$` is not in the text).
+ */
+function entryTextEnd(rows: readonly number[], no2: number): number {
   const r = (no2 >> 1) * ROW;
-  const ps = rows[r + R_START]!;
-  const pe = rows[r + R_END]!;
-  if ((no2 & 1) === 0) return text.slice(ps, pe);
-  return `${text.slice(ps, rows[r + R_INDEX_HTML]! + 1)}$`;
+  return (no2 & 1) === 0 ? rows[r + R_END]! : rows[r + R_INDEX_HTML]! + 1;
 }
 
 /**
@@ -1239,8 +1239,8 @@ export function decideIn(
           if (kind === G_END) {
             // The segment must end where the path does.
             if (end < 0) end = pathEnd(str, pos, n);
-            const len = info >>> INFO_LEN_SHIFT;
-            if (end - len < pos || !segmentAt(d, d[g + 2]!, len, str, end - len)) continue;
+            const segLen = info >>> INFO_LEN_SHIFT;
+            if (end - segLen < pos || !segmentAt(d, d[g + 2]!, segLen, str, end - segLen)) continue;
             best = v;
             break;
           }
