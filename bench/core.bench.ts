@@ -742,6 +742,14 @@ export async function run(): Promise<void> {
       `parse ${spreadParse}, parse + compile ${spreadParseCompile}, ` +
       `corpus checks ${spreadChecks}, crawled URLs ${spreadCrawl}`,
   );
+  // Each library's own rate in each run, in run order: which of the two moved
+  // the ratio (ours allocates nothing per check; robots-parser allocates on
+  // every check, and the machine's speed drifts over tens of seconds).
+  const perRun = (rates: number[]): string => rates.map(fmtRate).join(", ");
+  console.log(
+    `corpus checks/s in each run: ours ${perRun(checkRuns[0]!)}; ` +
+      `robots-parser ${perRun(checkRuns[2]!)}`,
+  );
   console.log(
     `\nverdicts equal to Google's reference on the corpus checks: ours ${((100 * ourAgree) / n).toFixed(3)}%, ` +
       `robots-parser ${((100 * peerAgree) / n).toFixed(3)}%`,
