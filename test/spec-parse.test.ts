@@ -115,6 +115,39 @@ describe("SPEC §2.6 key and value", () => {
     assert.equal(r.groups[0]!.rules.length, 0);
     assert.equal(r.lineRecord(2)!.kind, "unknown");
   });
+  test("long bodies: a space or tab anywhere in a long second word makes the line garbage", () => {
+    // Bodies of 256 bytes or more are read four bytes at a time; move the
+    // line across word boundaries and the blank across each byte of a word.
+    const pad = `# ${"p".repeat(300)}\n`;
+    for (let shift = 0; shift < 4; shift++) {
+      for (let at = 0; at < 12; at++) {
+        for (const blank of [" ", "\t"]) {
+          const word = "/a".repeat(20);
+          const broken = `${word.slice(0, 10 + at)}${blank}${word.slice(10 + at)}`;
+          // The good line ends in blanks (trimmed: not a third word), and
+          // a short one-word line follows its leading blank.
+          const body = `${pad}${"x".repeat(shift)}\nUser-agent: a\nDisallow ${broken}\nDisallow ${word}${blank} \n ab\nUser-agent: b\nDisallow /y\n`;
+          const r = parseRobotsTxt(body);
+          const name = `shift ${shift}, blank ${JSON.stringify(blank)} at ${10 + at}`;
+          assert.deepEqual(
+            r.groups[0]!.rules.map((x) => x.pattern),
+            [word],
+            name,
+          );
+          assert.equal(r.lineRecord(4)!.kind, "unknown", name);
+          assert.equal(r.lineRecord(5)!.missingColon, true, name);
+          assert.equal(r.lineRecord(6)!.kind, "unknown", name);
+          assert.equal(r.lineRecord(6)!.missingColon, false, name);
+          // A short second word, right after its blank.
+          assert.deepEqual(
+            r.groups[1]!.rules.map((x) => x.pattern),
+            ["/y"],
+            name,
+          );
+        }
+      }
+    }
+  });
   test("the value is everything after the first colon", () => {
     const r = parseRobotsTxt("Sitemap: http://example.com/s.xml");
     assert.equal(r.sitemaps[0]!.url, "http://example.com/s.xml");

@@ -277,6 +277,37 @@ function skipComment(words: Int32Array, off: number, j: number): number {
   return off + (w << 2);
 }
 
+/**
+ * The first space or tab in `body[i, e)`, or `e`: whole aligned words of
+ * `words` (the first at byte `off`) are tested four bytes at a time, as in
+ * skipKey. Lines without a colon (HTML served as robots.txt) are read here
+ * for the two-word test of a missing colon; measured on three HTML bodies
+ * of 1,184–2,048 lines: see the commit.
+ */
+function blankIn(body: Uint8Array, words: Int32Array, off: number, i: number, e: number): number {
+  for (; i < e && ((i - off) & 3) !== 0; i++) {
+    const b = body[i]!;
+    if (b === 0x20 || b === 0x09) return i;
+  }
+  if (i < e && words.length > 0) {
+    // i is aligned here; the words that lie wholly before e.
+    const wEnd = (e - off) >> 2;
+    let w = (i - off) >> 2;
+    for (; w < wEnd; w++) {
+      const x = words[w]!;
+      const sp = x ^ 0x20202020;
+      const tab = x ^ 0x09090909;
+      if ((((sp - 0x01010101) & ~sp) | ((tab - 0x01010101) & ~tab)) & 0x80808080) break;
+    }
+    i = off + (w << 2);
+  }
+  for (; i < e; i++) {
+    const b = body[i]!;
+    if (b === 0x20 || b === 0x09) return i;
+  }
+  return e;
+}
+
 const SKIP_KEY = 0;
 const SKIP_VALUE = 1;
 const SKIP_COMMENT = 2;
@@ -523,25 +554,16 @@ function readLine(
     }
     // Whitespace may stand in for the colon only when the line is exactly two
     // words separated by spaces/tabs (SPEC.md §2.6).
-    for (let i = a; i < e; i++) {
-      const b = body[i]!;
-      if (b === 0x20 || b === 0x09) {
-        sep = i;
-        break;
-      }
-    }
-    if (sep < 0) {
+    sep = blankIn(body, words, off, a, e);
+    if (sep === e) {
       ev.kind = "invalid";
       return j;
     }
     let v = sep;
     while (v < e && (body[v] === 0x20 || body[v] === 0x09)) v++;
-    for (let i = v; i < e; i++) {
-      const b = body[i]!;
-      if (b === 0x20 || b === 0x09) {
-        ev.kind = "invalid";
-        return j;
-      }
+    if (blankIn(body, words, off, v, e) < e) {
+      ev.kind = "invalid";
+      return j;
     }
     ev.missingColon = true;
   }
