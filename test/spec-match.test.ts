@@ -1,7 +1,7 @@
 /** SPEC.md §4 (choosing the rules), §5 (matching a URL) and §6 (explaining a verdict). */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compileMatcher, isAllowed, parseRobotsTxt, pathOf } from "../src/index.js";
+import { compileMatcher, isAllowed, parseRobotsTxt, pathOf, selectGroups } from "../src/index.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { hasIndexHtml, RuleIndex, VARIES } from "../src/match/rule-index.js";
 import { R_END, R_INDEX_HTML, ROW } from "../src/parse/rule-table.js";
@@ -52,6 +52,39 @@ describe("SPEC §4 choosing the rules for a crawler", () => {
     assert.deepEqual(decide(body, "Foo Bar", "/x"), [true, 0]);
     assert.deepEqual(decide(body, "Foo", "/x"), [false, 4]);
     assert.deepEqual(decide(body, "", "/e"), [false, 6]);
+  });
+  test("a group naming the crawler on two lines applies once", () => {
+    const body = "User-agent: a\nUser-agent: A\nDisallow: /x\nUser-agent: *\nDisallow: /";
+    const r = parseRobotsTxt(body);
+    const m = compileMatcher(r, "a");
+    assert.deepEqual([m.source, m.groups, m.ruleCount], ["named", [0], 1]);
+    assert.deepEqual(
+      selectGroups(r, "a").groups.map((g) => g.index),
+      [0],
+    );
+  });
+  test("matchers of one file: each agent gets its own source, groups and rule count", () => {
+    // Compiled in turn on one parsed file, so later matchers reuse what
+    // earlier ones compiled (the fallback to * among them).
+    const r = parseRobotsTxt(
+      "User-agent: *\nDisallow: /a\nUser-agent: b\nDisallow: /\nAllow: /c\nUser-agent: *\nDisallow: /d",
+    );
+    const seen = ["x", "B", "y", "b", ""].map((agent) => {
+      const m = compileMatcher(r, agent);
+      const sel = selectGroups(r, agent);
+      assert.equal(m.source, sel.source, agent);
+      assert.deepEqual(
+        m.groups,
+        sel.groups.map((g) => g.index),
+        agent,
+      );
+      return [m.source, m.groups, m.ruleCount, m.isAllowed("/a"), m.isAllowed("/c")];
+    });
+    const fallback = ["global", [0, 2], 2, false, true];
+    const named = ["named", [1], 2, false, true];
+    assert.deepEqual(seen, [fallback, named, fallback, named, fallback]);
+    const none = compileMatcher(parseRobotsTxt("User-agent: b\nDisallow: /"), "x");
+    assert.deepEqual([none.source, none.groups, none.ruleCount], ["none", [], 0]);
   });
   test("a group naming both * and the crawler applies as the crawler's", () => {
     const body = "User-agent: *\nUser-agent: a\nDisallow: /x\nUser-agent: *\nDisallow: /y";

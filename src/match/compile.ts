@@ -15,7 +15,7 @@ import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group, Rule } from "../parse/types.js";
 import { decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
-import { type GroupSource, selectGroups } from "./select-groups.js";
+import { type GroupSource, namedGroups, selectGroups } from "./select-groups.js";
 import { locatePath, locatePathLazyEnd, notAString, type PathSpan, pathOf } from "./url-path.js";
 
 /** A rule that matched, with what the matcher made of it. */
@@ -56,27 +56,50 @@ interface CachedIndex {
   readonly groups: readonly Group[];
   readonly groupIndices: readonly number[];
   readonly index: RuleIndex;
+  /** Rules of the selected groups. */
+  readonly ruleCount: number;
+}
+
+/**
+ * The indexes compiled for one file, kept on the parsed file itself (a file
+ * has few distinct selections), so they live and die with it and cost no
+ * WeakMap lookup or string key per matcher.
+ */
+interface FileIndexes {
+  /** By group selection, in the order first compiled. */
+  readonly list: CachedIndex[];
+  /**
+   * The selection of every agent the file does not name (SPEC.md §4: its
+   * `*` groups, or none), and its source; null until a matcher needs it.
+   * Most agents fall back to it: measured on the bench's corpus checks,
+   * see the commit.
+   */
+  fallback: CachedIndex | null;
+  fallbackSource: GroupSource;
+}
+
+function fileIndexes(robots: RobotsTxt): FileIndexes {
+  let file = robots[compiledSlot] as FileIndexes | undefined;
+  if (file === undefined) {
+    file = { list: [], fallback: null, fallbackSource: "none" };
+    robots[compiledSlot] = file;
+  }
+  return file;
 }
 
 /**
  * The index for `groups` of `robots`, compiled once and shared by every agent
- * that selects the same groups (most agents fall back to the same `*`
- * groups). Measured on the corpus checks' agents: 2.54M rule insertions
- * without sharing, 0.75M with it. The cache is a short list on the parsed
- * file itself (a file has few distinct selections), so it lives and dies
- * with the file, and costs no WeakMap lookup or string key per matcher.
+ * that selects the same groups. Measured on the corpus checks' agents: 2.54M
+ * rule insertions without sharing, 0.75M with it.
  */
-function indexFor(robots: RobotsTxt, groups: readonly Group[]): CachedIndex {
-  let list = robots[compiledSlot] as CachedIndex[] | undefined;
-  if (list === undefined) {
-    list = [];
-    robots[compiledSlot] = list;
-  }
-  search: for (const c of list) {
+function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]): CachedIndex {
+  search: for (const c of file.list) {
     if (c.groups.length !== groups.length) continue;
     for (let i = 0; i < groups.length; i++) if (c.groups[i] !== groups[i]) continue search;
     return c;
   }
+  let ruleCount = 0;
+  for (const g of groups as readonly ParsedGroup[]) ruleCount += g.ruleTo - g.ruleFrom;
   const cached: CachedIndex = {
     groups,
     groupIndices: groups.map((g) => g.index),
@@ -85,9 +108,20 @@ function indexFor(robots: RobotsTxt, groups: readonly Group[]): CachedIndex {
       groups as readonly ParsedGroup[],
       robots.profile === "google",
     ),
+    ruleCount,
   };
-  list.push(cached);
+  file.list.push(cached);
   return cached;
+}
+
+/** The index of the fallback selection of `robots` (FileIndexes#fallback). */
+function fallbackIndex(robots: RobotsTxt, file: FileIndexes): CachedIndex {
+  if (file.fallback === null) {
+    const global = robots.groups.filter((g) => g.agents.some((a) => a.global));
+    file.fallbackSource = global.length > 0 ? "global" : "none";
+    file.fallback = indexFor(robots, file, global);
+  }
+  return file.fallback;
 }
 
 /** RobotsMatcher#start of a legacy (1996) matcher: below every `-2 - value`. */
@@ -169,10 +203,12 @@ export class RobotsMatcher {
     if (typeof agent !== "string") {
       throw new TypeError(`agent must be a string, got ${agent === null ? "null" : typeof agent}`);
     }
-    const selection = selectGroups(robots, agent);
-    let ruleCount = 0;
-    for (const g of selection.groups as readonly ParsedGroup[]) ruleCount += g.ruleTo - g.ruleFrom;
     if (robots.profile === "legacy1996") {
+      const selection = selectGroups(robots, agent);
+      let ruleCount = 0;
+      for (const g of selection.groups as readonly ParsedGroup[]) {
+        ruleCount += g.ruleTo - g.ruleFrom;
+      }
       const rules: Rule[] = [];
       for (const g of selection.groups) for (const r of g.rules) rules.push(r);
       rules.sort((a, b) => a.line - b.line);
@@ -185,8 +221,14 @@ export class RobotsMatcher {
         .filter((r) => r.pattern.length > 0)
         .map((rule) => ({ rule, key: legacyForm(rule.pattern) }));
       this.groups = selection.groups.map((g) => g.index);
+      this.source = selection.source;
+      this.ruleCount = ruleCount;
     } else {
-      const cached = indexFor(robots, selection.groups);
+      // selectGroups without its arrays and result object: an agent the file
+      // does not name takes the file's fallback index as it is.
+      const file = fileIndexes(robots);
+      const named = namedGroups(robots, agent);
+      const cached = named === null ? fallbackIndex(robots, file) : indexFor(robots, file, named);
       const ix = cached.index;
       this.#d = ix.d;
       this.#start = ix.constant === VARIES ? ix.root : -2 - ix.constant;
@@ -195,10 +237,10 @@ export class RobotsMatcher {
       this.#index = ix;
       this.#legacy = null;
       this.groups = cached.groupIndices;
+      this.source = named === null ? file.fallbackSource : "named";
+      this.ruleCount = cached.ruleCount;
     }
     this.agent = agent;
-    this.source = selection.source;
-    this.ruleCount = ruleCount;
   }
 
   /**

@@ -43,15 +43,41 @@ export function asciiLower(s: string): string {
   return out;
 }
 
-/** `token` equals `lower` (already ASCII-lowercased) ignoring ASCII case; allocates nothing. */
-function equalsLowered(token: string, lower: string): boolean {
-  if (token.length !== lower.length) return false;
+/**
+ * `token` equals `agent` ignoring ASCII case (A–Z only, as the reference
+ * compares agents); allocates nothing, where lowering the agent first made a
+ * new string per matcher for an agent such as `Googlebot`.
+ */
+function sameAgent(token: string, agent: string): boolean {
+  if (token.length !== agent.length) return false;
   for (let i = 0; i < token.length; i++) {
-    let c = token.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-    if (c !== lower.charCodeAt(i)) return false;
+    let a = token.charCodeAt(i);
+    let b = agent.charCodeAt(i);
+    if (a === b) continue;
+    if (a >= 0x41 && a <= 0x5a) a |= 0x20;
+    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
+    if (a !== b) return false;
   }
   return true;
+}
+
+/**
+ * The groups that name `agent` (SPEC.md §4), in file order, or null when
+ * none does: then the `*` groups apply, or none. Allocates only when some
+ * group names the agent.
+ */
+export function namedGroups(robots: RobotsTxt, agent: string): Group[] | null {
+  let named: Group[] | null = null;
+  for (const g of robots.groups) {
+    for (const a of g.agents) {
+      if (!a.global && sameAgent(a.token, agent)) {
+        if (named === null) named = [];
+        named.push(g);
+        break;
+      }
+    }
+  }
+  return named;
 }
 
 /**
@@ -61,20 +87,9 @@ function equalsLowered(token: string, lower: string): boolean {
  */
 export function selectGroups(robots: RobotsTxt, agent: string): GroupSelection {
   if (robots.profile === "legacy1996") return selectLegacy(robots, agent);
-  const want = asciiLower(agent);
-  const named: Group[] = [];
-  const global: Group[] = [];
-  for (const g of robots.groups) {
-    let isNamed = false;
-    let isGlobal = false;
-    for (const a of g.agents) {
-      if (a.global) isGlobal = true;
-      else if (equalsLowered(a.token, want)) isNamed = true;
-    }
-    if (isNamed) named.push(g);
-    else if (isGlobal) global.push(g);
-  }
-  if (named.length > 0) return { source: "named", groups: named };
+  const named = namedGroups(robots, agent);
+  if (named !== null) return { source: "named", groups: named };
+  const global = robots.groups.filter((g) => g.agents.some((a) => a.global));
   if (global.length > 0) return { source: "global", groups: global };
   return { source: "none", groups: [] };
 }
