@@ -86,6 +86,14 @@ describe("SPEC §4 choosing the rules for a crawler", () => {
     const none = compileMatcher(parseRobotsTxt("User-agent: b\nDisallow: /"), "x");
     assert.deepEqual([none.source, none.groups, none.ruleCount], ["none", [], 0]);
   });
+  test("legacy1996: the rule count is the deciding group's rules, empty ones included", () => {
+    const r = parseRobotsTxt("User-agent: b\nDisallow: /x\nDisallow:\nUser-agent: *\nDisallow: /", {
+      profile: "legacy1996",
+    });
+    const m = compileMatcher(r, "b/1.0");
+    assert.deepEqual([m.source, m.groups, m.ruleCount], ["named", [0], 2]);
+    assert.deepEqual([m.isAllowed("/x"), m.isAllowed("/y")], [false, true]);
+  });
   test("a group naming both * and the crawler applies as the crawler's", () => {
     const body = "User-agent: *\nUser-agent: a\nDisallow: /x\nUser-agent: *\nDisallow: /y";
     assert.deepEqual(decide(body, "a", "/y"), [true, 0]);

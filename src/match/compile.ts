@@ -15,7 +15,7 @@ import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group, Rule } from "../parse/types.js";
 import { decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
-import { type GroupSource, namedGroups, selectGroups } from "./select-groups.js";
+import { type GroupSource, globalGroups, namedGroups, selectGroups } from "./select-groups.js";
 import { locatePath, locatePathLazyEnd, notAString, type PathSpan, pathOf } from "./url-path.js";
 
 /** A rule that matched, with what the matcher made of it. */
@@ -69,18 +69,17 @@ interface FileIndexes {
   /** By group selection, in the order first compiled. */
   readonly list: CachedIndex[];
   /**
-   * The selection of every agent the file does not name (SPEC.md §4: its
-   * `*` groups, or none), and its source; null until a matcher needs it.
-   * Most agents fall back to it: 80,909 of the bench's 105,793 matchers.
+   * The index of every agent the file does not name (SPEC.md §4: its `*`
+   * groups, or none); null until a matcher needs it. Most agents fall back
+   * to it: 80,909 of the bench's 105,793 matchers.
    */
   fallback: CachedIndex | null;
-  fallbackSource: GroupSource;
 }
 
 function fileIndexes(robots: RobotsTxt): FileIndexes {
   let file = robots[compiledSlot] as FileIndexes | undefined;
   if (file === undefined) {
-    file = { list: [], fallback: null, fallbackSource: "none" };
+    file = { list: [], fallback: null };
     robots[compiledSlot] = file;
   }
   return file;
@@ -115,11 +114,7 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
 
 /** The index of the fallback selection of `robots` (FileIndexes#fallback). */
 function fallbackIndex(robots: RobotsTxt, file: FileIndexes): CachedIndex {
-  if (file.fallback === null) {
-    const global = robots.groups.filter((g) => g.agents.some((a) => a.global));
-    file.fallbackSource = global.length > 0 ? "global" : "none";
-    file.fallback = indexFor(robots, file, global);
-  }
+  file.fallback ??= indexFor(robots, file, globalGroups(robots));
   return file.fallback;
 }
 
@@ -204,10 +199,6 @@ export class RobotsMatcher {
     }
     if (robots.profile === "legacy1996") {
       const selection = selectGroups(robots, agent);
-      let ruleCount = 0;
-      for (const g of selection.groups as readonly ParsedGroup[]) {
-        ruleCount += g.ruleTo - g.ruleFrom;
-      }
       const rules: Rule[] = [];
       for (const g of selection.groups) for (const r of g.rules) rules.push(r);
       rules.sort((a, b) => a.line - b.line);
@@ -221,7 +212,7 @@ export class RobotsMatcher {
         .map((rule) => ({ rule, key: legacyForm(rule.pattern) }));
       this.groups = selection.groups.map((g) => g.index);
       this.source = selection.source;
-      this.ruleCount = ruleCount;
+      this.ruleCount = rules.length;
     } else {
       // selectGroups without its arrays and result object: an agent the file
       // does not name takes the file's fallback index as it is.
@@ -236,7 +227,7 @@ export class RobotsMatcher {
       this.#index = ix;
       this.#legacy = null;
       this.groups = cached.groupIndices;
-      this.source = named === null ? file.fallbackSource : "named";
+      this.source = named !== null ? "named" : cached.groups.length > 0 ? "global" : "none";
       this.ruleCount = cached.ruleCount;
     }
     this.agent = agent;

@@ -80,6 +80,11 @@ export function namedGroups(robots: RobotsTxt, agent: string): Group[] | null {
   return named;
 }
 
+/** The groups with a `*` line, in file order: what an agent no group names falls back to. */
+export function globalGroups(robots: RobotsTxt): Group[] {
+  return robots.groups.filter((g) => g.agents.some((a) => a.global));
+}
+
 /**
  * The groups for `agent`, compared verbatim and ASCII case-insensitively with
  * each line's agent token, exactly as the reference does (SPEC.md §4): no
@@ -89,9 +94,8 @@ export function selectGroups(robots: RobotsTxt, agent: string): GroupSelection {
   if (robots.profile === "legacy1996") return selectLegacy(robots, agent);
   const named = namedGroups(robots, agent);
   if (named !== null) return { source: "named", groups: named };
-  const global = robots.groups.filter((g) => g.agents.some((a) => a.global));
-  if (global.length > 0) return { source: "global", groups: global };
-  return { source: "none", groups: [] };
+  const global = globalGroups(robots);
+  return { source: global.length > 0 ? "global" : "none", groups: global };
 }
 
 /**
