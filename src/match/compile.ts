@@ -56,8 +56,6 @@ interface CachedIndex {
   readonly groups: readonly Group[];
   readonly groupIndices: readonly number[];
   readonly index: RuleIndex;
-  /** Rules of the selected groups. */
-  readonly ruleCount: number;
 }
 
 /**
@@ -96,8 +94,6 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
     for (let i = 0; i < groups.length; i++) if (c.groups[i] !== groups[i]) continue search;
     return c;
   }
-  let ruleCount = 0;
-  for (const g of groups as readonly ParsedGroup[]) ruleCount += g.ruleTo - g.ruleFrom;
   const cached: CachedIndex = {
     groups,
     groupIndices: groups.map((g) => g.index),
@@ -106,7 +102,6 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
       groups as readonly ParsedGroup[],
       robots.profile === "google",
     ),
-    ruleCount,
   };
   file.list.push(cached);
   return cached;
@@ -228,7 +223,7 @@ export class RobotsMatcher {
       this.#legacy = null;
       this.groups = cached.groupIndices;
       this.source = named !== null ? "named" : cached.groups.length > 0 ? "global" : "none";
-      this.ruleCount = cached.ruleCount;
+      this.ruleCount = ix.ruleCount;
     }
     this.agent = agent;
   }

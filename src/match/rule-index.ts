@@ -827,6 +827,8 @@ export class RuleIndex {
   readonly globs: (GlobData | null)[] | null;
   /** Number of entries (rules, plus index.html twins). */
   readonly size: number;
+  /** Number of rules in the index's groups. */
+  readonly ruleCount: number;
   /**
    * The deciding entry value for every path, when it is the same for all
    * (VARIES otherwise): no rules at all (-1), or a best-ranked rule that
@@ -865,6 +867,7 @@ export class RuleIndex {
     this.#table = table;
     let ruleCount = 0;
     for (const g of ranges) ruleCount += g.ruleTo - g.ruleFrom;
+    this.ruleCount = ruleCount;
     // ---- entries: each rule, plus its index.html twin (same line)
     const most = 2 * ruleCount;
     if (most > sCapacity) {
