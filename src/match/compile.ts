@@ -15,7 +15,13 @@ import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group, Rule } from "../parse/types.js";
 import { decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
-import { type GroupSource, globalGroups, namedGroups, selectGroups } from "./select-groups.js";
+import {
+  type GroupSource,
+  globalGroups,
+  namedGroups,
+  selectGroups,
+  sourceOf,
+} from "./select-groups.js";
 import { locatePath, locatePathLazyEnd, notAString, type PathSpan, pathOf } from "./url-path.js";
 
 /** A rule that matched, with what the matcher made of it. */
@@ -222,7 +228,7 @@ export class RobotsMatcher {
       this.#index = ix;
       this.#legacy = null;
       this.groups = cached.groupIndices;
-      this.source = named !== null ? "named" : cached.groups.length > 0 ? "global" : "none";
+      this.source = sourceOf(named !== null, cached.groups);
       this.ruleCount = ix.ruleCount;
     }
     this.agent = agent;

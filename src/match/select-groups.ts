@@ -85,6 +85,11 @@ export function globalGroups(robots: RobotsTxt): Group[] {
   return robots.groups.filter((g) => g.agents.some((a) => a.global));
 }
 
+/** Why `groups` apply: they name the agent, or they are its fallback (`*` groups, or none). */
+export function sourceOf(named: boolean, groups: readonly Group[]): GroupSource {
+  return named ? "named" : groups.length > 0 ? "global" : "none";
+}
+
 /**
  * The groups for `agent`, compared verbatim and ASCII case-insensitively with
  * each line's agent token, exactly as the reference does (SPEC.md §4): no
@@ -93,9 +98,8 @@ export function globalGroups(robots: RobotsTxt): Group[] {
 export function selectGroups(robots: RobotsTxt, agent: string): GroupSelection {
   if (robots.profile === "legacy1996") return selectLegacy(robots, agent);
   const named = namedGroups(robots, agent);
-  if (named !== null) return { source: "named", groups: named };
-  const global = globalGroups(robots);
-  return { source: global.length > 0 ? "global" : "none", groups: global };
+  const groups = named ?? globalGroups(robots);
+  return { source: sourceOf(named !== null, groups), groups };
 }
 
 /**
