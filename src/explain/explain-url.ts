@@ -8,7 +8,7 @@
  */
 import { compileMatcher, type MatchedRule, type RobotsMatcher } from "../match/compile.js";
 import { matchesPattern } from "../match/pattern.js";
-import type { GroupSource } from "../match/select-groups.js";
+import { type GroupSource, sameAgent } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group } from "../parse/types.js";
 import { editLines, type RobotsDocument } from "./document.js";
@@ -155,10 +155,6 @@ function lineList(lines: readonly number[]): string {
   return `lines ${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]}`;
 }
 
-function sameToken(a: string, b: string): boolean {
-  return a.length === b.length && a.toLowerCase() === b.toLowerCase();
-}
-
 function describeGroups(robots: RobotsTxt, m: RobotsMatcher): GroupExplanation {
   const agent = m.agent;
   const groups: AppliedGroup[] = m.groups.map((index) => {
@@ -169,7 +165,7 @@ function describeGroups(robots: RobotsTxt, m: RobotsMatcher): GroupExplanation {
         line: a.line,
         value: a.value,
         token: a.token,
-        selects: m.source === "named" ? !a.global && sameToken(a.token, agent) : a.global,
+        selects: m.source === "named" ? !a.global && sameAgent(a.token, agent) : a.global,
       })),
     };
   });
@@ -323,7 +319,7 @@ function whatIfs(doc: RobotsDocument, agent: string): WhatIf[] {
       if (a.global || a.value === a.token || out.length >= limit) continue;
       const rest = a.value.slice(a.token.length);
       const read = a.token === "" ? "an empty token that matches no crawler" : `"${a.token}"`;
-      if (sameToken(a.token, agent)) {
+      if (sameAgent(a.token, agent)) {
         // "Googlebot/2.1" means Googlebot: the cut is what the author meant.
         if (rest.startsWith("/")) continue;
         out.push({

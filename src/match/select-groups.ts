@@ -48,7 +48,7 @@ export function asciiLower(s: string): string {
  * compares agents); allocates nothing, where lowering the agent first made a
  * new string per matcher for an agent such as `Googlebot`.
  */
-function sameAgent(token: string, agent: string): boolean {
+export function sameAgent(token: string, agent: string): boolean {
   if (token.length !== agent.length) return false;
   for (let i = 0; i < token.length; i++) {
     let a = token.charCodeAt(i);
