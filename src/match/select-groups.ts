@@ -69,15 +69,18 @@ export function sameAgent(token: string, agent: string): boolean {
 export function namedGroups(robots: RobotsTxt, agent: string): Group[] | null {
   let named: Group[] | null = null;
   for (const g of robots.groups) {
-    for (const a of g.agents) {
-      if (!a.global && sameAgent(a.token, agent)) {
-        if (named === null) named = [];
-        named.push(g);
-        break;
-      }
+    if (namesAgent(g, agent)) {
+      if (named === null) named = [];
+      named.push(g);
     }
   }
   return named;
+}
+
+/** Does a user-agent line of `group` name `agent` (SPEC.md §4)? */
+export function namesAgent(group: Group, agent: string): boolean {
+  for (const a of group.agents) if (!a.global && sameAgent(a.token, agent)) return true;
+  return false;
 }
 
 /** The groups with a `*` line, in file order: what an agent no group names falls back to. */

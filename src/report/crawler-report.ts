@@ -8,7 +8,7 @@
 import { CRAWLERS, type CrawlerInfo } from "../data/crawlers.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
 import { type ContentSignal, contentSignals, crawlDelay } from "../match/directives.js";
-import { asciiLower, namedGroups } from "../match/select-groups.js";
+import { asciiLower, namesAgent } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 
 /**
@@ -56,7 +56,7 @@ export interface CrawlerReport {
 }
 
 function isNamed(robots: RobotsTxt, token: string): boolean {
-  return namedGroups(robots, token) !== null;
+  return robots.groups.some((g) => namesAgent(g, token));
 }
 
 /** The part of a crawler's name that robots.txt parsers read as its token (SPEC.md §3). */
