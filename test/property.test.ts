@@ -667,6 +667,69 @@ describe("property: word-at-a-time reading (SPEC §2.2, §2.7, §2.8)", () => {
   });
 });
 
+describe("property: word skipping resumes after blanks and control bytes (SPEC §2.2–§2.6)", () => {
+  // A long body's lines are skipped four bytes at a time. The word test
+  // also stops at a tab, VT, FF or other control byte below 0x0e, and at
+  // leading blanks the scan starts past them: lines full of those must read
+  // as they do in a short body, read a byte at a time.
+  const piece = fc.constantFrom(
+    "    ",
+    "\t",
+    "\t\t\t\t",
+    " \t",
+    "\v",
+    "\f",
+    "\x01",
+    "\x08",
+    "\0",
+    ":",
+    "#",
+    "Disallow",
+    "Allow: /a",
+    "User-agent: b",
+    "/p*q$",
+    "<a href=x>",
+    "ab",
+    " ",
+  );
+  const line = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(""));
+  test("a long body reads indented and tabbed lines as a short body does", () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 0, max: 7 }),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        (lines, shift, eol) => {
+          const shortText = `User-agent: b${eol}${lines.join(eol)}`;
+          fc.pre(shortText.length < 256);
+          const short = Buffer.from(shortText, "latin1");
+          const long = Buffer.concat([Buffer.from(`#${"x".repeat(300 + shift)}${eol}`), short]);
+          const placed = Buffer.concat([Buffer.alloc(shift), long]).subarray(shift);
+          const a = parseRobotsTxt(short);
+          const b = parseRobotsTxt(placed);
+          const rules = (r: typeof a) =>
+            r.groups.flatMap((g) => g.rules.map((x) => [x.kind, x.line, x.pattern]));
+          const records = (r: typeof a, skip: number) =>
+            r
+              .lines()
+              .slice(skip)
+              .map((l) => ({ ...l, line: l.line - skip }));
+          assert.deepEqual(
+            rules(b).map(([k, l, p]) => [k, (l as number) - 1, p]),
+            rules(a),
+          );
+          assert.deepEqual(records(b, 1), records(a, 0));
+          assert.deepEqual(
+            b.directives.map((d) => [d.key, d.value, d.line - 1]),
+            a.directives.map((d) => [d.key, d.value, d.line]),
+          );
+        },
+      ),
+      { numRuns: RUNS * 3 },
+    );
+  });
+});
+
 describe("property: the quick line path (SPEC §2.2–§2.7)", () => {
   // Empty lines and lines that start `disallow:`, `allow:` or `user-agent:`
   // (any case, colon right after the key) are read by a shortcut; every

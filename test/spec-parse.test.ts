@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { MAX_LINE_BYTES, parseRobotsTxt } from "../src/index.js";
+import { scanLines } from "../src/parse/scan-lines.js";
 
 const bytes = (...parts: (string | number[])[]): Uint8Array =>
   Buffer.concat(
@@ -68,6 +69,26 @@ describe("SPEC §2.3 long lines", () => {
     assert.equal(rule.pattern.length + head.length - 1, MAX_LINE_BYTES);
     assert.equal(r.lineRecord(2)!.tooLong, true);
     assert.equal(r.groups[0]!.rules[1]!.line, 3, "the cut line still counts as one line");
+  });
+  test("a line whose first bytes up to the limit are blanks is blank, whatever follows the cut", () => {
+    // Leading blanks are skipped a word at a time, past the cut here.
+    for (const blank of [" ", "\t", " \t"]) {
+      const indented = `${blank.repeat(8000)}Disallow: /x`;
+      const r = parseRobotsTxt(`User-agent: x\n${blank.repeat(20000)}Disallow: /x\n${indented}`);
+      assert.deepEqual(
+        r.groups[0]!.rules.map((x) => x.pattern),
+        ["/x"],
+        JSON.stringify(blank),
+      );
+      assert.equal(r.groups[0]!.rules[0]!.line, 3);
+      assert.equal(r.lineRecord(2)!.kind, "unknown");
+      assert.equal(r.lineRecord(2)!.tooLong, true);
+      const kinds: string[] = [];
+      scanLines(Buffer.from(`${blank.repeat(20000)}Disallow: /x`), "google", (ev) => {
+        kinds.push(ev.kind);
+      });
+      assert.deepEqual(kinds, ["blank"], "the kept bytes are blanks only");
+    }
   });
   test("a line of exactly the limit is not cut", () => {
     const line = `Disallow: /${"a".repeat(MAX_LINE_BYTES - 11)}`;

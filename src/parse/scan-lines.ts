@@ -332,11 +332,22 @@ function scanPhase(
     if (c[body[j]!]! !== 0) return j;
     j++;
   }
-  if (j >= n) return j;
-  if (skip === SKIP_KEY) j = skipKey(words, off, j);
-  else if (skip === SKIP_VALUE) j = skipValue(words, off, j);
-  else j = skipComment(words, off, j);
-  while (j < n && c[body[j]!]! === 0) j++;
+  if (words.length === 0) {
+    while (j < n && c[body[j]!]! === 0) j++;
+    return j;
+  }
+  while (j < n) {
+    if (skip === SKIP_KEY) j = skipKey(words, off, j);
+    else if (skip === SKIP_VALUE) j = skipValue(words, off, j);
+    else j = skipComment(words, off, j);
+    // The word that stopped the skip (or the last bytes, past the words).
+    // A tab, VT or FF stops it too: when none of its bytes is of interest,
+    // the skip resumes after it. Lines indented with tabs (95k in the
+    // corpus, most in HTML bodies) were otherwise read a byte at a time
+    // from their first tab to their end.
+    const stop = j + 4 < n ? j + 4 : n;
+    for (; j < stop; j++) if (c[body[j]!]! !== 0) return j;
+  }
   return j;
 }
 
@@ -508,7 +519,20 @@ function readLine(
   }
   let colon = -1;
   let stop = -1;
-  let j = scanPhase(body, n, s, off, BEFORE_COLON, words, SKIP_KEY);
+  // Leading spaces and tabs hold no byte of interest: skipped once, whole
+  // words of them at a time, and both the scan and the trim below start
+  // past them. The corpus has 8.5 MB of them (6 % of its bytes), mostly
+  // indentation in HTML bodies, which the trim read a byte at a time.
+  let a0 = s;
+  while (a0 < n && (body[a0] === 0x20 || body[a0] === 0x09)) {
+    a0++;
+    if (((a0 - off) & 3) === 0) {
+      let w = (a0 - off) >> 2;
+      while (w < words.length && (words[w] === 0x20202020 || words[w] === 0x09090909)) w++;
+      a0 = off + (w << 2);
+    }
+  }
+  let j = scanPhase(body, n, a0, off, BEFORE_COLON, words, SKIP_KEY);
   let t = j < n ? BEFORE_COLON[body[j]!]! : 0;
   if (t === COLON) {
     colon = j;
@@ -540,7 +564,7 @@ function readLine(
     if (colon > stop) colon = -1;
   }
   ev.keyStart = ev.keyEnd = ev.valueStart = ev.valueEnd = s;
-  let a = s;
+  let a = a0 < e ? a0 : e;
   while (a < e && isAsciiSpace(body[a]!)) a++;
   while (e > a && isAsciiSpace(body[e - 1]!)) e--;
   if (a === e) {
