@@ -345,7 +345,7 @@ function scanPhase(
     // the skip resumes after it. Lines indented with tabs (95k in the
     // corpus, most in HTML bodies) were otherwise read a byte at a time
     // from their first tab to their end.
-    const stop = j + 4 < n ? j + 4 : n;
+    const stop = Math.min(j + 4, n);
     for (; j < stop; j++) if (c[body[j]!]! !== 0) return j;
   }
   return j;
@@ -564,7 +564,7 @@ function readLine(
     if (colon > stop) colon = -1;
   }
   ev.keyStart = ev.keyEnd = ev.valueStart = ev.valueEnd = s;
-  let a = a0 < e ? a0 : e;
+  let a = Math.min(a0, e);
   while (a < e && isAsciiSpace(body[a]!)) a++;
   while (e > a && isAsciiSpace(body[e - 1]!)) e--;
   if (a === e) {
