@@ -345,7 +345,8 @@ function scanPhase(
     // the skip resumes after it. Lines indented with tabs (95k in the
     // corpus, most in HTML bodies) were otherwise read a byte at a time
     // from their first tab to their end.
-    const stop = Math.min(j + 4, n);
+    // biome-ignore lint/complexity/useMathMinMax: Math.min measured 2 % slower here (rule-less corpus files)
+    const stop = j + 4 < n ? j + 4 : n;
     for (; j < stop; j++) if (c[body[j]!]! !== 0) return j;
   }
   return j;
