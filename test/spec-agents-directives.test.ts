@@ -113,6 +113,81 @@ describe("SPEC §7 sitemaps and other directives", () => {
       { signals: { search: "yes", "ai-train": "no" }, key: "content-signal", line: 10 },
     ]);
   });
+  test("every directive with its key, name, value, line and group; a group's are the same objects", () => {
+    assert.deepEqual(
+      robots.directives.map((d) => [d.key, d.name, d.value, d.line, d.group]),
+      [
+        ["crawl-delay", "Crawl-delay", "10", 3, 0],
+        ["request-rate", "Request-rate", "1/5s", 4, 0],
+        ["crawl-delay", "Crawl-delay", "2.5", 8, 1],
+        ["clean-param", "Clean-param", "ref&utm_source /articles/", 9, 1],
+        ["content-signal", "Content-Signal", "search=yes, ai-train=no", 10, 1],
+        ["host", "Host", "www.ex.com", 11, 1],
+      ],
+    );
+    assert.deepEqual(robots.groups[0]!.directives, robots.directives.slice(0, 2));
+    assert.equal(robots.groups[1]!.directives[0], robots.directives[2]);
+    assert.equal(robots.groups[1]!.directives, robots.groups[1]!.directives, "made once");
+    // Outside any group, and a group of rules only.
+    const r = parseRobotsTxt("Foo: 1\nUser-agent: a\nDisallow: /\nUser-agent: b\nBar: 2");
+    assert.deepEqual(
+      r.directives.map((d) => [d.key, d.group]),
+      [
+        ["foo", -1],
+        ["bar", 1],
+      ],
+    );
+    assert.deepEqual(r.groups[0]!.directives, []);
+    assert.deepEqual(
+      r.groups[1]!.directives.map((d) => d.value),
+      ["2"],
+    );
+  });
+  test("values are UTF-8 when valid, else one character per byte; keys are lowercased ASCII", () => {
+    const body = Buffer.concat([
+      Buffer.from(
+        "User-agent: *\nX-Note: caf\u00e9 \u2603\nSitemap: https://ex.com/\u00fc.xml\nX-Raw: a",
+      ),
+      Buffer.from([0xe9, 0xff]),
+      Buffer.from("b\nSitemap: https://ex.com/"),
+      Buffer.from([0xfc]),
+      Buffer.from("\nCONTENT-USAGE: train-ai=n\n"),
+    ]);
+    const r = parseRobotsTxt(body);
+    assert.deepEqual(
+      r.directives.map((d) => [d.key, d.name, d.value]),
+      [
+        ["x-note", "X-Note", "caf\u00e9 \u2603"],
+        ["x-raw", "X-Raw", "a\u00e9\u00ffb"],
+        ["content-usage", "CONTENT-USAGE", "train-ai=n"],
+      ],
+    );
+    assert.deepEqual(
+      r.sitemaps.map((s) => [s.url, s.line]),
+      [
+        ["https://ex.com/\u00fc.xml", 3],
+        ["https://ex.com/\u00fc", 5],
+      ],
+    );
+    // Known keys the reference ignores are `unused` lines, any case.
+    assert.deepEqual(
+      [2, 6].map((n) => r.lineRecord(n)!.kind),
+      ["unknown", "unused"],
+    );
+  });
+  test("JSON.stringify shows a parsed file's sitemaps, directives and rules", () => {
+    const json = JSON.parse(JSON.stringify(robots)) as {
+      sitemaps: unknown[];
+      directives: { key: string }[];
+      groups: { rules: unknown[]; directives: unknown[] }[];
+      lineCount: number;
+    };
+    assert.equal(json.sitemaps.length, 2);
+    assert.equal(json.directives[0]!.key, "crawl-delay");
+    assert.equal(json.groups[0]!.rules.length, 1);
+    assert.equal(json.groups[1]!.directives.length, 4);
+    assert.equal(json.lineCount, 11);
+  });
   test("any other key through the generic accessor", () => {
     const r = parseRobotsTxt("User-agent: *\nX-Custom: 1\nx-custom: 2");
     assert.deepEqual(

@@ -2,7 +2,7 @@
  * bytes → line events → parsed file (SPEC.md §2, §3, §7). Never throws on any
  * body; lines that mean nothing are recorded and left to the linter.
  */
-import { asciiText, decodeText, isHexDigit, toBytes } from "./bytes.js";
+import { asciiText, decodeText, isHexDigit, latin1, toBytes } from "./bytes.js";
 import { isProfile, type Profile } from "./profile.js";
 import {
   ParsedGroup,
@@ -26,6 +26,7 @@ import type {
   Rule,
   Sitemap,
 } from "./types.js";
+import { DIRECTIVE_ROW, ValueTable } from "./value-table.js";
 
 const KIND_CODES: readonly LineKind[] = [
   "unknown",
@@ -109,6 +110,7 @@ let scratchRows: number[] = zeros(1024 * ROW);
 let scratchPattern: Uint8Array = new Uint8Array(1 << 16);
 let scratchPatternView: DataView = viewOf(scratchPattern);
 let scratchBits: Uint8Array = new Uint8Array(1 << 16);
+let scratchValues: Uint8Array = new Uint8Array(1 << 16);
 let scratchBusy = false;
 /** Larger scratch buffers are dropped after the parse that grew them. */
 const SCRATCH_MAX = 1 << 20;
@@ -141,16 +143,29 @@ function asciiRun(buf: Uint8Array, n: number): string {
   return n === 0 ? "" : asciiText(buf, 0, n);
 }
 
-/** Lowercased keys already seen (`Crawl-delay` → `crawl-delay`); bounded. */
-const lowerKeys = new Map<string, string>();
-
-function lowerKey(name: string): string {
-  let key = lowerKeys.get(name);
-  if (key === undefined) {
-    key = name.toLowerCase();
-    if (lowerKeys.size < 1024) lowerKeys.set(name, key);
+/** UNUSED_KEYS as lowercase bytes, by length. */
+const UNUSED_BY_LENGTH: Uint8Array[][] = (() => {
+  const out: Uint8Array[][] = [];
+  for (const k of UNUSED_KEYS) {
+    while (out.length <= k.length) out.push([]);
+    out[k.length]!.push(Uint8Array.from(k, (c) => c.charCodeAt(0)));
   }
-  return key;
+  return out;
+})();
+
+/**
+ * The key `bytes[start, end)` (a name: see isDirectiveName) lowercased is one
+ * of UNUSED_KEYS, without making its string.
+ */
+function isUnusedKey(bytes: Uint8Array, start: number, end: number): boolean {
+  const n = end - start;
+  if (n >= UNUSED_BY_LENGTH.length) return false;
+  search: for (const k of UNUSED_BY_LENGTH[n]!) {
+    // `| 0x20` lowercases A–Z; a name has no other byte it changes into a letter.
+    for (let i = 0; i < n; i++) if ((bytes[start + i]! | 0x20) !== k[i]) continue search;
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -184,10 +199,8 @@ export class RobotsTxt {
   readonly ruleTable: RuleTable;
   readonly #orphanCount: number;
   #orphanRules: Rule[] | null = null;
-  /** `Sitemap:` values in file order, whatever group they appear in (SPEC.md §7). */
-  readonly sitemaps: readonly Sitemap[];
-  /** Every other directive, in file order (SPEC.md §7). */
-  readonly directives: readonly Directive[];
+  /** Sitemaps and other directives, packed (see ValueTable). */
+  readonly #values: ValueTable;
   /** Lines in the body, as the reference counts them (a final empty line included). */
   readonly lineCount: number;
   /** Size of the body in bytes. */
@@ -201,8 +214,7 @@ export class RobotsTxt {
     groups: Group[],
     ruleTable: RuleTable,
     orphanCount: number,
-    sitemaps: Sitemap[],
-    directives: Directive[],
+    values: ValueTable,
     lineBits: string,
     lineCount: number,
     byteLength: number,
@@ -211,11 +223,41 @@ export class RobotsTxt {
     this.groups = groups;
     this.ruleTable = ruleTable;
     this.#orphanCount = orphanCount;
-    this.sitemaps = sitemaps;
-    this.directives = directives;
+    this.#values = values;
     this.#lineBits = lineBits;
     this.lineCount = lineCount;
     this.byteLength = byteLength;
+  }
+
+  /** `Sitemap:` values in file order, whatever group they appear in (SPEC.md §7). */
+  get sitemaps(): readonly Sitemap[] {
+    return this.#values.sitemaps();
+  }
+
+  /** Every other directive, in file order (SPEC.md §7); a group's are the same objects. */
+  get directives(): readonly Directive[] {
+    return this.#values.directives();
+  }
+
+  /** Plain data: what the getters show, so `JSON.stringify` sees it too. */
+  toJSON(): {
+    profile: Profile;
+    groups: readonly Group[];
+    orphanRules: readonly Rule[];
+    sitemaps: readonly Sitemap[];
+    directives: readonly Directive[];
+    lineCount: number;
+    byteLength: number;
+  } {
+    return {
+      profile: this.profile,
+      groups: this.groups,
+      orphanRules: this.orphanRules,
+      sitemaps: this.sitemaps,
+      directives: this.directives,
+      lineCount: this.lineCount,
+      byteLength: this.byteLength,
+    };
   }
 
   /** Rules before the first user-agent line: they belong to no group and never apply. */
@@ -270,8 +312,6 @@ export function parseRobotsTxt(
   }
   const bytes = toBytes(body);
   const groups: ParsedGroup[] = [];
-  const sitemaps: Sitemap[] = [];
-  const directives: Directive[] = [];
   let current: ParsedGroup | null = null;
   // Rule rows and pattern bytes (see RuleTable): the module's scratch
   // buffers, copied out once at the end, unless a hook re-enters the parser.
@@ -283,8 +323,14 @@ export function parseRobotsTxt(
   let pat: Uint8Array = reuse ? scratchPattern : new Uint8Array(256);
   let patView: DataView = reuse ? scratchPatternView : viewOf(pat);
   let bits: Uint8Array = reuse ? scratchBits : new Uint8Array(256);
+  // Sitemaps and other directives: their bytes end to end, and a row of
+  // offsets each (see ValueTable).
+  let vals: Uint8Array = reuse ? scratchValues : new Uint8Array(256);
+  const dirRows: number[] = [];
+  const siteRows: number[] = [];
   let rn = 0;
   let pn = 0;
+  let vn = 0;
   let written: Map<number, string> | null = null;
   // True when the last access line (user-agent/allow/disallow) was a rule:
   // the next user-agent line then opens a new group (SPEC.md §3).
@@ -304,6 +350,7 @@ export function parseRobotsTxt(
         code = 1;
         if (current === null || afterRule) {
           current = new ParsedGroup(groups.length, rn);
+          current.directiveFrom = current.directiveTo = dirRows.length / DIRECTIVE_ROW;
           groups.push(current);
           afterRule = false;
         }
@@ -409,7 +456,9 @@ export function parseRobotsTxt(
       }
       case "sitemap":
         code = 4;
-        sitemaps.push({ url: decodeText(bytes, vs, ve), line: ev.line });
+        if (vn + (ve - vs) > vals.length) vals = grownBytes(vals, vn + (ve - vs));
+        siteRows.push(ev.line, vn, vn + (ve - vs));
+        for (let i = vs; i < ve; i++) vals[vn++] = bytes[i]!;
         break;
       case "other": {
         // Only a key that reads as a name (`Crawl-delay`, `X-Thing`, `crawl delay`)
@@ -422,18 +471,16 @@ export function parseRobotsTxt(
           code = 0;
           break;
         }
-        const name = decodeText(bytes, ev.keyStart, ev.keyEnd);
-        const key = lowerKey(name);
-        code = UNUSED_KEYS.has(key) ? 5 : 0;
-        const directive: Directive = {
-          key,
-          name,
-          value: decodeText(bytes, vs, ve),
-          line: ev.line,
-          group: current === null ? -1 : current.index,
-        };
-        directives.push(directive);
-        if (current !== null) current.directives.push(directive);
+        const ks = ev.keyStart;
+        const ke = ev.keyEnd;
+        code = isUnusedKey(bytes, ks, ke) ? 5 : 0;
+        const need = vn + (ke - ks) + (ve - vs);
+        if (need > vals.length) vals = grownBytes(vals, need);
+        const valueAt = vn + (ke - ks);
+        dirRows.push(ev.line, current === null ? -1 : current.index, vn, valueAt, need);
+        for (let i = ks; i < ke; i++) vals[vn++] = bytes[i]!;
+        for (let i = vs; i < ve; i++) vals[vn++] = bytes[i]!;
+        if (current !== null) current.directiveTo = dirRows.length / DIRECTIVE_ROW;
         break;
       }
       default:
@@ -461,6 +508,7 @@ export function parseRobotsTxt(
   const table = new RuleTable(rows.slice(0, rn * ROW), rn, asciiRun(pat, pn), written);
   // Line codes are < 0x80: one ASCII character per line.
   const lineBits = asciiRun(bits, lineCount);
+  const values = new ValueTable(latin1(vals, 0, vn), dirRows, siteRows);
   if (reuse) {
     // Keep the grown buffers for the next parse (at most 6 MB in all).
     if (rows.length > SCRATCH_MAX) scratchRows = zeros(1024 * ROW);
@@ -469,16 +517,19 @@ export function parseRobotsTxt(
       scratchPatternView = patView;
     }
     scratchBits = bits.length <= SCRATCH_MAX ? bits : scratchBits;
+    scratchValues = vals.length <= SCRATCH_MAX ? vals : scratchValues;
     scratchBusy = false;
   }
-  for (const g of groups) g.table = table;
+  for (const g of groups) {
+    g.table = table;
+    g.values = values;
+  }
   return new RobotsTxt(
     profile,
     groups,
     table,
     groups.length === 0 ? rn : groups[0]!.ruleFrom,
-    sitemaps,
-    directives,
+    values,
     lineBits,
     lineCount,
     bytes.length,

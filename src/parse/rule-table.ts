@@ -11,6 +11,7 @@
  * reads through its compiled matcher.
  */
 import type { AgentLine, Directive, Group, Rule } from "./types.js";
+import type { ValueTable } from "./value-table.js";
 
 /** Integers per rule in `rows`. */
 export const ROW = 6;
@@ -94,19 +95,39 @@ export class RuleTable {
 export class ParsedGroup implements Group {
   readonly index: number;
   readonly agents: AgentLine[] = [];
-  readonly directives: Directive[] = [];
   /** @internal First rule number of the group in the file's table. */
   ruleFrom: number;
   /** @internal One past its last rule number. */
   ruleTo: number;
+  /**
+   * @internal The group's directives are `[directiveFrom, directiveTo)` of
+   * the file's (a group's lines are consecutive, so they are one range).
+   */
+  directiveFrom = 0;
+  /** @internal */
+  directiveTo = 0;
   /** @internal Set when parsing ends. */
   table: RuleTable | null = null;
+  /** @internal Set when parsing ends. */
+  values: ValueTable | null = null;
   #rules: Rule[] | null = null;
+  #directives: Directive[] | null = null;
 
   constructor(index: number, ruleFrom: number) {
     this.index = index;
     this.ruleFrom = ruleFrom;
     this.ruleTo = ruleFrom;
+  }
+
+  /** The group's other directives (SPEC.md §7) in file order, the same objects as the file's. */
+  get directives(): Directive[] {
+    if (this.#directives === null) {
+      this.#directives =
+        this.values === null || this.directiveTo === this.directiveFrom
+          ? []
+          : this.values.directives().slice(this.directiveFrom, this.directiveTo);
+    }
+    return this.#directives;
   }
 
   /** The group's allow/disallow rules in file order. */
