@@ -10,7 +10,7 @@
 import { isAsciiSpace, latin1, normalizePattern, toBytes } from "../parse/bytes.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../parse/profile.js";
-import { type LineEvent, MAX_LINE_BYTES, UNUSED_KEYS } from "../parse/scan-lines.js";
+import { isUnusedKey, type LineEvent, MAX_LINE_BYTES, UNUSED_KEYS } from "../parse/scan-lines.js";
 import type { LineKind, LineRecord } from "../parse/types.js";
 import type { Diagnostic, Severity } from "./diagnostics.js";
 import { ACCESS_KEYS, DIRECTIVE_SUPPORT, KNOWN_KEYS } from "./directive-support.js";
@@ -838,10 +838,8 @@ function lineInfo(ev: LineEvent, b: Uint8Array): LineInfo {
       value = normalizePattern(b, ev.valueStart, ev.valueEnd);
       break;
     case "other":
-      // The same test the parser applies to its line records (ASCII keys).
-      kind = UNUSED_KEYS.has(asciiLowerBytes(b, ev.keyStart, Math.min(ev.keyEnd, ev.keyStart + 32)))
-        ? "unused"
-        : "unknown";
+      // The same test the parser applies to its line records.
+      kind = isUnusedKey(b, ev.keyStart, ev.keyEnd) ? "unused" : "unknown";
       break;
     default:
       kind = "unknown";

@@ -15,7 +15,7 @@ import {
   ROW,
   RuleTable,
 } from "./rule-table.js";
-import { LineScanner, type LineVisitor, UNUSED_KEYS } from "./scan-lines.js";
+import { isUnusedKey, LineScanner, type LineVisitor } from "./scan-lines.js";
 import type {
   AgentLine,
   Directive,
@@ -141,31 +141,6 @@ function viewOf(a: Uint8Array): DataView {
 /** The first `n` bytes of a buffer holding ASCII only, as one string. */
 function asciiRun(buf: Uint8Array, n: number): string {
   return n === 0 ? "" : asciiText(buf, 0, n);
-}
-
-/** UNUSED_KEYS as lowercase bytes, by length. */
-const UNUSED_BY_LENGTH: Uint8Array[][] = (() => {
-  const out: Uint8Array[][] = [];
-  for (const k of UNUSED_KEYS) {
-    while (out.length <= k.length) out.push([]);
-    out[k.length]!.push(Uint8Array.from(k, (c) => c.charCodeAt(0)));
-  }
-  return out;
-})();
-
-/**
- * The key `bytes[start, end)` (a name: see isDirectiveName) lowercased is one
- * of UNUSED_KEYS, without making its string.
- */
-function isUnusedKey(bytes: Uint8Array, start: number, end: number): boolean {
-  const n = end - start;
-  if (n >= UNUSED_BY_LENGTH.length) return false;
-  search: for (const k of UNUSED_BY_LENGTH[n]!) {
-    // `| 0x20` lowercases A–Z; a name has no other byte it changes into a letter.
-    for (let i = 0; i < n; i++) if ((bytes[start + i]! | 0x20) !== k[i]) continue search;
-    return true;
-  }
-  return false;
 }
 
 /**

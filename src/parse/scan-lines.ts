@@ -719,3 +719,32 @@ export const UNUSED_KEYS: ReadonlySet<string> = new Set([
   "revisit-after",
   "visit-time",
 ]);
+
+/** UNUSED_KEYS as lowercase bytes, by length. */
+const UNUSED_BY_LENGTH: Uint8Array[][] = (() => {
+  const out: Uint8Array[][] = [];
+  for (const k of UNUSED_KEYS) {
+    while (out.length <= k.length) out.push([]);
+    out[k.length]!.push(keyword(k));
+  }
+  return out;
+})();
+
+/**
+ * The key `body[start, end)`, ASCII-lowercased, is one of UNUSED_KEYS (the
+ * `unused` line kind), without making its string: the parser's line
+ * records and the linter's lines ask it of every `other` line.
+ */
+export function isUnusedKey(body: Uint8Array, start: number, end: number): boolean {
+  const n = end - start;
+  if (n >= UNUSED_BY_LENGTH.length) return false;
+  search: for (const k of UNUSED_BY_LENGTH[n]!) {
+    for (let i = 0; i < n; i++) {
+      let b = body[start + i]!;
+      if (b >= 0x41 && b <= 0x5a) b |= 0x20;
+      if (b !== k[i]) continue search;
+    }
+    return true;
+  }
+  return false;
+}
