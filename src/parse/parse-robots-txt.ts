@@ -485,7 +485,8 @@ export function parseRobotsTxt(
   const lineBits = asciiRun(bits, lineCount);
   const values = new ValueTable(latin1(vals, 0, vn), dirRows, siteRows);
   if (reuse) {
-    // Keep the grown buffers for the next parse (at most 6 MB in all).
+    // Keep the grown buffers for the next parse; one that outgrew
+    // SCRATCH_MAX elements is dropped.
     if (rows.length > SCRATCH_MAX) scratchRows = zeros(1024 * ROW);
     if (pat.length <= SCRATCH_MAX) {
       scratchPattern = pat;
