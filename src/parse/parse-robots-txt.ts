@@ -432,6 +432,7 @@ export function parseRobotsTxt(
       case "sitemap":
         code = 4;
         if (vn + (ve - vs) > vals.length) vals = grownBytes(vals, vn + (ve - vs));
+        // A sitemap row (ValueTable): line, URL start, URL end.
         siteRows.push(ev.line, vn, vn + (ve - vs));
         for (let i = vs; i < ve; i++) vals[vn++] = bytes[i]!;
         break;
@@ -452,6 +453,7 @@ export function parseRobotsTxt(
         const need = vn + (ke - ks) + (ve - vs);
         if (need > vals.length) vals = grownBytes(vals, need);
         const valueAt = vn + (ke - ks);
+        // A directive row (ValueTable): line, group, key, value, end.
         dirRows.push(ev.line, current === null ? -1 : current.index, vn, valueAt, need);
         for (let i = ks; i < ke; i++) vals[vn++] = bytes[i]!;
         for (let i = vs; i < ve; i++) vals[vn++] = bytes[i]!;

@@ -15,20 +15,23 @@
 import { decodeText } from "./bytes.js";
 import type { Directive, Sitemap } from "./types.js";
 
-/** Integers per directive in `directiveRows`: line, group, key start, value start, value end. */
+/**
+ * Integers per directive in `directiveRows`, in this order (the parser
+ * pushes them so): line, group, key start, value start, value end.
+ */
 export const DIRECTIVE_ROW = 5;
-export const D_LINE = 0;
+const D_LINE = 0;
 /** Index of the group it appeared in, or -1 outside any group. */
-export const D_GROUP = 1;
+const D_GROUP = 1;
 /** Where the key starts in `text`; it ends where the value starts. */
-export const D_KEY = 2;
-export const D_VALUE = 3;
-export const D_END = 4;
-/** Integers per sitemap in `sitemapRows`: line, URL start, URL end. */
-export const SITEMAP_ROW = 3;
-export const S_LINE = 0;
-export const S_URL = 1;
-export const S_END = 2;
+const D_KEY = 2;
+const D_VALUE = 3;
+const D_END = 4;
+/** Integers per sitemap in `sitemapRows`, in this order: line, URL start, URL end. */
+const SITEMAP_ROW = 3;
+const S_LINE = 0;
+const S_URL = 1;
+const S_END = 2;
 
 /** Lowercased keys already seen (`Crawl-delay` → `crawl-delay`); bounded. */
 const lowerKeys = new Map<string, string>();
