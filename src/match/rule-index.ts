@@ -666,7 +666,12 @@ function globRecords(d: number[], text: string, lz: LazyTrie, gn: number): numbe
  */
 function globStop(text: string, rows: readonly number[], no2: number): number {
   const end = entryTextEnd(rows, no2);
-  return (no2 & 1) === 0 && text.charCodeAt(end - 1) === 0x24 /* $ */ ? end - 1 : end;
+  return (no2 & 1) === 0 ? withoutDollar(text, end) : end;
+}
+
+/** Where a pattern whose text ends at `end` ends once a final `$` is left out. */
+function withoutDollar(text: string, end: number): number {
+  return text.charCodeAt(end - 1) === 0x24 /* $ */ ? end - 1 : end;
 }
 
 /**
@@ -916,11 +921,7 @@ export class RuleIndex {
         sStart[count] = ps;
         if (star >= 0) {
           sKeyLen[count] = star - ps;
-          const glob = hasLiteral(
-            text,
-            star + 1,
-            text.charCodeAt(pe - 1) === 0x24 /* $ */ ? pe - 1 : pe,
-          );
+          const glob = hasLiteral(text, star + 1, withoutDollar(text, pe));
           sMeta[count] = verdict | globShape(glob);
           if (glob) globCount++;
         } else if (pe > ps && text.charCodeAt(pe - 1) === 0x24) {
