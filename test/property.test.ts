@@ -520,6 +520,28 @@ describe("property: the matcher's path is the reference's path (SPEC §5)", () =
     );
   });
 
+  test("every prefix of a URL gets the reference's path (reads stop at the string's end)", () => {
+    // pathStart never reads past the end of the string (V8 would drop its
+    // optimised code for good): its length guards must not change a path.
+    for (const url of ["https://a.b/c?d#e", "http://h;p/x", "//h/x?y", "h:/x", "x://y", "/a"]) {
+      for (let k = 0; k <= url.length; k++) {
+        const u = url.slice(0, k);
+        assert.equal(pathOf(u), referencePath(u), JSON.stringify(u));
+        const lazy = locatePathLazyEnd(u, { str: "", start: 0, end: 0 });
+        // -1: the path ends at the first `#` or NUL, else at the string's end.
+        const rest = lazy.str.slice(lazy.start);
+        const cut = rest.search(/[#\0]/);
+        const path =
+          lazy.end >= 0
+            ? lazy.str.slice(lazy.start, lazy.end)
+            : cut < 0
+              ? rest
+              : rest.slice(0, cut);
+        assert.equal(path, pathOf(u), JSON.stringify(u));
+      }
+    }
+  });
+
   test("locatePathLazyEnd finds the same path as locatePath for any string", () => {
     // The matcher's hot path takes shortcuts (http(s) URLs, a path given
     // alone) and leaves the end to be found later (-1: the first `#` or
