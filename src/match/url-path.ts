@@ -41,7 +41,8 @@ const ROOT = -1;
 function pathStart(url: string): number {
   // Every read below is within the string: a read past its end makes V8
   // drop the optimised code, and the site then calls the generic builtin
-  // for good (measured: ~3x slower per character read).
+  // for good. Measured on the corpus check URLs after the raw ones had
+  // been through pathOf: locating a path took 65 ns instead of 37.
   const n = url.length;
   if (n === 0) return ROOT;
   let i = 0;
@@ -52,7 +53,7 @@ function pathStart(url: string): number {
     i = 2;
   } else if (
     c0 === 0x68 &&
-    n > 7 &&
+    n > 7 && // room for `https://` (a bare `http://` takes the loop below)
     url.charCodeAt(1) === 0x74 &&
     url.charCodeAt(2) === 0x74 &&
     url.charCodeAt(3) === 0x70
