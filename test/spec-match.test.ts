@@ -314,6 +314,58 @@ describe("SPEC §5 where the path ends: fragment and NUL, with $ and * rules", (
     assert.deepEqual(decide(b, "x", "http://h/p?k7=2"), [false, 9]);
     assert.deepEqual(decide(b, "x", "http://h/p?k40=1"), [true, 0]);
   });
+  // A node of 16 globs or more groups them by their rarest character
+  // (src/match/rule-index.ts, BIG_RECORD): a group whose character is not
+  // in the path is passed over whole, and the groups are read in order of
+  // their best glob. The best-ranked match must decide across groups.
+  test("many globs at one node, two rarest characters: the best match across groups decides", () => {
+    const rules = ["User-agent: *"];
+    // lines 2-21: rarest character Q (capitals are rarer than any digit)
+    for (let i = 0; i < 20; i++) rules.push(`Disallow: /*Q${i}`);
+    // lines 22-41: rarest character Z, longer patterns, so ranked above all Q globs
+    for (let i = 0; i < 20; i++) rules.push(`Allow: /*Zlonger${i}`);
+    // line 42: puts the Q group's best above the Z group's, so the Q group
+    // is read first and a Q match found there must not end the search
+    rules.push("Disallow: /*Qveryveryverylong");
+    const b = rules.join("\n");
+    const m = compileMatcher(parseRobotsTxt(b), "x");
+    // Each URL twice: the first check fills the globs' n-grams, the second reads them.
+    for (let round = 0; round < 2; round++) {
+      for (const [url, allowed, line] of [
+        ["/aQ3Zlonger4", true, 26],
+        ["/aZlonger4Q3", true, 26],
+        ["/aQ3Zlong", false, 5],
+        ["/Zlonger19", true, 41],
+        ["/Q19", false, 21],
+        ["/Q", true, 0],
+        ["/zlonger4q3", true, 0],
+        ["/aQveryveryverylongZlonger4", false, 42],
+      ] as const) {
+        assert.deepEqual(decide(b, "x", url), [allowed, line], url);
+        assert.equal(m.decidingLine(url), line, `${url} round ${round}`);
+        assert.equal(m.isAllowed(url), allowed, `${url} round ${round}`);
+      }
+    }
+  });
+  test("a group of more globs than one group holds (32,767) is split, and every part is read", () => {
+    // 32,800 globs whose rarest character is Q: best first, /*Q32799x …
+    // /*Q10000x come first, the short ones (/*Q5x) last, in the second part.
+    const n = 32_800;
+    const rules = ["User-agent: *"];
+    for (let i = 0; i < n; i++) rules.push(`Disallow: /*Q${i}x`);
+    const b = rules.join("\n");
+    const m = compileMatcher(parseRobotsTxt(b), "x");
+    for (const [url, allowed, line] of [
+      ["/aQ5x", false, 7],
+      ["/aQ32799x", false, n + 1],
+      ["/a/Q12345x/b", false, 12_347],
+      ["/aQ5", true, 0],
+      ["/aQ32800x", true, 0],
+    ] as const) {
+      assert.equal(m.decidingLine(url), line, url);
+      assert.equal(m.isAllowed(url), allowed, url);
+    }
+  });
 });
 
 describe("SPEC §5 a check that starts below the root", () => {

@@ -18,7 +18,7 @@
  * were built (the root at compile time, every other node when a check first
  * reaches it: see buildNode), each followed by its children (first
  * character, child offset, in character order), its glob records with
- * what they need (see SMALL_RECORD, GRAM_RECORD) and the rest of its label
+ * what they need (see SMALL_RECORD, BIG_RECORD) and the rest of its label
  * (see N_LABEL_TAIL), so a check walks one array.
  * Measured on the bench's corpus checks (a different small file for almost
  * every check, so memory latency dominates): the former layout of one object
@@ -253,8 +253,6 @@ const N_KIDS = 6;
  * only to find that the first segment does not occur.
  */
 const SMALL_RECORD = 3;
-/** In a node of GRAM_MIN_GLOBS globs or more: value, 1-gram of the rarest character (see GRAM_RECORD). */
-const GLOB_RECORD = 2;
 // The info word of a small record: rarest character (bits 0-6), kind
 // (7-8), offset of that character in the first segment (9-16: G_FLOAT,
 // G_FIRST), the first segment's length (17-30).
@@ -280,17 +278,27 @@ const SEGMENT_TRIES = 4;
 /** segmentEnd: the tries ran out. */
 const UNDECIDED = -2;
 /**
- * In a node of GRAM_MIN_GLOBS globs or more (the n-gram prefilter), a glob
- * record holds the 1-gram of the rarest character instead, and GRAM_RECORD
- * words per glob follow the records, in the same order: four n-grams of
- * its segments, GRAMS_UNKNOWN until a check first needs them (-1: none).
+ * In a node of GRAM_MIN_GLOBS globs or more (the n-gram prefilter), the
+ * globs are grouped by the 1-gram of their rarest character, so a check
+ * passes over a whole group whose character is not in the path with one
+ * test. The node's glob area holds the number of groups, then a header
+ * per group (GROUP_HEADER words: its best value, then its 1-gram | its
+ * record count << GROUP_COUNT_SHIFT), groups in order of their best value
+ * (descending), then each group's records in the same order, best first:
+ * BIG_RECORD words each, the value and four n-grams of the glob's
+ * segments, GRAMS_UNKNOWN until a check first needs them (-1: none).
  * The filter then reads only `d` and the stamped table, and reaches a
  * glob's object only to match it. Measured on the bench's corpus checks
- * (one pass): 3,862 visits of such nodes examined 143,921 records, 33,341
- * of them had their rarest character in the path, and 30,000 of the 33,235
- * glob objects read then were only to reject them by n-gram.
+ * (one pass): 3,851 visits of such nodes. Before grouping, they examined
+ * 182,476 records, one by one, best first, and 54,723 of them had their
+ * rarest character in the path. Grouped, they read 40,731 headers, and
+ * 54,781 records in the 7,357 groups whose character was in the path.
  */
-const GRAM_RECORD = 4;
+const BIG_RECORD = 5;
+const GROUP_HEADER = 2;
+const GROUP_COUNT_SHIFT = GRAM_BITS;
+/** Records per group at most: the count shifted stays a small integer. */
+const GROUP_MAX = 0x7fff;
 const GRAMS_UNKNOWN = -2;
 
 /** Before the root's record, at the start of `d`, one record per entry in id order: */
@@ -376,6 +384,15 @@ function packedList<T>(scratch: T[], fill: T, n: number): T[] {
   return scratch.slice(0, n);
 }
 const sZeros: number[] = [];
+/** globRecords, a node of many globs: per glob, best first, its group and value. */
+const sBigGroup: number[] = [];
+const sBigValue: number[] = [];
+/** Per group: its record count (then where its next record goes), 1-gram and best value. */
+const sGroupCount: number[] = [];
+const sGroupGram: number[] = [];
+const sGroupBest: number[] = [];
+/** A 1-gram's current group while a node's globs are grouped. */
+const sGroupOf = new Map<number, number>();
 const sNulls: (GlobData | null)[] = [];
 
 /**
@@ -630,16 +647,53 @@ function globRecords(d: number[], text: string, lz: LazyTrie, gn: number): numbe
     }
   } else sGlobIds.subarray(0, gn).sort();
   if (gn >= GRAM_MIN_GLOBS) {
-    for (let k = gn - 1; k >= 0; k--) {
+    // Group the globs, best first, by their rarest character's 1-gram: a
+    // group's first glob is its best, so the groups come out in order of
+    // their best value. A full group (GROUP_MAX) makes way for a new one.
+    ensure(sBigGroup, gn);
+    ensure(sBigValue, gn);
+    let groups = 0;
+    for (let k = gn - 1, i = 0; k >= 0; k--, i++) {
       const id = sGlobIds[k]!;
       const kr = KEY_RECORD * id;
       const meta = keys[kr + K_META]!;
       const star = keys[kr + K_START]! + keys[kr + K_LEN]!;
       const stop = globStop(text, lz.rows, d[ENTRY_RECORD * id + E_RULE]!);
-      d[o++] = id * 2 + (meta & 1);
-      d[o++] = gram1(rareChar(text, star + 1, stop));
+      const gram = gram1(rareChar(text, star + 1, stop));
+      let grp = sGroupOf.get(gram);
+      if (grp === undefined || sGroupCount[grp] === GROUP_MAX) {
+        grp = groups++;
+        sGroupOf.set(gram, grp);
+        ensure(sGroupCount, groups);
+        ensure(sGroupGram, groups);
+        ensure(sGroupBest, groups);
+        sGroupCount[grp] = 0;
+        sGroupGram[grp] = gram;
+        sGroupBest[grp] = id * 2 + (meta & 1);
+      }
+      sGroupCount[grp]!++;
+      sBigGroup[i] = grp;
+      sBigValue[i] = id * 2 + (meta & 1);
     }
-    for (let k = 0; k < GRAM_RECORD * gn; k++) d[o++] = GRAMS_UNKNOWN;
+    sGroupOf.clear();
+    d[o++] = groups;
+    // Headers, then every record's words (written in order: `d` must not
+    // get holes), then the values in their places; sGroupCount becomes
+    // where each group's next record goes.
+    let at = o + GROUP_HEADER * groups;
+    for (let grp = 0; grp < groups; grp++) {
+      const count = sGroupCount[grp]!;
+      d[o++] = sGroupBest[grp]!;
+      d[o++] = sGroupGram[grp]! | (count << GROUP_COUNT_SHIFT);
+      sGroupCount[grp] = at;
+      at += BIG_RECORD * count;
+    }
+    for (let k = 0; k < BIG_RECORD * gn; k++) d[o++] = GRAMS_UNKNOWN;
+    for (let i = 0; i < gn; i++) {
+      const grp = sBigGroup[i]!;
+      d[sGroupCount[grp]!] = sBigValue[i]!;
+      sGroupCount[grp]! += BIG_RECORD;
+    }
   } else {
     // The records first (written in order: `d` must not get holes), then
     // each first segment's characters, their offsets filled in.
@@ -1063,15 +1117,15 @@ export class RuleIndex {
   }
 
   /**
-   * Write the n-grams of entry `id`'s glob at `g` in a node with many
-   * globs (GRAM_RECORD), the first time a check needs them: up to four,
-   * -1 for none.
+   * Write the n-grams of entry `id`'s glob at `g`, in its record in a
+   * node with many globs (BIG_RECORD), the first time a check needs them:
+   * up to four, -1 for none.
    */
   fillGrams(g: number, id: number): void {
     const glob = this.globs![id] ?? this.glob(id);
     const grams = pickGrams(glob.more === null ? [glob.seg] : [glob.seg, ...glob.more]);
     const d = this.d;
-    for (let k = 0; k < GRAM_RECORD; k++) d[g + k] = grams[k] ?? -1;
+    for (let k = 0; k < BIG_RECORD - 1; k++) d[g + k] = grams[k] ?? -1;
   }
 
   /** The source line of entry `id`. */
@@ -1126,18 +1180,18 @@ function entryTextEnd(rows: readonly number[], no2: number): number {
 }
 
 /**
- * The best of `best` and the globs of a node with `gn` globs (GRAM_RECORD),
- * records at `g`, that match `str[pos, end)`; `stamp` marks the path's
- * n-grams in the table (stampGrams). A glob can match only if every
- * character and n-gram of its segments is in the path, so a glob whose
- * rarest character or one of whose n-grams is unstamped is passed over.
+ * The best of `best` and the globs of a node with many globs (see
+ * BIG_RECORD), its glob area at `g`, that match `str[pos, end)`; `stamp`
+ * marks the path's n-grams in the table (stampGrams). A glob can match
+ * only if every character and n-gram of its segments is in the path, so a
+ * group whose rarest character is unstamped is passed over whole, and a
+ * glob one of whose n-grams is unstamped is passed over.
  */
 function bigGlobs(
   ix: RuleIndex,
   d: readonly number[],
   globs: readonly (GlobData | null)[],
   g: number,
-  gn: number,
   best: number,
   str: string,
   pos: number,
@@ -1145,25 +1199,36 @@ function bigGlobs(
   stamp: number,
 ): number {
   const t = gramTable!;
-  const gEnd = g + GLOB_RECORD * gn;
-  // The n-grams of the glob at g: at `gEnd` + GRAM_RECORD per record before it.
-  // The four n-gram tests written out. As an inner loop, two runs of one
-  // build gave 1,164 and 1,361 instructions per check over every 8th
-  // corpus check (cachegrind, --predictable); written out, 1,237 and 1,274.
-  for (let gr = gEnd; g < gEnd; g += GLOB_RECORD, gr += GRAM_RECORD) {
-    const v = d[g]!;
-    if (v <= best) break;
-    if (t[d[g + 1]!] !== stamp) continue;
-    if (d[gr] === GRAMS_UNKNOWN) ix.fillGrams(gr, v >> 1);
-    let x = d[gr]!;
-    if (x >= 0 && t[x] !== stamp) continue;
-    x = d[gr + 1]!;
-    if (x >= 0 && t[x] !== stamp) continue;
-    x = d[gr + 2]!;
-    if (x >= 0 && t[x] !== stamp) continue;
-    x = d[gr + 3]!;
-    if (x >= 0 && t[x] !== stamp) continue;
-    if (matchGlob(globs[v >> 1] ?? ix.glob(v >> 1), str, pos, end)) return v;
+  let h = g + 1;
+  // Where the records of the group at `h` start, then end.
+  let r = h + GROUP_HEADER * d[g]!;
+  for (const hEnd = r; h < hEnd; h += GROUP_HEADER) {
+    // Groups come in order of their best value: none after this one can win.
+    if (d[h]! <= best) break;
+    const w = d[h + 1]!;
+    const q0 = r;
+    r += BIG_RECORD * (w >>> GROUP_COUNT_SHIFT);
+    if (t[w & GRAM_MASK] !== stamp) continue;
+    // The four n-gram tests written out. As an inner loop, two runs of one
+    // build gave 1,164 and 1,361 instructions per check over every 8th
+    // corpus check (cachegrind, --predictable); written out, 1,237 and 1,274.
+    for (let q = q0; q < r; q += BIG_RECORD) {
+      const v = d[q]!;
+      if (v <= best) break;
+      if (d[q + 1] === GRAMS_UNKNOWN) ix.fillGrams(q + 1, v >> 1);
+      let x = d[q + 1]!;
+      if (x >= 0 && t[x] !== stamp) continue;
+      x = d[q + 2]!;
+      if (x >= 0 && t[x] !== stamp) continue;
+      x = d[q + 3]!;
+      if (x >= 0 && t[x] !== stamp) continue;
+      x = d[q + 4]!;
+      if (x >= 0 && t[x] !== stamp) continue;
+      if (matchGlob(globs[v >> 1] ?? ix.glob(v >> 1), str, pos, end)) {
+        best = v;
+        break;
+      }
+    }
   }
   return best;
 }
@@ -1233,10 +1298,11 @@ export function decideIn(
       let g = o + N_KIDS + 2 * kn;
       // Records are best first: none can win unless the first beats `best`.
       if (gn >= GRAM_MIN_GLOBS) {
-        if (d[g]! > best) {
+        // The first group's best value is the node's best glob.
+        if (d[g + 1]! > best) {
           if (end < 0) end = pathEnd(str, pos, n);
           if (stamp === 0) stamp = stampGrams(str, start, end);
-          best = bigGlobs(ix, d, globs!, g, gn, best, str, pos, end, stamp);
+          best = bigGlobs(ix, d, globs!, g, best, str, pos, end, stamp);
         }
       } else {
         for (const gEnd = g + SMALL_RECORD * gn; g < gEnd; g += SMALL_RECORD) {
