@@ -291,13 +291,18 @@ const UNDECIDED = -2;
  * glob's object only to match it. Measured on the bench's corpus checks
  * (one pass): 3,851 visits of such nodes. Before grouping, they examined
  * 182,476 records, one by one, best first, and 54,723 of them had their
- * rarest character in the path. Grouped, they read 40,731 headers, and
- * 54,781 records in the 7,357 groups whose character was in the path.
+ * rarest character in the path. Grouped, they read at most 40,731 headers and
+ * 54,781 records in the 7,357 groups whose character was in the path:
+ * 2.1-2.6 % less time per check (paired in-process runs, both orders).
  */
 const BIG_RECORD = 5;
 const GROUP_HEADER = 2;
 const GROUP_COUNT_SHIFT = GRAM_BITS;
-/** Records per group at most: the count shifted stays a small integer. */
+/**
+ * Records per group at most (a fuller group makes way for a new one of the
+ * same 1-gram): the count shifted stays a small integer, where a larger
+ * number would make `d` a list of doubles, slower to read everywhere.
+ */
 const GROUP_MAX = 0x7fff;
 const GRAMS_UNKNOWN = -2;
 
