@@ -665,6 +665,7 @@ function globRecords(d: number[], text: string, lz: LazyTrie, gn: number): numbe
       const star = keys[kr + K_START]! + keys[kr + K_LEN]!;
       const stop = globStop(text, lz.rows, d[ENTRY_RECORD * id + E_RULE]!);
       const gram = gram1(rareChar(text, star + 1, stop));
+      const value = id * 2 + (meta & 1);
       let grp = sGroupOf.get(gram);
       if (grp === undefined || sGroupCount[grp] === GROUP_MAX) {
         grp = groups++;
@@ -674,11 +675,11 @@ function globRecords(d: number[], text: string, lz: LazyTrie, gn: number): numbe
         ensure(sGroupBest, groups);
         sGroupCount[grp] = 0;
         sGroupGram[grp] = gram;
-        sGroupBest[grp] = id * 2 + (meta & 1);
+        sGroupBest[grp] = value;
       }
       sGroupCount[grp]!++;
       sBigGroup[i] = grp;
-      sBigValue[i] = id * 2 + (meta & 1);
+      sBigValue[i] = value;
     }
     sGroupOf.clear();
     d[o++] = groups;
