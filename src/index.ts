@@ -17,6 +17,11 @@ export {
   type Verdict,
 } from "./match/compile.js";
 export {
+  type MatchCacheStats,
+  matchCacheStats,
+  setMatchCacheLimit,
+} from "./match/copy-area.js";
+export {
   type CleanParam,
   type ContentSignal,
   cleanParams,

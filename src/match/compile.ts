@@ -14,7 +14,8 @@
 import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group, Rule } from "../parse/types.js";
-import { decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
+import { area, copyOf, generation, NO_COPY, noCopyCheck } from "./copy-area.js";
+import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
 import {
   type GroupSource,
   globalGroups,
@@ -167,24 +168,26 @@ export class RobotsMatcher {
   // they share one cache line (V8 lays fields out in declaration order):
   // on the bench's corpus checks almost every check meets a matcher no
   // check has touched for a while, so each line it reads is a cache miss.
-  /** The index's array, held here so a check reads the index object only for globs. */
-  readonly #d: readonly number[];
   /**
-   * How a check starts: the offset in `#d` (≥ 0) of the node its walk
-   * starts at, the root or its `/` child (see `#slash`), when the answer
-   * depends on the path; `-2 - value` when the index's deciding value is
-   * the same for every path (RuleIndex#constant: -1 for no rule, else
-   * `id * 2 + allows`); LEGACY for the 1996 profile's rules.
+   * How a check starts: the offset in the index's array (≥ 0) of the node
+   * its walk starts at, the root or its `/` child (see `#slash`), when the
+   * answer depends on the path; `-2 - value` when the index's deciding
+   * value is the same for every path (RuleIndex#constant: -1 for no rule,
+   * else `id * 2 + allows`); LEGACY for the 1996 profile's rules.
    */
   #start: number;
-  /**
-   * RuleIndex#slashSlot until the root's `/` child is built, then 0: the
-   * next check starts at that child (`#start`), one node fewer to walk.
-   */
-  #slash: number;
+  /** Where the index's copy is in the copy area (copyOf), when `#gen` is the area's generation. */
+  #base = NO_COPY;
+  /** The copy area's generation when `#base` was set (copy-area.ts), 0 before the first. */
+  #gen = 0;
   /** The index's compiled globs (RuleIndex#globs). */
   readonly #globs: readonly (GlobData | null)[] | null;
   readonly #index: RuleIndex | null;
+  /**
+   * RuleIndex#slashSlot until the root's `/` child is built, then 0: the
+   * walk starts at that child (`#start`), one node fewer.
+   */
+  #slash: number;
   readonly #legacy: LegacyEntry[] | null;
   /** The agent string, verbatim. */
   readonly agent: string;
@@ -203,7 +206,6 @@ export class RobotsMatcher {
       const rules: Rule[] = [];
       for (const g of selection.groups) for (const r of g.rules) rules.push(r);
       rules.sort((a, b) => a.line - b.line);
-      this.#d = [];
       this.#start = LEGACY;
       this.#slash = 0;
       this.#globs = null;
@@ -221,7 +223,6 @@ export class RobotsMatcher {
       const named = namedGroups(robots, agent);
       const cached = named === null ? fallbackIndex(robots, file) : indexFor(robots, file, named);
       const ix = cached.index;
-      this.#d = ix.d;
       this.#start = ix.constant === VARIES ? ix.root : -2 - ix.constant;
       this.#slash = ix.slashSlot;
       this.#globs = ix.globs;
@@ -240,18 +241,51 @@ export class RobotsMatcher {
    */
   #decide(url: string): number {
     if (typeof url !== "string") throw notAString(url);
-    let s = this.#start;
+    const s = this.#start;
     // A constant answer needs neither the URL's characters nor the index.
     if (s < 0) return -2 - s;
+    const span = locatePathLazyEnd(url, sharedSpan);
+    if (this.#gen === generation) {
+      // The index's copy in the copy area.
+      const b = this.#base;
+      const v = decideIn(this.#index!, area, this.#globs, s + b, span.str, span.start, span.end, b);
+      if (v >= -1) return v;
+      // The walk met a node built after the copy was made.
+      this.#copy(this.#index!);
+      return decided(v);
+    }
+    return this.#decideOwn(span);
+  }
+
+  /** #decide without a copy: walks the index's own array, then copies it for the next checks. */
+  #decideOwn(span: PathSpan): number {
+    const ix = this.#index!;
+    const v = decideIn(ix, ix.d, this.#globs, this.#startIn(ix), span.str, span.start, span.end, 0);
+    noCopyCheck();
+    this.#copy(ix);
+    return decided(v);
+  }
+
+  /** `#start`, moved to the root's `/` child once a check has built it. */
+  #startIn(ix: RuleIndex): number {
     if (this.#slash !== 0) {
-      const child = this.#d[this.#slash]!;
+      const child = ix.d[this.#slash]!;
       if (child >= 0) {
-        this.#start = s = child;
+        this.#start = child;
         this.#slash = 0;
       }
     }
-    const span = locatePathLazyEnd(url, sharedSpan);
-    return decideIn(this.#index!, this.#d, this.#globs, s, span.str, span.start, span.end);
+    return this.#start;
+  }
+
+  /** Take the index's copy in the copy area, made or made again (copyOf). */
+  #copy(ix: RuleIndex): void {
+    const start = this.#startIn(ix);
+    const b = copyOf(ix);
+    // The start node is in the copy: the first walk built the `/` child.
+    const held = b !== NO_COPY && start < ix.copyEnd;
+    this.#base = held ? b : NO_COPY;
+    this.#gen = held ? generation : 0;
   }
 
   #legacyDecide(url: string): LegacyEntry | null {

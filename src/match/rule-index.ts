@@ -939,6 +939,14 @@ export class RuleIndex {
    * start at that child (RobotsMatcher does, once it is built).
    */
   readonly slashSlot: number;
+  /**
+   * This index's copy in the copy area (copy-area.ts): the generation it
+   * was made in (0: none), where its words start, and `d.length` when it
+   * was made. Matchers of the index share the copy.
+   */
+  copyGen = 0;
+  copyAt = 0;
+  copyEnd = 0;
   readonly #table: RuleTable;
   /** What building the pending nodes needs; null once there are none. */
   #lazy: LazyTrie | null;
@@ -1164,7 +1172,7 @@ export class RuleIndex {
   /** decideIn for this index. */
   decide(str: string, start: number, end: number): number {
     if (this.constant !== VARIES) return this.constant;
-    return decideIn(this, this.d, this.globs, this.root, str, start, end);
+    return decided(decideIn(this, this.d, this.globs, this.root, str, start, end, 0));
   }
 }
 
@@ -1195,7 +1203,8 @@ function entryTextEnd(rows: readonly number[], no2: number): number {
  */
 function bigGlobs(
   ix: RuleIndex,
-  d: readonly number[],
+  d: number[],
+  base: number,
   globs: readonly (GlobData | null)[],
   g: number,
   best: number,
@@ -1221,7 +1230,12 @@ function bigGlobs(
     for (let q = q0; q < r; q += BIG_RECORD) {
       const v = d[q]!;
       if (v <= best) break;
-      if (d[q + 1] === GRAMS_UNKNOWN) ix.fillGrams(q + 1, v >> 1);
+      if (d[q + 1] === GRAMS_UNKNOWN) {
+        // Written in the index's array, then in the copy being walked.
+        ix.fillGrams(q + 1 - base, v >> 1);
+        const own = ix.d;
+        if (d !== own) for (let k = 1; k < BIG_RECORD; k++) d[q + k] = own[q + k - base]!;
+      }
       let x = d[q + 1]!;
       if (x >= 0 && t[x] !== stamp) continue;
       x = d[q + 2]!;
@@ -1248,20 +1262,30 @@ function bigGlobs(
  * allocation, no builtin call for ordinary paths, once the nodes the path
  * reaches are built (the first check to reach a node builds it: buildNode).
  *
- * `d` and `globs` are `ix.d` and `ix.globs`, and `root` where the walk
- * starts: `ix.root`, or the root's `/` child when the root leads only
- * there (RuleIndex#slashSlot). A matcher passes what it holds itself:
- * a check on a cold matcher then reads `ix` only to build a node (one
- * cache miss fewer per check on the bench's corpus checks).
+ * `d` is `ix.d` (`base` 0) or the copy area (copy-area.ts), where the
+ * words of `ix.d` from its root on were copied so that word `o` of
+ * `ix.d` is `d[base + o]`; offsets stored in the words are `ix.d`'s, so
+ * the walk adds `base` to each it reads. `root` is where the walk starts,
+ * already in `d`'s terms: `ix.root` or the root's `/` child when the root
+ * leads only there (RuleIndex#slashSlot), plus `base`. `globs` is
+ * `ix.globs`. A matcher passes what it holds itself, so a check reads `ix`
+ * only to build a node.
+ *
+ * A copy holds the nodes built when it was made. A child built later is
+ * still pending in it: the walk builds it in `ix.d` if need be and goes on
+ * there. When the walk met a pending child (it built a node, or left a copy
+ * that is behind) it returns `-3 - value` instead of the value (see
+ * `decided`), so that the caller can copy the index again.
  */
 export function decideIn(
   ix: RuleIndex,
-  d: readonly number[],
+  d: number[],
   globs: readonly (GlobData | null)[] | null,
   root: number,
   str: string,
   start: number,
   end: number,
+  base: number,
 ): number {
   const n = end < 0 ? str.length : end;
   let pos = start;
@@ -1269,6 +1293,7 @@ export function decideIn(
   let best = -1;
   let searched = 0;
   let stamp = 0;
+  let behind = false;
   for (;;) {
     // Node `o` is reached at `pos`, the first character of its label
     // matched (the root has no label; a start below it is the `/` node,
@@ -1288,7 +1313,7 @@ export function decideIn(
       }
       if (j < headEnd) break;
       // The tail (j is 1 + HEAD_CHARS here), packed like a glob's segment.
-      if (j < len && !segmentAt(d, d[o + N_LABEL_TAIL]!, len - j, str, pos + j)) break;
+      if (j < len && !segmentAt(d, base + d[o + N_LABEL_TAIL]!, len - j, str, pos + j)) break;
     }
     pos += len;
     let v = d[o + N_PLAIN]!;
@@ -1308,7 +1333,7 @@ export function decideIn(
         if (d[g + 1]! > best) {
           if (end < 0) end = pathEnd(str, pos, n);
           if (stamp === 0) stamp = stampGrams(str, start, end);
-          best = bigGlobs(ix, d, globs!, g, best, str, pos, end, stamp);
+          best = bigGlobs(ix, d, base, globs!, g, best, str, pos, end, stamp);
         }
       } else {
         for (const gEnd = g + SMALL_RECORD * gn; g < gEnd; g += SMALL_RECORD) {
@@ -1333,14 +1358,16 @@ export function decideIn(
             // The segment must end where the path does.
             if (end < 0) end = pathEnd(str, pos, n);
             const segLen = info >>> INFO_LEN_SHIFT;
-            if (end - segLen < pos || !segmentAt(d, d[g + 2]!, segLen, str, end - segLen)) continue;
+            if (end - segLen < pos || !segmentAt(d, base + d[g + 2]!, segLen, str, end - segLen)) {
+              continue;
+            }
             best = v;
             break;
           }
           if (kind !== G_OBJECT) {
             // A segment holds no `#` or NUL (see RuleTable#text), so its
             // leftmost occurrence in the string lies in the path if any does.
-            const e = segmentEnd(d, d[g + 2]!, info, at, str, pos, end < 0 ? n : end);
+            const e = segmentEnd(d, base + d[g + 2]!, info, at, str, pos, end < 0 ? n : end);
             if (e === -1) continue;
             if (e >= 0 && kind === G_FLOAT) {
               if (end < 0) end = pathEnd(str, pos, n);
@@ -1398,9 +1425,23 @@ export function decideIn(
       }
     }
     if (slot === 0) break;
-    let child = d[slot]!;
-    if (child < 0) child = ix.buildChild(slot);
-    o = child;
+    const child = d[slot]!;
+    if (child >= 0) o = base + child;
+    else {
+      // Not built when `d` was made: build it in `ix.d` (or find it
+      // built there since the copy was made) and go on in `ix.d`.
+      const own = ix.d;
+      o = own[slot - base]!;
+      if (o < 0) o = ix.buildChild(slot - base);
+      d = own;
+      base = 0;
+      behind = true;
+    }
   }
-  return best;
+  return behind ? -3 - best : best;
+}
+
+/** decideIn's value without its mark of a node built (`-3 - value`). */
+export function decided(v: number): number {
+  return v < -1 ? -3 - v : v;
 }
