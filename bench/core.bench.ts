@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { gunzipSync } from "node:zlib";
 import { compileMatcher, type RobotsMatcher } from "../src/match/compile.js";
+import { matchCacheStats } from "../src/match/copy-area.js";
 import { pathOf } from "../src/match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../src/parse/parse-robots-txt.js";
 
@@ -168,6 +169,10 @@ function fmtMs(ms: number): string {
 function row(cells: string[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
 }
+
+/** Bytes of an element of a JS array of small integers: 4 with V8's compressed pointers, else 8. */
+const ELEMENT_BYTES =
+  (process.config.variables as Record<string, unknown>).v8_enable_pointer_compression === 1 ? 4 : 8;
 
 function retained(): number {
   gc();
@@ -509,6 +514,10 @@ export async function run(): Promise<void> {
   ]);
   const [checksOurs, linesOurs, checksPeer] = checkRuns.map(median) as [number, number, number];
   const spreadChecks = ratioRange(checkRuns[0]!, checkRuns[2]!);
+  // The copy area the timed checks walked (src/match/copy-area.ts): one
+  // array shared by every matcher, a cache of at most its limit, so it is
+  // counted here on its own, not in the heap rows of each file.
+  const area = matchCacheStats();
 
   // ---- real crawled URLs, agent Googlebot
   const crawlAgent = "Googlebot";
@@ -730,6 +739,17 @@ export async function run(): Promise<void> {
       w,
     ),
   );
+  console.log(
+    row(
+      [
+        "  copy area the corpus checks walked (shared)",
+        fmtBytes(area.length * ELEMENT_BYTES),
+        "",
+        `${area.words.toLocaleString("en-US")} words`,
+      ],
+      w,
+    ),
+  );
   for (const x of worst) {
     console.log(
       row(
@@ -768,6 +788,8 @@ export async function run(): Promise<void> {
       "robots-parser: parse of the UTF-8 string (its API); it has no compile step. " +
       `memory: heapUsed + arrayBuffers after gc, parsed files${""} + matchers kept. ` +
       "Re-parse row: parse + compile + isAllowed per check, on every 8th corpus check. " +
+      "Copy area: the copies of indexes that checks walk, one array for all matchers (a cache of at most " +
+      "2^21 words by default; setMatchCacheLimit), its length after the timed corpus checks. " +
       "Ours builds each trie node the first time a check reaches it: the check rates are on matchers already used, " +
       "the end-to-end row and each worst case's first check include that building.",
   );
