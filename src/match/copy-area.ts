@@ -9,7 +9,7 @@
  * own arrays wherever its collector moves them.
  *
  * Measured on the bench's corpus checks, in-process paired runs (both
- * orders) against walking the indexes' own arrays: 23–29 % less time per
+ * orders) against walking the indexes' own arrays: 23–26 % less time per
  * check (see docs/benchmarks.md, "Session 22").
  *
  * A copy is a cache, never the only home of anything: the index keeps its
@@ -42,7 +42,7 @@ export const area: number[] = [];
 
 /**
  * The current generation; a copy made under an earlier one is gone. Starts
- * at 1, so that 0 and negative numbers can mean "no copy" in a matcher.
+ * at 1, so that 0 can mean "no copy" in a matcher.
  */
 export let generation = 1;
 
@@ -65,8 +65,8 @@ export const NO_COPY = -(2 ** 30);
  * at once for a copy of up to REGROW_ANY words, else once the index has
  * grown by a quarter of the words copied, so that the words copied for
  * one index add up to a few times its final size however many nodes its
- * checks build one by one. Copies in the bench's corpus checks average 44
- * words.
+ * checks build one by one. The bench's corpus checks copy 18,386 indexes:
+ * 52 words at the median, 158 at the 90th percentile, 5,387 at most.
  */
 const REGROW_ANY = 256;
 const REGROW_SHIFT = 2;
