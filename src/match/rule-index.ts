@@ -1441,7 +1441,7 @@ export function decideIn(
   return behind ? -3 - best : best;
 }
 
-/** decideIn's value without its mark of a node built (`-3 - value`). */
+/** decideIn's value without its mark of a pending child met (`-3 - value`). */
 export function decided(v: number): number {
   return v < -1 ? -3 - v : v;
 }
