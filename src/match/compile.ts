@@ -300,7 +300,8 @@ export class RobotsMatcher {
   /**
    * The verdict for `url`: true when the crawler may fetch it. Hot path:
    * allocates nothing, except the first time a check reaches a trie node
-   * not built yet (RuleIndex builds its nodes on demand).
+   * not built yet (RuleIndex builds its nodes on demand), and when a copy
+   * of the index lengthens the copy area (up to its limit: copy-area.ts).
    */
   isAllowed(url: string): boolean {
     if (this.#start === LEGACY) {
