@@ -20,12 +20,17 @@ afterEach(() => setMatchCacheLimit(DEFAULT_COPY_AREA_WORDS));
 
 type Answer = [boolean, number];
 
-/** Each URL's verdict and deciding line from fresh matchers with the area off. */
+/**
+ * Each URL's verdict and deciding line from a fresh matcher with the area
+ * off; the limit is then set back to what it was.
+ */
 function reference(body: string, agent: string, urls: readonly string[]): Answer[] {
+  const limit = matchCacheStats().limit;
   setMatchCacheLimit(0);
   const m = compileMatcher(parseRobotsTxt(body), agent);
   const out = urls.map((u): Answer => [m.isAllowed(u), m.decidingLine(u)]);
   assert.equal(matchCacheStats().words, 0, "limit 0: nothing copied");
+  setMatchCacheLimit(limit);
   return out;
 }
 
@@ -73,7 +78,6 @@ describe("SPEC §5 checks through the copy area give the index's own answers", (
     const body = treeBody();
     const want = reference(body, "bot", treeUrls);
     for (const order of [treeUrls, [...treeUrls].reverse()]) {
-      setMatchCacheLimit(DEFAULT_COPY_AREA_WORDS);
       const m = compileMatcher(parseRobotsTxt(body), "bot");
       // Three rounds: the first builds nodes after the copy its first
       // check made; the later ones walk copies made again.
@@ -90,7 +94,6 @@ describe("SPEC §5 checks through the copy area give the index's own answers", (
   test("matchers sharing one index: a node built by one is met pending in the other's copy", () => {
     const body = treeBody();
     const want = reference(body, "bot", treeUrls);
-    setMatchCacheLimit(DEFAULT_COPY_AREA_WORDS);
     const robots = parseRobotsTxt(body);
     // Neither agent is named: both take the `*` group, one index.
     const first = compileMatcher(robots, "one");
@@ -127,7 +130,6 @@ describe("SPEC §5 checks through the copy area give the index's own answers", (
       [false, 21],
       [false, 4],
     ]);
-    setMatchCacheLimit(DEFAULT_COPY_AREA_WORDS);
     const m = compileMatcher(parseRobotsTxt(body), "bot");
     for (let round = 0; round < 3; round++) {
       urls.forEach((u, i) => {

@@ -176,8 +176,8 @@ export class RobotsMatcher {
    * else `id * 2 + allows`); LEGACY for the 1996 profile's rules.
    */
   #start: number;
-  /** Where the index's copy is in the copy area (copyOf), when `#gen` is the area's generation. */
-  #base = NO_COPY;
+  /** Where the index's copy is in the copy area (copyOf); read only when `#gen` is the area's generation. */
+  #base = 0;
   /** The copy area's generation when `#base` was set (copy-area.ts), 0 before the first. */
   #gen = 0;
   /** The index's compiled globs (RuleIndex#globs). */
@@ -283,9 +283,10 @@ export class RobotsMatcher {
     const start = this.#startIn(ix);
     const b = copyOf(ix);
     // The start node is in the copy: the first walk built the `/` child.
-    const held = b !== NO_COPY && start < ix.copyEnd;
-    this.#base = held ? b : NO_COPY;
-    this.#gen = held ? generation : 0;
+    if (b !== NO_COPY && start < ix.copyEnd) {
+      this.#base = b;
+      this.#gen = generation;
+    } else this.#gen = 0;
   }
 
   #legacyDecide(url: string): LegacyEntry | null {
