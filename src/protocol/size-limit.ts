@@ -1,0 +1,42 @@
+/**
+ * How much of a robots.txt a crawler reads (SPEC.md §8 "Size", RFC 9309
+ * §2.5): at most a configurable limit, 500 KiB by default and never less.
+ * The one home of that number and of what happens at the cut; the client,
+ * the CLI, explanations and the linter all read a body through
+ * `crawlerView`.
+ */
+
+/** 500 KiB: RFC 9309 §2.5's minimum, SPEC.md §8's default and floor. */
+export const ROBOTS_TXT_SIZE_LIMIT = 500 * 1024;
+
+/**
+ * The bytes a crawler applies when it has read only the first `limit` bytes
+ * of `body`: when the body is longer, the partial line the limit cuts is
+ * dropped too, so a cut line never applies (`Allow: /private/page` cut to
+ * `Allow: /private` would allow more than the file says). What is kept ends
+ * with the last line ending (CR or LF, as the parser reads them) at or before
+ * the limit; a body with no line ending before the limit applies nothing.
+ *
+ * `truncated` is whether the body was longer than the limit. Returns a view
+ * (no copy) of `body`.
+ */
+export function crawlerView(
+  body: Uint8Array,
+  limit: number = ROBOTS_TXT_SIZE_LIMIT,
+): { readonly bytes: Uint8Array; readonly truncated: boolean } {
+  if (body.length <= limit) return { bytes: body, truncated: false };
+  return { bytes: body.subarray(0, cutEnd(body, limit)), truncated: true };
+}
+
+/**
+ * The end of the complete lines within the first `limit` bytes of `body`
+ * (body.length > limit): one past the last CR or LF at index < limit. A CR at
+ * limit - 1 whose LF lies past the limit still ends its line.
+ */
+export function cutEnd(body: Uint8Array, limit: number): number {
+  for (let i = limit - 1; i >= 0; i--) {
+    const b = body[i];
+    if (b === 0x0a || b === 0x0d) return i + 1;
+  }
+  return 0;
+}
