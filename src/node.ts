@@ -5,38 +5,36 @@
  * the main entry (the parser and matcher) must run in any runtime.
  */
 
+export type { CachedCopy, CachedEntry } from "./cache/entry-codec.js";
+export { CACHE_DEFAULTS } from "./cache/lifetime.js";
 export {
-  CACHE_DEFAULTS,
-  freshnessLifetime,
-  type LifetimeBounds,
-  maxAgeSeconds,
-  type RetryBounds,
-  retryAfterMs,
-  retryDelay,
-} from "./cache/lifetime.js";
-export {
-  boundOption,
   MEMORY_STORE_DEFAULTS,
   MemoryRobotsStore,
   type MemoryStoreOptions,
 } from "./cache/memory-store.js";
 export {
-  entrySize,
   type RobotsStore,
+  STORED_FORMAT,
   type StoredCopy,
   type StoredEntry,
   type StoredError,
 } from "./cache/store.js";
 export {
   type CopyFreshness,
-  isFresh,
-  isUsable,
   type RulesBasis,
-  type RulesInForce,
-  rulesInForce,
   SERVER_ERROR_DISALLOW_MS,
   SERVER_ERROR_LONG_OUTAGE_MS,
 } from "./cache/timeline.js";
+export {
+  type AccessCheck,
+  type CallOptions,
+  type ClientStats,
+  RobotsClient,
+  type RobotsClientOptions,
+  type RobotsSnapshot,
+} from "./client/robots-client.js";
+export type { ServerErrorState, SourceState } from "./client/source-state.js";
+export { STORE_TIMEOUT_MS, type StoreOperation, type StoreProblem } from "./client/store-guard.js";
 export {
   type CacheHeaders,
   FETCH_DEFAULTS,
@@ -53,24 +51,7 @@ export {
   type UnreachableReason,
 } from "./fetch/fetch-robots-txt.js";
 export { createNodeTransport, type NodeTransportOptions } from "./fetch/node-transport.js";
-export {
-  isRobotsTxtUrl,
-  originOf,
-  parseHttpUrl,
-  type RobotsOrigin,
-  robotsOrigin,
-} from "./fetch/origin.js";
-export { BodyDecodeError, type BodyRead, readBody } from "./fetch/read-body.js";
-export {
-  type AccessCheck,
-  type CallOptions,
-  type ClientStats,
-  RobotsClient,
-  type RobotsClientOptions,
-  type RobotsSnapshot,
-  type ServerErrorState,
-  type SourceState,
-} from "./fetch/robots-client.js";
+export { isRobotsTxtUrl, type RobotsOrigin, robotsOrigin } from "./fetch/origin.js";
 export {
   type FetchLike,
   fetchTransport,

@@ -11,10 +11,10 @@ import {
   CACHE_DEFAULTS,
   freshnessLifetime,
   maxAgeSeconds,
-  RobotsClient,
   retryAfterMs,
   retryDelay,
-} from "../src/node.js";
+} from "../src/cache/lifetime.js";
+import { RobotsClient } from "../src/node.js";
 import { bigBody } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
 

@@ -1,13 +1,22 @@
 /**
  * The contract every RobotsStore must keep, written once as a function and
- * run against every implementation (undici's cache-store tests do the same).
- * A future Redis store calls runStoreSuite() with its own factory.
+ * run against every implementation (undici's cache-store tests do the same),
+ * and the client's behaviour over stores that break it (SPEC.md §8
+ * "Caching": a shared store can be slow, wrong or down). A Redis store calls
+ * runStoreSuite() with its own factory.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RobotsStore, StoredEntry } from "../src/node.js";
+import { type CachedEntry, encodeBase64 } from "../src/cache/entry-codec.js";
+import { RobotsClient, type RobotsStore, STORED_FORMAT, type StoredEntry } from "../src/node.js";
+import { serveText, startServer } from "./fetch-servers.js";
 
-export function sampleEntry(origin: string, body: Uint8Array, at = 1_700_000_000_000): StoredEntry {
+/** An entry as the client holds it (body as bytes). */
+export function sampleCached(
+  origin: string,
+  body: Uint8Array,
+  at = 1_700_000_000_000,
+): CachedEntry {
   return {
     origin,
     good: {
@@ -33,25 +42,30 @@ export function sampleEntry(origin: string, body: Uint8Array, at = 1_700_000_000
   };
 }
 
-function assertSameEntry(actual: StoredEntry | undefined, expected: StoredEntry): void {
-  assert.ok(actual, "entry present");
-  assert.equal(actual.origin, expected.origin);
-  assert.deepEqual(actual.error, expected.error);
-  if (expected.good === null) {
-    assert.equal(actual.good, null);
-    return;
-  }
-  assert.ok(actual.good);
-  const { body, ...rest } = actual.good;
-  const { body: expectedBody, ...expectedRest } = expected.good;
-  assert.deepEqual(rest, expectedRest);
-  assert.ok(Buffer.from(body).equals(Buffer.from(expectedBody)), "body bytes preserved");
+/** The same entry in the stored form (body as base64). */
+export function sampleEntry(origin: string, body: Uint8Array, at = 1_700_000_000_000): StoredEntry {
+  const c = sampleCached(origin, body, at);
+  return {
+    format: STORED_FORMAT,
+    origin,
+    good: { ...c.good!, body: undefined, bodyBase64: encodeBase64(body) } as never,
+    error: c.error,
+  };
 }
+
+function assertSameEntry(actual: StoredEntry | null | undefined, expected: StoredEntry): void {
+  assert.ok(actual, "entry present");
+  // The stored form is plain JSON data: compared field by field, body included.
+  assert.deepEqual(JSON.parse(JSON.stringify(actual)), JSON.parse(JSON.stringify(expected)));
+}
+
+const RULES = "User-agent: *\nDisallow: /private\n";
 
 export function runStoreSuite(name: string, makeStore: () => RobotsStore): void {
   describe(`RobotsStore contract: ${name}`, () => {
-    it("get of an unknown origin is undefined", async () => {
-      assert.equal(await makeStore().get("http://unknown.test"), undefined);
+    it("get of an unknown origin is a miss (undefined or null)", async () => {
+      const got = await makeStore().get("http://unknown.test");
+      assert.ok(got === undefined || got === null, `got ${JSON.stringify(got)}`);
     });
 
     it("set then get returns the same entry, timestamps and bytes included", async () => {
@@ -91,7 +105,8 @@ export function runStoreSuite(name: string, makeStore: () => RobotsStore): void 
       await store.set("http://g.test", sampleEntry("http://g.test", new Uint8Array([2])));
       await store.delete("http://f.test");
       await store.delete("http://never.test");
-      assert.equal(await store.get("http://f.test"), undefined);
+      const gone = await store.get("http://f.test");
+      assert.ok(gone === undefined || gone === null);
       assert.ok(await store.get("http://g.test"));
     });
 
@@ -101,6 +116,214 @@ export function runStoreSuite(name: string, makeStore: () => RobotsStore): void 
       const entry = sampleEntry("http://big.test", body);
       await store.set("http://big.test", entry);
       assertSameEntry(await store.get("http://big.test"), entry);
+    });
+
+    it("two clients (two crawler processes) sharing the store fetch once", async () => {
+      const server = await startServer(serveText(RULES));
+      try {
+        const shared = makeStore();
+        const a = new RobotsClient("FleetBot/1.0", { store: shared });
+        const b = new RobotsClient("FleetBot/1.0", { store: shared });
+        assert.equal(await a.isAllowed(`${server.origin}/private/1`), false);
+        const r = await b.check(`${server.origin}/private/2`);
+        assert.equal(r.allowed, false);
+        assert.equal(r.source.freshness, "cached", "b found a's result in the store");
+        assert.equal(r.source.storeProblem, null);
+        assert.equal(server.hits(), 1);
+        assert.equal(a.stats.storeErrors + b.stats.storeErrors, 0);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
+
+/** A store whose get answers `answer(origin)` and whose set/delete do nothing. */
+function answering(answer: (origin: string) => unknown): RobotsStore {
+  return {
+    get: async (origin) => answer(origin) as StoredEntry,
+    set: async () => {},
+    delete: async () => {},
+  };
+}
+
+const never = <T>(): Promise<T> => new Promise<T>(() => {});
+
+/** One client over `store` checks a disallowed URL twice; returns the client and the server's hits. */
+async function checkTwice(store: RobotsStore, storeTimeoutMs = 2_000) {
+  const server = await startServer(serveText(RULES));
+  try {
+    const client = new RobotsClient("FleetBot/1.0", { store, storeTimeoutMs });
+    const first = await client.check(`${server.origin}/private/1`);
+    const second = await client.check(`${server.origin}/private/2`);
+    return { client, first, second, hits: server.hits() };
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * Stores that answer nonsense, fail, or never answer: every check still
+ * gets the server's verdict, the trouble is counted in `stats` and shown in
+ * `source.storeProblem`, and nothing throws or hangs.
+ */
+export function runStoreTroubleSuite(): void {
+  describe("the client over a store that is slow, wrong or down (SPEC.md §8 Caching)", () => {
+    it("null is a miss, not an error (what Redis clients answer)", async () => {
+      const { client, first, hits } = await checkTwice(answering(() => null));
+      assert.equal(first.allowed, false);
+      assert.equal(first.source.storeProblem, null);
+      assert.equal(client.stats.storeErrors, 0);
+      assert.equal(hits, 1);
+    });
+
+    const invalid: [string, (origin: string) => unknown][] = [
+      ["{}", () => ({})],
+      ["a string", () => "entry"],
+      ["an array", () => []],
+      ["an entry for another origin", () => sampleEntry("http://other.test", new Uint8Array(1))],
+      [
+        "an entry with the body as a JSON-mangled byte array",
+        (o) => ({ ...sampleEntry(o, new Uint8Array(3)), good: { body: { 0: 1, 1: 2 } } }),
+      ],
+      [
+        "an entry of another format version",
+        (o) => ({ ...sampleEntry(o, new Uint8Array(3), Date.now()), format: 0 }),
+      ],
+      [
+        "an entry fetched far in the future",
+        (o) => sampleEntry(o, new Uint8Array(3), Date.now() + 86_400_000),
+      ],
+      [
+        "an entry fresh for longer than maxTtlMs",
+        (o) => {
+          const e = sampleEntry(o, new Uint8Array(3), Date.now());
+          return {
+            ...e,
+            error: null,
+            good: { ...e.good!, expiresAt: Date.now() + 400 * 86_400_000 },
+          };
+        },
+      ],
+      [
+        "an entry whose body is not base64",
+        (o) => {
+          const e = sampleEntry(o, new Uint8Array(3), Date.now());
+          return { ...e, good: { ...e.good!, bodyBase64: "%%%" } };
+        },
+      ],
+      [
+        "an entry with a retry due in a year",
+        (o) => {
+          const e = sampleEntry(o, new Uint8Array(3), Date.now());
+          return { ...e, error: { ...e.error!, nextRetryAt: Date.now() + 365 * 86_400_000 } };
+        },
+      ],
+    ];
+    for (const [label, answer] of invalid) {
+      it(`${label} is a miss counted as a store error, then a fetch`, async () => {
+        const { client, first, second, hits } = await checkTwice(answering(answer));
+        assert.equal(first.allowed, false, "the server's rules apply");
+        assert.equal(second.allowed, false);
+        assert.equal(first.source.storeProblem?.kind, "invalid");
+        assert.equal(first.source.storeProblem?.operation, "get");
+        assert.match(first.source.storeProblem?.message ?? "", /invalid stored entry/);
+        assert.equal(client.stats.storeInvalid, 1);
+        assert.equal(client.stats.storeErrors, 1);
+        assert.equal(hits, 1, "the in-process cache serves the second check");
+      });
+    }
+
+    it("a store that keeps entries as JSON text serves a second client", async () => {
+      const text = new Map<string, string>();
+      const store: RobotsStore = {
+        get: async (o) => {
+          const t = text.get(o);
+          return t === undefined ? null : (JSON.parse(t) as StoredEntry);
+        },
+        set: async (o, e) => {
+          text.set(o, JSON.stringify(e));
+        },
+        delete: async (o) => {
+          text.delete(o);
+        },
+      };
+      const server = await startServer(serveText(RULES));
+      try {
+        const a = new RobotsClient("FleetBot/1.0", { store });
+        const b = new RobotsClient("FleetBot/1.0", { store });
+        assert.equal(await a.isAllowed(`${server.origin}/private/1`), false);
+        const r = await b.check(`${server.origin}/private/2`);
+        assert.equal(r.allowed, false);
+        assert.equal(r.line, 2);
+        assert.equal(r.source.freshness, "cached");
+        assert.equal(server.hits(), 1);
+        assert.equal(b.stats.storeErrors, 0);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("a store that rejects: fetch, count, and show it", async () => {
+      const down = (): Promise<never> => Promise.reject(new Error("store down"));
+      const { client, first, hits } = await checkTwice({ get: down, set: down, delete: down });
+      assert.equal(first.allowed, false);
+      assert.equal(first.source.storeProblem?.kind, "error");
+      assert.match(first.source.storeProblem?.message ?? "", /store down/);
+      assert.equal(client.stats.storeErrors, 2, "one get and one set");
+      assert.equal(hits, 1);
+    });
+
+    it("a store that throws synchronously is treated like one that rejects", async () => {
+      const boom = (): never => {
+        throw new TypeError("not connected");
+      };
+      const { client, first } = await checkTwice({ get: boom, set: boom, delete: boom });
+      assert.equal(first.allowed, false);
+      assert.equal(client.stats.storeErrors, 2);
+      await assert.doesNotReject(client.forget("http://127.0.0.1:1/"));
+      assert.equal(client.stats.storeErrors, 3);
+    });
+
+    it("a store that never answers: each call gives up after storeTimeoutMs", async () => {
+      const hang: RobotsStore = { get: never, set: never, delete: never };
+      const { client, first, second, hits } = await checkTwice(hang, 100);
+      assert.equal(first.allowed, false);
+      assert.equal(second.allowed, false);
+      assert.equal(first.source.storeProblem?.kind, "timeout");
+      assert.equal(client.stats.storeTimeouts, 2, "get and set");
+      assert.equal(hits, 1);
+      await client.forget("http://127.0.0.1:1/");
+      assert.equal(
+        client.stats.storeTimeouts,
+        3,
+        "forget's delete timed out too, without throwing",
+      );
+    });
+
+    it("a slow store that answers after the timeout: the late answer is ignored", async () => {
+      const late = <T>(v: T) => new Promise<T>((resolve) => setTimeout(() => resolve(v), 300));
+      const slow: RobotsStore = {
+        get: () => late(null),
+        set: () => late(undefined),
+        delete: () => late(undefined),
+      };
+      const { client, first } = await checkTwice(slow, 50);
+      assert.equal(first.allowed, false);
+      assert.equal(first.source.storeProblem?.kind, "timeout");
+      assert.equal(client.stats.storeTimeouts, 2);
+    });
+
+    it("a slow store within the timeout is waited for", async () => {
+      const late = <T>(v: T) => new Promise<T>((resolve) => setTimeout(() => resolve(v), 30));
+      const slow: RobotsStore = {
+        get: () => late(null),
+        set: () => late(undefined),
+        delete: () => late(undefined),
+      };
+      const { client, first } = await checkTwice(slow, 2_000);
+      assert.equal(first.source.storeProblem, null);
+      assert.equal(client.stats.storeErrors, 0);
     });
   });
 }

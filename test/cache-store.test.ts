@@ -5,40 +5,23 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { storedSize } from "../src/cache/memory-store.js";
 import { RobotsError } from "../src/errors.js";
-import {
-  entrySize,
-  MemoryRobotsStore,
-  RobotsClient,
-  type RobotsStore,
-  type StoredEntry,
-} from "../src/node.js";
-import { runStoreSuite, sampleEntry } from "./cache-store-suite.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import { MemoryRobotsStore, type RobotsStore, type StoredEntry } from "../src/node.js";
+import { runStoreSuite, runStoreTroubleSuite, sampleEntry } from "./cache-store-suite.js";
 
 /**
  * A store that keeps entries only as JSON text, as a network store (Redis)
- * would: proves the entry format is plain, serialisable data.
+ * would, with no conversion of its own: the stored form is JSON data.
  */
 class JsonTextStore implements RobotsStore {
   readonly #map = new Map<string, string>();
-  async get(origin: string): Promise<StoredEntry | undefined> {
+  async get(origin: string): Promise<StoredEntry | null> {
     const text = this.#map.get(origin);
-    if (text === undefined) return undefined;
-    const raw = JSON.parse(text) as StoredEntry & { good: { body: string } | null };
-    return raw.good === null
-      ? raw
-      : {
-          ...raw,
-          good: { ...raw.good, body: new Uint8Array(Buffer.from(raw.good.body, "base64")) },
-        };
+    return text === undefined ? null : (JSON.parse(text) as StoredEntry);
   }
   async set(origin: string, entry: StoredEntry): Promise<void> {
-    const good =
-      entry.good === null
-        ? null
-        : { ...entry.good, body: Buffer.from(entry.good.body).toString("base64") };
-    this.#map.set(origin, JSON.stringify({ ...entry, good }));
+    this.#map.set(origin, JSON.stringify(entry));
   }
   async delete(origin: string): Promise<void> {
     this.#map.delete(origin);
@@ -68,7 +51,7 @@ describe("MemoryRobotsStore bounds (LRU)", () => {
   });
 
   it("evicts by bytes: never holds more than maxBytes", async () => {
-    const one = entrySize(sampleEntry("http://x0.test", body(10_000)));
+    const one = storedSize(sampleEntry("http://x0.test", body(10_000)));
     const store = new MemoryRobotsStore({ maxBytes: one * 3 + 10 });
     for (let i = 0; i < 10; i++) {
       await store.set(`http://x${i}.test`, sampleEntry(`http://x${i}.test`, body(10_000)));
@@ -91,38 +74,4 @@ describe("MemoryRobotsStore bounds (LRU)", () => {
   });
 });
 
-describe("the client over a shared store", () => {
-  it("two clients (two crawler processes) sharing one store fetch once", async () => {
-    const server = await startServer(serveText("User-agent: *\nDisallow: /private\n"));
-    try {
-      const shared = new JsonTextStore();
-      const a = new RobotsClient("FleetBot/1.0", { store: shared });
-      const b = new RobotsClient("FleetBot/1.0", { store: shared });
-      assert.equal(await a.isAllowed(`${server.origin}/private/1`), false);
-      const r = await b.check(`${server.origin}/private/2`);
-      assert.equal(r.allowed, false);
-      assert.equal(r.source.freshness, "cached", "b found a's result in the store");
-      assert.equal(server.hits(), 1);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it("a store that fails does not stop the crawler: it fetches and counts the failure", async () => {
-    const server = await startServer(serveText("User-agent: *\nDisallow: /private\n"));
-    const broken: RobotsStore = {
-      get: () => Promise.reject(new Error("store down")),
-      set: () => Promise.reject(new Error("store down")),
-      delete: () => Promise.reject(new Error("store down")),
-    };
-    try {
-      const client = new RobotsClient("FleetBot/1.0", { store: broken });
-      assert.equal(await client.isAllowed(`${server.origin}/private/1`), false);
-      assert.equal(await client.isAllowed(`${server.origin}/private/2`), false);
-      assert.equal(server.hits(), 1, "the in-process cache still holds the result");
-      assert.equal(client.stats.storeErrors, 2);
-    } finally {
-      await server.close();
-    }
-  });
-});
+runStoreTroubleSuite();

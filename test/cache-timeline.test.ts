@@ -7,9 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RobotsClient, rulesInForce, type StoredEntry } from "../src/node.js";
+import type { CachedEntry } from "../src/cache/entry-codec.js";
+import { rulesInForce } from "../src/cache/timeline.js";
+import { RobotsClient } from "../src/node.js";
 import type { Profile } from "../src/parse/profile.js";
-import { sampleEntry } from "./cache-store-suite.js";
+import { sampleCached } from "./cache-store-suite.js";
 import { startServer } from "./fetch-servers.js";
 
 const H = 3_600_000;
@@ -36,8 +38,8 @@ const TABLE: Record<"google" | "rfc9309", Record<"copy" | "none", Expected[]>> =
   },
 };
 
-function failing(since: number, withCopy: boolean): StoredEntry {
-  const base = sampleEntry(
+function failing(since: number, withCopy: boolean): CachedEntry {
+  const base = sampleCached(
     "http://t.test",
     new TextEncoder().encode("User-agent: *\nDisallow: /x\n"),
     since - 2 * D,
@@ -69,14 +71,14 @@ describe("rulesInForce: the timeline as a pure function", () => {
 
   it("a fresh copy wins over everything (no timeline while it lasts)", () => {
     const e = failing(1_000, true);
-    const fresh: StoredEntry = { ...e, good: { ...e.good!, expiresAt: 10_000 } };
+    const fresh: CachedEntry = { ...e, good: { ...e.good!, expiresAt: 10_000 } };
     assert.equal(rulesInForce(fresh, 9_999, "google").basis, "rules");
     assert.equal(rulesInForce(fresh, 9_999, "google").freshness, "cached");
   });
 
   it("legacy1996: 401/403 forbid everything; a failure defers (disallows) until fixed", () => {
     const e = failing(0, true);
-    const forbidden: StoredEntry = {
+    const forbidden: CachedEntry = {
       ...e,
       error: null,
       good: { ...e.good!, kind: "unavailable", status: 403, reason: "status", expiresAt: 100 },

@@ -5,7 +5,14 @@
  * 24 hours unless the file is unreachable); failures are retried sooner,
  * honouring `Retry-After` within bounds.
  */
-import type { CacheHeaders } from "../fetch/fetch-robots-txt.js";
+
+/** Response headers that matter for caching. */
+export interface CacheHeaders {
+  readonly cacheControl?: string;
+  readonly expires?: string;
+  readonly date?: string;
+  readonly retryAfter?: string;
+}
 
 const HOUR = 3_600_000;
 

@@ -11,12 +11,12 @@
  */
 import { LRUCache } from "lru-cache";
 import { RobotsError } from "../errors.js";
-import { entrySize, type RobotsStore, type StoredEntry } from "./store.js";
+import type { RobotsStore, StoredEntry } from "./store.js";
 
 export const MEMORY_STORE_DEFAULTS = {
   /** Origins kept. */
   maxEntries: 10_000,
-  /** Bytes kept (estimated, see entrySize): 64 MiB, i.e. at least 128 files at the 500 KiB limit. */
+  /** Bytes kept (estimated, see storedSize): 64 MiB, i.e. at least 96 files at the 500 KiB limit. */
   maxBytes: 64 * 1024 * 1024,
 } as const;
 
@@ -40,7 +40,7 @@ export class MemoryRobotsStore implements RobotsStore {
     this.#lru = new LRUCache<string, StoredEntry>({
       max: this.maxEntries,
       maxSize: this.maxBytes,
-      sizeCalculation: entrySize,
+      sizeCalculation: storedSize,
     });
   }
 
@@ -60,6 +60,8 @@ export class MemoryRobotsStore implements RobotsStore {
   }
 
   async get(origin: string): Promise<StoredEntry | undefined> {
+    // Shared by every client that uses this store: they get the same object,
+    // which they treat as immutable (and validate like any store's answer).
     return this.#lru.get(origin);
   }
 
@@ -85,4 +87,18 @@ export function boundOption(name: string, value: number | undefined, fallback: n
     throw new RobotsError("invalid-option", `${name} must be a positive integer, got ${String(v)}`);
   }
   return v;
+}
+
+/**
+ * Approximate memory held by a stored entry: its base64 body (one byte per
+ * character), the strings, and a fixed allowance for the objects.
+ */
+export function storedSize(entry: StoredEntry): number {
+  let size = 512 + entry.origin.length * 2;
+  if (entry.good !== null) {
+    size += entry.good.bodyBase64.length;
+    for (const r of entry.good.redirects) size += r.length * 2;
+  }
+  if (entry.error !== null) size += 128 + entry.error.message.length * 2;
+  return size;
 }

@@ -3,12 +3,34 @@
  * holds it (SPEC.md §8 "Caching"). Modelled on undici's cache stores: a store
  * only gets, sets and deletes whole entries; every decision (freshness, the
  * server-error timeline, retries) is made by the client from the timestamps
- * in the entry. An entry is plain data (numbers, strings, one byte array), so
- * a shared store for a crawler fleet (Redis, …) can serialise it as is.
+ * in the entry.
+ *
+ * The stored form is JSON data: numbers, strings, booleans, null, arrays, and
+ * the body as base64 text. A store may keep the object as is, or write it
+ * with JSON.stringify and hand back JSON.parse of that text: both give the
+ * client the same entry. Whatever a store answers is validated before use
+ * (src/cache/entry-codec.ts): `undefined`, `null`, `{}`, a wrong type or a
+ * timestamp out of bounds is a miss, never a crash.
  *
  * Entries are treated as immutable: the client always sets a new object.
  */
-import type { UnavailableReason, UnreachableReason } from "../fetch/fetch-robots-txt.js";
+
+/** The version of the stored form; an entry of another version is a miss. */
+export const STORED_FORMAT = 1;
+
+/** Why a fetch found no robots.txt (RFC 9309 §2.3.1.3). */
+export type UnavailableReason = "status" | "too-many-redirects" | "redirect-loop" | "bad-redirect";
+
+/** Why a fetch counts as a server error (RFC 9309 §2.3.1.4, SPEC.md §8). */
+export type UnreachableReason =
+  | "status"
+  | "dns"
+  | "refused"
+  | "reset"
+  | "timeout"
+  | "invalid-response"
+  | "network"
+  | "blocked-address";
 
 /**
  * The last successful answer for an origin: a 2xx body (`ok`) or "there is
@@ -20,8 +42,11 @@ export interface StoredCopy {
   readonly status: number | null;
   /** Why it is unavailable; null for `ok`. */
   readonly reason: UnavailableReason | null;
-  /** The decoded body (at most the body limit); empty for `unavailable`. */
-  readonly body: Uint8Array;
+  /**
+   * The bytes that apply, as base64: the decoded body as cut by
+   * `crawlerView` (src/protocol/size-limit.ts); "" for `unavailable`.
+   */
+  readonly bodyBase64: string;
   /** The body was cut at the limit. */
   readonly truncated: boolean;
   /** Bytes read off the wire. */
@@ -50,6 +75,8 @@ export interface StoredError {
 }
 
 export interface StoredEntry {
+  /** STORED_FORMAT. */
+  readonly format: number;
   readonly origin: string;
   /** The last good copy, kept after it expires for the timeline's sake. */
   readonly good: StoredCopy | null;
@@ -59,25 +86,14 @@ export interface StoredEntry {
 
 /**
  * Where fetched results live. All methods may be async so a network store
- * fits; the in-memory store (the default) answers at once.
+ * fits. The client bounds every call by its `storeTimeoutMs` and treats a
+ * rejection, a throw, a timeout or an invalid answer the same way: it goes
+ * on without the store and counts a store error.
+ *
+ * `get` answers `undefined` or `null` for a miss.
  */
 export interface RobotsStore {
-  get(origin: string): Promise<StoredEntry | undefined>;
-  set(origin: string, entry: StoredEntry): Promise<void>;
-  delete(origin: string): Promise<void>;
-}
-
-/**
- * Approximate memory held by an entry: its body plus a fixed allowance for
- * the object, strings and (in the client's in-process cache) the compiled
- * matcher. An estimate, used only to bound the caches by bytes.
- */
-export function entrySize(entry: StoredEntry): number {
-  let size = 512 + entry.origin.length * 2;
-  if (entry.good !== null) {
-    size += entry.good.body.byteLength;
-    for (const r of entry.good.redirects) size += r.length * 2;
-  }
-  if (entry.error !== null) size += 128 + entry.error.message.length * 2;
-  return size;
+  get(origin: string): Promise<StoredEntry | null | undefined> | StoredEntry | null | undefined;
+  set(origin: string, entry: StoredEntry): Promise<void> | void;
+  delete(origin: string): Promise<void> | void;
 }

@@ -19,7 +19,7 @@
  *   failure defers visits, i.e. disallows, until the file can be fetched.
  */
 import type { Profile } from "../parse/profile.js";
-import type { StoredCopy, StoredEntry } from "./store.js";
+import type { CachedCopy, CachedEntry } from "./entry-codec.js";
 
 const HOUR = 3_600_000;
 /** Google: disallow everything this long after the first failure. */
@@ -47,12 +47,12 @@ export type CopyFreshness = "cached" | "stale" | "none";
 export interface RulesInForce {
   readonly basis: RulesBasis;
   /** The copy whose content applies, or null when a blanket allow/disallow applies. */
-  readonly copy: StoredCopy | null;
+  readonly copy: CachedCopy | null;
   readonly freshness: CopyFreshness;
 }
 
 /** True when the copy is within its lifetime at `now`. */
-export function isFresh(copy: StoredCopy | null, now: number): copy is StoredCopy {
+export function isFresh(copy: CachedCopy | null, now: number): copy is CachedCopy {
   return copy !== null && now < copy.expiresAt;
 }
 
@@ -60,12 +60,12 @@ export function isFresh(copy: StoredCopy | null, now: number): copy is StoredCop
  * True when `entry` can answer at `now` without a new fetch: a fresh copy,
  * or a server error whose next retry is not due yet.
  */
-export function isUsable(entry: StoredEntry, now: number): boolean {
+export function isUsable(entry: CachedEntry, now: number): boolean {
   if (isFresh(entry.good, now)) return true;
   return entry.error !== null && now < entry.error.nextRetryAt;
 }
 
-function fromCopy(copy: StoredCopy, freshness: CopyFreshness, profile: Profile): RulesInForce {
+function fromCopy(copy: CachedCopy, freshness: CopyFreshness, profile: Profile): RulesInForce {
   if (copy.kind === "ok") return { basis: "rules", copy, freshness };
   if (profile === "legacy1996" && (copy.status === 401 || copy.status === 403)) {
     return { basis: "forbidden", copy, freshness };
@@ -77,7 +77,7 @@ const DISALLOW: RulesInForce = { basis: "server-error-disallow", copy: null, fre
 const ALLOW: RulesInForce = { basis: "server-error-allow", copy: null, freshness: "none" };
 
 /** The rules in force for `entry` at `now` (SPEC.md §8). */
-export function rulesInForce(entry: StoredEntry, now: number, profile: Profile): RulesInForce {
+export function rulesInForce(entry: CachedEntry, now: number, profile: Profile): RulesInForce {
   const good = entry.good;
   if (isFresh(good, now)) return fromCopy(good, "cached", profile);
   const error = entry.error;

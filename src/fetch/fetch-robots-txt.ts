@@ -8,6 +8,8 @@
  * Only a caller's own abort rejects (with the signal's reason); every
  * network failure, timeout or malformed response is an `unreachable` value.
  */
+import type { CacheHeaders } from "../cache/lifetime.js";
+import type { UnavailableReason, UnreachableReason } from "../cache/store.js";
 import { RobotsError } from "../errors.js";
 import { createNodeTransport } from "./node-transport.js";
 import { type RobotsOrigin, robotsOrigin } from "./origin.js";
@@ -49,14 +51,6 @@ export interface RedirectHop {
   readonly to: string;
 }
 
-/** Response headers that matter for caching (src/cache/lifetime.ts). */
-export interface CacheHeaders {
-  readonly cacheControl?: string;
-  readonly expires?: string;
-  readonly date?: string;
-  readonly retryAfter?: string;
-}
-
 interface FetchCommon {
   /** The robots.txt URL of the original origin: the rules apply there (RFC 9309 §2.3.1.2). */
   readonly robotsUrl: string;
@@ -81,23 +75,12 @@ export interface FetchOk extends FetchCommon {
   readonly encoding: string;
 }
 
-export type UnavailableReason = "status" | "too-many-redirects" | "redirect-loop" | "bad-redirect";
-
 /** 4xx except 429, or redirects that lead nowhere: "no robots.txt" (RFC 9309 §2.3.1.3). */
 export interface FetchUnavailable extends FetchCommon {
   readonly kind: "unavailable";
   readonly reason: UnavailableReason;
   readonly message: string;
 }
-
-export type UnreachableReason =
-  | "status"
-  | "dns"
-  | "refused"
-  | "reset"
-  | "timeout"
-  | "invalid-response"
-  | "network";
 
 /** 429, 5xx, other codes, network failures: a server error (RFC 9309 §2.3.1.4). */
 export interface FetchUnreachable extends FetchCommon {
@@ -109,6 +92,7 @@ export interface FetchUnreachable extends FetchCommon {
 }
 
 export type FetchResult = FetchOk | FetchUnavailable | FetchUnreachable;
+export type { CacheHeaders, UnavailableReason, UnreachableReason };
 
 /** Validate and complete fetch options; throws RobotsError `invalid-option`. */
 export function resolveFetchOptions(options: Omit<FetchOptions, "signal" | "userAgent">): {

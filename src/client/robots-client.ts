@@ -10,17 +10,26 @@
  * check never re-parses) → rulesInForce() → RobotsMatcher.check().
  */
 import { LRUCache } from "lru-cache";
-import { CACHE_DEFAULTS, freshnessLifetime, retryDelay } from "../cache/lifetime.js";
-import { boundOption, MEMORY_STORE_DEFAULTS, MemoryRobotsStore } from "../cache/memory-store.js";
-import { entrySize, type RobotsStore, type StoredEntry } from "../cache/store.js";
 import {
-  type CopyFreshness,
-  isUsable,
-  type RulesBasis,
-  type RulesInForce,
-  rulesInForce,
-} from "../cache/timeline.js";
+  type CachedEntry,
+  type EntryBounds,
+  fromStoredEntry,
+  toStoredEntry,
+} from "../cache/entry-codec.js";
+import { CACHE_DEFAULTS, freshnessLifetime, retryDelay } from "../cache/lifetime.js";
+import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
+import type { RobotsStore } from "../cache/store.js";
+import { isUsable, rulesInForce } from "../cache/timeline.js";
 import { RobotsError } from "../errors.js";
+import {
+  type FetchResult,
+  fetchRobotsTxt,
+  positive,
+  resolveFetchOptions,
+  untilAborted,
+} from "../fetch/fetch-robots-txt.js";
+import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "../fetch/origin.js";
+import type { Transport } from "../fetch/transport.js";
 import { productTokenFromUserAgent, validateProductToken } from "../match/agent-token.js";
 import {
   compileMatcher,
@@ -31,15 +40,8 @@ import {
 import { crawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../parse/profile.js";
-import {
-  type FetchResult,
-  fetchRobotsTxt,
-  positive,
-  resolveFetchOptions,
-  untilAborted,
-} from "./fetch-robots-txt.js";
-import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "./origin.js";
-import type { Transport } from "./transport.js";
+import { robotsItselfState, type SourceState, sourceState } from "./source-state.js";
+import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 
 const DAY = 24 * 3_600_000;
 
@@ -75,8 +77,14 @@ export interface RobotsClientOptions {
   readonly maxEntries?: number;
   /** Estimated bytes kept in memory (default store and compiled matchers). Default 64 MiB. */
   readonly maxBytes?: number;
-  /** Where fetched results are kept. Default: a MemoryRobotsStore with maxEntries/maxBytes. */
+  /**
+   * A store shared with other clients or processes (a MemoryRobotsStore, a
+   * Redis store, …). Default: none, the client's own in-process cache is the
+   * only tier.
+   */
   readonly store?: RobotsStore;
+  /** Bound on each store call; after it the client goes on without the store. Default 2000 ms. */
+  readonly storeTimeoutMs?: number;
   /** Performs one HTTP GET. Default: createNodeTransport(). */
   readonly transport?: Transport;
   /** The clock for lifetimes and the server-error timeline (ms since the epoch). Default Date.now. */
@@ -86,47 +94,6 @@ export interface RobotsClientOptions {
 export interface CallOptions {
   /** Give up waiting (the shared fetch itself continues, bounded by its timeouts, for other callers). */
   readonly signal?: AbortSignal;
-}
-
-/** Where the rules of a verdict came from (SPEC.md §8: the state must be visible to the caller). */
-export interface SourceState {
-  readonly origin: string;
-  readonly robotsUrl: string;
-  /** What decided: a robots.txt, its absence, a server error, or the robots.txt URL itself. */
-  readonly basis: RulesBasis | "robots-txt-itself";
-  /**
-   * The copy in use: `fetched` by this call, `cached` within its lifetime,
-   * `stale` past its lifetime (server-error rule), `none` when no copy applies.
-   */
-  readonly freshness: "fetched" | CopyFreshness;
-  /** This call waited for a network fetch (its own or a concurrent caller's). */
-  readonly fetched: boolean;
-  /** HTTP status of the copy in use, or null. */
-  readonly status: number | null;
-  readonly fetchedAt: number | null;
-  readonly expiresAt: number | null;
-  /** Size of the body in use (decoded bytes; 0 when none). */
-  readonly bytes: number;
-  /** The body in use was cut at the size limit. */
-  readonly truncated: boolean;
-  /** Redirects followed to get the copy in use. */
-  readonly redirects: readonly string[];
-  /** Set while the origin fails (429, 5xx, network): since when, and what failed last. */
-  readonly serverError: ServerErrorState | null;
-}
-
-export interface ServerErrorState {
-  /** The first failed fetch once no fresh copy was left (the timeline starts here). */
-  readonly since: number;
-  /** now − since. */
-  readonly elapsedMs: number;
-  readonly attempts: number;
-  readonly lastAttemptAt: number;
-  readonly nextRetryAt: number;
-  /** HTTP status of the last failure, or null for a network failure. */
-  readonly status: number | null;
-  readonly reason: string;
-  readonly message: string;
 }
 
 /** The answer for one URL. */
@@ -149,8 +116,8 @@ export interface RobotsSnapshot {
   readonly source: SourceState;
   /** The parsed copy in use, or null when a blanket allow/disallow applies. */
   readonly robots: RobotsTxt | null;
-  /** The stored entry (last good copy and server-error state). */
-  readonly entry: StoredEntry;
+  /** The entry in force (last good copy with its body, and server-error state). */
+  readonly entry: CachedEntry;
   /** The fetch made by this call, when there was one. */
   readonly lastFetch: FetchResult | null;
 }
@@ -162,15 +129,21 @@ export interface ClientStats {
   cacheHits: number;
   /** Checks that joined a fetch already in flight. */
   coalesced: number;
-  /** Store operations that failed (the check went on without the store). */
+  /** Store calls that failed, timed out or answered an invalid entry (the client went on without the store). */
   storeErrors: number;
+  /** Of storeErrors: calls that did not answer within storeTimeoutMs. */
+  storeTimeouts: number;
+  /** Of storeErrors: answers to get that were not a valid entry for the origin. */
+  storeInvalid: number;
 }
 
 /** A parsed, compiled entry: kept in process so checks never re-parse. */
 interface Compiled {
-  readonly entry: StoredEntry;
+  readonly entry: CachedEntry;
   readonly robots: RobotsTxt | null;
   readonly matcher: RobotsMatcher | null;
+  /** Store trouble met while this entry was loaded. */
+  readonly storeProblem: StoreProblem | null;
 }
 
 interface Resolved {
@@ -180,6 +153,8 @@ interface Resolved {
 }
 
 const EMPTY = new Uint8Array(0);
+/** How far in the future a stored timestamp may lie: clocks of a crawler fleet differ a little. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 export class RobotsClient {
   /** The User-Agent header sent with every fetch. */
@@ -187,8 +162,16 @@ export class RobotsClient {
   /** The product token rules are selected for (SPEC.md §4). */
   readonly productToken: string;
   readonly profile: Profile;
-  readonly stats: ClientStats = { fetches: 0, cacheHits: 0, coalesced: 0, storeErrors: 0 };
-  readonly #store: RobotsStore;
+  readonly stats: ClientStats = {
+    fetches: 0,
+    cacheHits: 0,
+    coalesced: 0,
+    storeErrors: 0,
+    storeTimeouts: 0,
+    storeInvalid: 0,
+  };
+  readonly #store: RobotsStore | null;
+  readonly #storeTimeoutMs: number;
   readonly #compiled: LRUCache<string, Compiled>;
   readonly #inflight = new Map<string, Promise<Resolved>>();
   readonly #now: () => number;
@@ -196,6 +179,7 @@ export class RobotsClient {
   readonly #fetch: ReturnType<typeof resolveFetchOptions>;
   readonly #lifetime: { ttlMs: number; minTtlMs: number; maxTtlMs: number };
   readonly #retry: { retryMs: number; minRetryMs: number; maxRetryMs: number };
+  readonly #bounds: EntryBounds;
 
   /**
    * @param userAgent the crawler's full User-Agent header, e.g.
@@ -241,6 +225,14 @@ export class RobotsClient {
     if (this.#retry.minRetryMs > this.#retry.maxRetryMs) {
       throw new RobotsError("invalid-option", "minRetryMs must not exceed maxRetryMs");
     }
+    this.#storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
+    this.#bounds = {
+      maxBodyBytes: this.#fetch.maxBodyBytes,
+      maxTtlMs: this.#lifetime.maxTtlMs,
+      maxRetryMs: this.#retry.maxRetryMs,
+      clockSkewMs: CLOCK_SKEW_MS,
+      maxRedirects: this.#fetch.maxRedirects + 1,
+    };
     const maxEntries = boundOption(
       "maxEntries",
       options.maxEntries,
@@ -255,26 +247,17 @@ export class RobotsClient {
         `maxBytes (${maxBytes}) must be at least maxBodyBytes + 64 KiB (${largest}) so a robots.txt at the size limit can be cached`,
       );
     }
-    const ownStore = options.store === undefined;
-    const store = options.store ?? new MemoryRobotsStore({ maxEntries, maxBytes });
-    this.#store = store;
+    if (options.store !== undefined && !isStore(options.store)) {
+      throw new RobotsError(
+        "invalid-option",
+        "store must be an object with get(origin), set(origin, entry) and delete(origin) methods",
+      );
+    }
+    this.#store = options.store ?? null;
     this.#compiled = new LRUCache<string, Compiled>({
       max: maxEntries,
       maxSize: maxBytes,
-      sizeCalculation: (c) => entrySize(c.entry),
-      // With the default in-memory store, this LRU decides for both tiers: it
-      // sees every check (the store only sees misses), so its order is the
-      // true recency. Evicting here evicts there, and since entries are set
-      // here first with the same sizes and bounds, the store never has to
-      // evict on its own. A shared store (Redis) is never pruned by one
-      // process's memory pressure.
-      ...(ownStore
-        ? {
-            dispose: (_value: Compiled, key: string, reason: LRUCache.DisposeReason) => {
-              if (reason === "evict") void store.delete(key);
-            },
-          }
-        : {}),
+      sizeCalculation: retainedSize,
     });
     this.#now = options.now ?? Date.now;
     this.#transport = options.transport;
@@ -317,7 +300,7 @@ export class RobotsClient {
     const resolved = await this.#resolve(origin, options.signal);
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
-    const source = sourceState(origin, resolved, r, now);
+    const source = sourceState(origin, facts(resolved), r, now);
     if (r.basis === "rules") {
       const verdict = resolved.compiled.matcher!.check(text);
       return {
@@ -372,23 +355,30 @@ export class RobotsClient {
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
     return {
-      source: sourceState(origin, resolved, r, now),
+      source: sourceState(origin, facts(resolved), r, now),
       robots: r.basis === "rules" ? resolved.compiled.robots : null,
       entry: resolved.compiled.entry,
       lastFetch: resolved.lastFetch,
     };
   }
 
-  /** Origins held in process (compiled), and their estimated bytes (see entrySize). */
+  /** Origins held in process (compiled), and their estimated bytes (see retainedSize). */
   get cached(): { entries: number; bytes: number } {
     return { entries: this.#compiled.size, bytes: this.#compiled.calculatedSize };
   }
 
-  /** Forget an origin (in process and in the store): the next check fetches again. */
+  /**
+   * Forget an origin (in process and in the store): the next check fetches
+   * again. Store trouble is counted in `stats`, never thrown.
+   */
   async forget(url: string | URL): Promise<void> {
     const origin = originOf(parseHttpUrl(url)).origin;
     this.#compiled.delete(origin);
-    await this.#store.delete(origin);
+    const store = this.#store;
+    if (store !== null) {
+      const r = await guardStoreCall("delete", () => store.delete(origin), this.#storeTimeoutMs);
+      if (r.problem !== null) this.#countStoreProblem(r.problem);
+    }
   }
 
   async #resolve(origin: RobotsOrigin, signal: AbortSignal | undefined): Promise<Resolved> {
@@ -409,40 +399,85 @@ export class RobotsClient {
     return signal === undefined ? flight : untilAborted(flight, signal);
   }
 
-  /** Single-flight body: the store, else one fetch; then compile and keep in process. */
+  /**
+   * Single-flight body: the store, else one fetch; then compile and keep in
+   * process. Each step is its own method so a shared store's extra
+   * capabilities (leases, atomic updates) can wrap exactly one of them.
+   */
   async #load(origin: RobotsOrigin, previous: Compiled | undefined): Promise<Resolved> {
     const key = origin.origin;
-    let stored: StoredEntry | undefined;
-    try {
-      stored = await this.#store.get(key);
-    } catch {
-      // A shared store that is down must not stop the crawler: fetch instead.
-      this.stats.storeErrors++;
-    }
-    if (stored !== undefined && isUsable(stored, this.#now())) {
-      const compiled = this.#compile(stored, previous);
-      this.#compiled.set(key, compiled);
+    const read = await this.#readStore(key);
+    if (read.entry !== null && isUsable(read.entry, this.#now())) {
+      const compiled = this.#keep(key, read.entry, previous, read.problem);
       return { compiled, fetched: false, lastFetch: null };
     }
+    const result = await this.#fetchNow(origin);
+    const entry = this.#update(key, read.entry ?? previous?.entry ?? null, result, this.#now());
+    const written = await this.#writeStore(key, entry);
+    const compiled = this.#keep(key, entry, previous, read.problem ?? written);
+    return { compiled, fetched: true, lastFetch: result };
+  }
+
+  /** The store's entry for `key`, validated; any trouble is a miss with a problem. */
+  async #readStore(
+    key: string,
+  ): Promise<{ entry: CachedEntry | null; problem: StoreProblem | null }> {
+    const store = this.#store;
+    if (store === null) return { entry: null, problem: null };
+    const r = await guardStoreCall("get", () => store.get(key), this.#storeTimeoutMs);
+    if (r.problem !== null) {
+      this.#countStoreProblem(r.problem);
+      return { entry: null, problem: r.problem };
+    }
+    const read = fromStoredEntry(r.value, key, this.#now(), this.#bounds);
+    if (read.problem !== null) {
+      const problem: StoreProblem = { operation: "get", kind: "invalid", message: read.problem };
+      this.#countStoreProblem(problem);
+      return { entry: null, problem };
+    }
+    return { entry: read.entry, problem: null };
+  }
+
+  /** One network fetch of the origin's robots.txt. */
+  async #fetchNow(origin: RobotsOrigin): Promise<FetchResult> {
     this.stats.fetches++;
-    const result = await fetchRobotsTxt(origin, {
+    return fetchRobotsTxt(origin, {
       userAgent: this.userAgent,
       ...this.#fetch,
       ...(this.#transport === undefined ? {} : { transport: this.#transport }),
     });
-    const entry = this.#update(key, stored ?? previous?.entry ?? null, result, this.#now());
-    const compiled = this.#compile(entry, previous);
+  }
+
+  /** Write `entry` to the store; returns the trouble met, if any. */
+  async #writeStore(key: string, entry: CachedEntry): Promise<StoreProblem | null> {
+    const store = this.#store;
+    if (store === null) return null;
+    const stored = toStoredEntry(entry);
+    const r = await guardStoreCall("set", () => store.set(key, stored), this.#storeTimeoutMs);
+    if (r.problem !== null) this.#countStoreProblem(r.problem);
+    return r.problem;
+  }
+
+  #countStoreProblem(problem: StoreProblem): void {
+    this.stats.storeErrors++;
+    if (problem.kind === "timeout") this.stats.storeTimeouts++;
+    if (problem.kind === "invalid") this.stats.storeInvalid++;
+  }
+
+  /** Compile `entry` (or reuse the previous matcher) and keep it in process. */
+  #keep(
+    key: string,
+    entry: CachedEntry,
+    previous: Compiled | undefined,
+    storeProblem: StoreProblem | null,
+  ): Compiled {
+    const compiled = this.#compile(entry, previous, storeProblem);
     this.#compiled.set(key, compiled);
-    try {
-      await this.#store.set(key, entry);
-    } catch {
-      this.stats.storeErrors++;
-    }
-    return { compiled, fetched: true, lastFetch: result };
+    return compiled;
   }
 
   /** The new entry after a fetch (SPEC.md §8 status table). */
-  #update(origin: string, prev: StoredEntry | null, result: FetchResult, at: number): StoredEntry {
+  #update(origin: string, prev: CachedEntry | null, result: FetchResult, at: number): CachedEntry {
     const redirects = result.redirects.map((h) => h.to);
     if (result.kind === "unreachable") {
       const attempts = (prev?.error?.attempts ?? 0) + 1;
@@ -479,9 +514,15 @@ export class RobotsClient {
   }
 
   /** Parse and compile once per copy; an entry whose copy did not change reuses the matcher. */
-  #compile(entry: StoredEntry, previous: Compiled | undefined): Compiled {
+  #compile(
+    entry: CachedEntry,
+    previous: Compiled | undefined,
+    storeProblem: StoreProblem | null,
+  ): Compiled {
     const good = entry.good;
-    if (good === null || good.kind !== "ok") return { entry, robots: null, matcher: null };
+    if (good === null || good.kind !== "ok") {
+      return { entry, robots: null, matcher: null, storeProblem };
+    }
     if (
       previous !== undefined &&
       previous.robots !== null &&
@@ -490,66 +531,44 @@ export class RobotsClient {
         (previous.entry.good.fetchedAt === good.fetchedAt &&
           previous.entry.good.body.byteLength === good.body.byteLength))
     ) {
-      return { entry, robots: previous.robots, matcher: previous.matcher };
+      return { entry, robots: previous.robots, matcher: previous.matcher, storeProblem };
     }
     const robots = parseRobotsTxt(good.body, { profile: this.profile });
-    return { entry, robots, matcher: compileMatcher(robots, this.productToken) };
+    return { entry, robots, matcher: compileMatcher(robots, this.productToken), storeProblem };
   }
 }
 
-function robotsItselfState(origin: RobotsOrigin): SourceState {
+function facts(resolved: Resolved) {
   return {
-    origin: origin.origin,
-    robotsUrl: origin.robotsUrl,
-    basis: "robots-txt-itself",
-    freshness: "none",
-    fetched: false,
-    status: null,
-    fetchedAt: null,
-    expiresAt: null,
-    bytes: 0,
-    truncated: false,
-    redirects: [],
-    serverError: null,
+    entry: resolved.compiled.entry,
+    fetched: resolved.fetched,
+    fetchFailed: resolved.lastFetch?.kind === "unreachable",
+    storeProblem: resolved.compiled.storeProblem,
   };
 }
 
-function sourceState(
-  origin: RobotsOrigin,
-  resolved: Resolved,
-  r: RulesInForce,
-  now: number,
-): SourceState {
-  const copy = r.copy;
-  const error = resolved.compiled.entry.error;
-  const freshness =
-    r.freshness === "cached" && resolved.fetched && resolved.lastFetch?.kind !== "unreachable"
-      ? "fetched"
-      : r.freshness;
-  return {
-    origin: origin.origin,
-    robotsUrl: origin.robotsUrl,
-    basis: r.basis,
-    freshness,
-    fetched: resolved.fetched,
-    status: copy?.status ?? (copy === null && error !== null ? error.status : null),
-    fetchedAt: copy?.fetchedAt ?? null,
-    expiresAt: copy?.expiresAt ?? null,
-    bytes: copy?.body.byteLength ?? 0,
-    truncated: copy?.truncated ?? false,
-    redirects: copy?.redirects ?? [],
-    serverError:
-      error === null
-        ? null
-        : {
-            since: error.since,
-            elapsedMs: now - error.since,
-            attempts: error.attempts,
-            lastAttemptAt: error.lastAttemptAt,
-            nextRetryAt: error.nextRetryAt,
-            status: error.status,
-            reason: error.reason,
-            message: error.message,
-          },
-  };
+function isStore(v: unknown): v is RobotsStore {
+  const s = v as Partial<Record<keyof RobotsStore, unknown>> | null;
+  return (
+    typeof s === "object" &&
+    s !== null &&
+    typeof s.get === "function" &&
+    typeof s.set === "function" &&
+    typeof s.delete === "function"
+  );
+}
+
+/**
+ * Estimated bytes held for an origin in process: the body plus a fixed
+ * allowance for the objects and the compiled matcher.
+ */
+function retainedSize(c: Compiled): number {
+  let size = 512 + c.entry.origin.length * 2;
+  const good = c.entry.good;
+  if (good !== null) {
+    size += good.body.byteLength;
+    for (const r of good.redirects) size += r.length * 2;
+  }
+  if (c.entry.error !== null) size += 128 + c.entry.error.message.length * 2;
+  return size;
 }

@@ -1,0 +1,120 @@
+/**
+ * Where the rules of a verdict came from (SPEC.md §8: the state must be
+ * visible to the caller): the copy in use, the server-error timeline, and
+ * any trouble with the store while that copy was loaded.
+ */
+import type { CachedEntry } from "../cache/entry-codec.js";
+import type { CopyFreshness, RulesBasis, RulesInForce } from "../cache/timeline.js";
+import type { RobotsOrigin } from "../fetch/origin.js";
+import type { StoreProblem } from "./store-guard.js";
+
+export interface SourceState {
+  readonly origin: string;
+  readonly robotsUrl: string;
+  /** What decided: a robots.txt, its absence, a server error, or the robots.txt URL itself. */
+  readonly basis: RulesBasis | "robots-txt-itself";
+  /**
+   * The copy in use: `fetched` by this call, `cached` within its lifetime,
+   * `stale` past its lifetime (server-error rule), `none` when no copy applies.
+   */
+  readonly freshness: "fetched" | CopyFreshness;
+  /** This call waited for a network fetch (its own or a concurrent caller's). */
+  readonly fetched: boolean;
+  /** HTTP status of the copy in use, or null. */
+  readonly status: number | null;
+  readonly fetchedAt: number | null;
+  readonly expiresAt: number | null;
+  /** Size of the body in use (decoded bytes; 0 when none). */
+  readonly bytes: number;
+  /** The body in use was cut at the size limit. */
+  readonly truncated: boolean;
+  /** Redirects followed to get the copy in use. */
+  readonly redirects: readonly string[];
+  /** Set while the origin fails (429, 5xx, network): since when, and what failed last. */
+  readonly serverError: ServerErrorState | null;
+  /**
+   * Trouble with the store while the copy in use was loaded (an error, a
+   * timeout, an invalid entry), or null. The client went on without it.
+   */
+  readonly storeProblem: StoreProblem | null;
+}
+
+export interface ServerErrorState {
+  /** The first failed fetch once no fresh copy was left (the timeline starts here). */
+  readonly since: number;
+  /** now − since. */
+  readonly elapsedMs: number;
+  readonly attempts: number;
+  readonly lastAttemptAt: number;
+  readonly nextRetryAt: number;
+  /** HTTP status of the last failure, or null for a network failure. */
+  readonly status: number | null;
+  readonly reason: string;
+  readonly message: string;
+}
+
+export function robotsItselfState(origin: RobotsOrigin): SourceState {
+  return {
+    origin: origin.origin,
+    robotsUrl: origin.robotsUrl,
+    basis: "robots-txt-itself",
+    freshness: "none",
+    fetched: false,
+    status: null,
+    fetchedAt: null,
+    expiresAt: null,
+    bytes: 0,
+    truncated: false,
+    redirects: [],
+    serverError: null,
+    storeProblem: null,
+  };
+}
+
+export interface LoadFacts {
+  readonly entry: CachedEntry;
+  /** This call waited for a network fetch. */
+  readonly fetched: boolean;
+  /** That fetch was a server error (then the copy in use is not the one fetched). */
+  readonly fetchFailed: boolean;
+  readonly storeProblem: StoreProblem | null;
+}
+
+export function sourceState(
+  origin: RobotsOrigin,
+  facts: LoadFacts,
+  r: RulesInForce,
+  now: number,
+): SourceState {
+  const copy = r.copy;
+  const error = facts.entry.error;
+  const freshness =
+    r.freshness === "cached" && facts.fetched && !facts.fetchFailed ? "fetched" : r.freshness;
+  return {
+    origin: origin.origin,
+    robotsUrl: origin.robotsUrl,
+    basis: r.basis,
+    freshness,
+    fetched: facts.fetched,
+    status: copy?.status ?? (copy === null && error !== null ? error.status : null),
+    fetchedAt: copy?.fetchedAt ?? null,
+    expiresAt: copy?.expiresAt ?? null,
+    bytes: copy?.body.byteLength ?? 0,
+    truncated: copy?.truncated ?? false,
+    redirects: copy?.redirects ?? [],
+    serverError:
+      error === null
+        ? null
+        : {
+            since: error.since,
+            elapsedMs: now - error.since,
+            attempts: error.attempts,
+            lastAttemptAt: error.lastAttemptAt,
+            nextRetryAt: error.nextRetryAt,
+            status: error.status,
+            reason: error.reason,
+            message: error.message,
+          },
+    storeProblem: facts.storeProblem,
+  };
+}
