@@ -45,6 +45,12 @@ function checkResult(where: string, body: Uint8Array, r: LintResult, withLines =
     // Quoted file content may say anything; our own words must not.
     const own = (d.message + d.fix).replace(/"(?:[^"\\]|\\.)*"/g, "");
     assert.ok(!/undefined|NaN|\[object/.test(own), `${where}: ${d.message} / ${d.fix}`);
+    // A fix never broadens a rule: none suggests blocking the whole site,
+    // except where Google already reads the line so ("Disallow /" without
+    // its colon, a misspelt key) and the fix only spells it out.
+    if (d.id !== "missing-colon" && d.id !== "accepted-typo") {
+      assert.ok(!/"Disallow: \/\*?"/.test(d.fix), `${where}: ${d.id} suggests ${d.fix}`);
+    }
   }
   assert.equal(r.robots.byteLength, body.length);
 }

@@ -76,6 +76,10 @@ export const DIAGNOSTICS = {
     severity: "error",
     summary: "a rule that does not start with / or *, so it never matches",
   },
+  "pattern-with-space": {
+    severity: "error",
+    summary: "a rule with a space or tab inside, which no URL contains",
+  },
   "dollar-not-at-end": {
     severity: "warning",
     summary: "a $ that is not the last character, so it is a literal $",
@@ -84,6 +88,10 @@ export const DIAGNOSTICS = {
   "user-agent-token-cut": {
     severity: "warning",
     summary: "a user-agent value that crawlers read only in part",
+  },
+  "invalid-crawl-delay": {
+    severity: "warning",
+    summary: "a crawl-delay that is not a number of seconds",
   },
   "sitemap-not-absolute": {
     severity: "warning",

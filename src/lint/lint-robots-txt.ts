@@ -12,6 +12,13 @@ import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../parse/profile.js";
 import { isUnusedKey, type LineEvent, MAX_LINE_BYTES, UNUSED_KEYS } from "../parse/scan-lines.js";
 import type { LineKind, LineRecord } from "../parse/types.js";
+import {
+  describeCrawlDelay,
+  describeCutAgent,
+  describeRelativePattern,
+  describeSpacedPattern,
+  sitemapFix,
+} from "./advice.js";
 import type { Diagnostic, Severity } from "./diagnostics.js";
 import { ACCESS_KEYS, DIRECTIVE_SUPPORT, KNOWN_KEYS } from "./directive-support.js";
 import { checkGroups } from "./group-checks.js";
@@ -239,29 +246,6 @@ function closestKey(lower: string): string | undefined {
     }
   }
   return best;
-}
-
-/**
- * Why a pattern without a leading "/" never matches, and what to write: a
- * full URL or a host name wants its path only (a rule never names a host);
- * anything else wants a "/" in front.
- */
-function describeRelativePattern(written: string, name: string): { message: string; fix: string } {
-  const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/([^/]*)(\/.*)?$/i.exec(written);
-  const host = url ?? /^((?:[a-z0-9-]+\.)+[a-z]{2,})(\/.*)?$/i.exec(written);
-  if (host !== null) {
-    return {
-      message: `${JSON.stringify(written)} names a host: a rule is matched against the path of a URL on this site, which always starts with "/", so it never matches`,
-      fix: `write the path only: "${name}: ${host[2] ?? "/"}" (a robots.txt governs only the host it is served from)`,
-    };
-  }
-  return {
-    message: `${JSON.stringify(written)} does not start with "/" or "*": paths always start with "/", so this rule never matches`,
-    fix:
-      written.startsWith("?") || written.startsWith(".")
-        ? `write "${name}: /*${written}" to match it anywhere`
-        : `write "${name}: /${written}"`,
-  };
 }
 
 /** One linting run: the state the line visitor needs between lines. */
@@ -550,23 +534,8 @@ class Linter {
       );
       return;
     }
-    const stop = b[t]!;
-    const why =
-      stop === 0x2f /* / */
-        ? "the version is ignored, so the group applies to every version"
-        : stop === 0x20 || stop === 0x09
-          ? "only the first word counts"
-          : stop >= 0x30 && stop <= 0x39
-            ? `a crawler that calls itself ${JSON.stringify(written)} does not match it`
-            : `crawlers named ${JSON.stringify(written)} do not match it`;
-    this.#at(
-      "user-agent-token-cut",
-      "warning",
-      ev,
-      cutCol,
-      `${JSON.stringify(written)} is read as ${JSON.stringify(token)}: a user-agent name is only letters, "-" and "_", and ${why}`,
-      `write "User-agent: ${token}" if that is the crawler you mean; a name with other characters cannot be matched exactly`,
-    );
+    const advice = describeCutAgent(written, token, String.fromCharCode(b[t]!));
+    this.#at("user-agent-token-cut", advice.severity, ev, cutCol, advice.message, advice.fix);
   }
 
   /** rule-outside-group, empty-rule, pattern-without-leading-slash, dollar-not-at-end (SPEC.md §3, §5). */
@@ -608,6 +577,13 @@ class Linter {
         message,
         fix,
       );
+    }
+    for (let i = vs; i < ve; i++) {
+      if (b[i] === 0x20 || b[i] === 0x09) {
+        const { message, fix } = describeSpacedPattern(snippet(b, vs, ve, 60), name);
+        this.#at("pattern-with-space", "error", ev, columnOf(b, ev.start, i), message, fix);
+        break;
+      }
     }
     for (let i = vs; i < ve - 1; i++) {
       if (b[i] === 0x24 /* $ */) {
@@ -652,9 +628,7 @@ class Linter {
       ve === vs
         ? "the Sitemap line has no URL"
         : `${JSON.stringify(written)} is not an absolute http(s) URL: Google and Bing ignore relative sitemap locations`,
-      ve === vs || written.startsWith("/")
-        ? 'write the full URL, e.g. "Sitemap: https://example.com/sitemap.xml"'
-        : `write the full URL, e.g. "Sitemap: https://${written.replace(/^[a-z]+:\/*/i, "")}"`,
+      sitemapFix(ve === vs ? "" : written),
     );
   }
 
@@ -683,6 +657,20 @@ class Linter {
         `${support.name} is not part of the robots.txt standard and Google ignores it: ${support.honouredBy}${outside}`,
         support.fix,
       );
+      const delay =
+        lower === "crawl-delay"
+          ? describeCrawlDelay(latin1(b, ev.valueStart, ev.valueEnd))
+          : undefined;
+      if (delay !== undefined) {
+        this.#at(
+          "invalid-crawl-delay",
+          "warning",
+          ev,
+          columnOf(b, ev.start, ev.valueStart),
+          delay.message,
+          delay.fix,
+        );
+      }
       return;
     }
     if (ev.missingColon) {
@@ -747,7 +735,11 @@ class Linter {
       fix = `if it is a sitemap, write "Sitemap: ${text}"`;
     } else if (b[s] === 0x2f /* / */) {
       message = `${JSON.stringify(text)} is a path without a key, so crawlers ignore it`;
-      fix = `write "Disallow: ${text}" (or "Allow: …")`;
+      // "/" alone would block the whole site: name the key, not the verdict.
+      fix =
+        text === "/" || text === "/*"
+          ? `add the key it was meant to have: Allow (crawl everything) or Disallow (block the whole site)`
+          : `write "Disallow: ${text}" (or "Allow: …")`;
     } else {
       message = `${JSON.stringify(text)} is not a robots.txt directive ("key: value"), so crawlers ignore it`;
       fix = "make it a comment by starting it with #, or remove it";

@@ -1,0 +1,204 @@
+/**
+ * What the linter suggests for values that are not what their author meant:
+ * a pattern without a leading "/", a user-agent value that is a whole
+ * User-Agent header or a name with digits, a relative sitemap. The rule for
+ * every suggestion here: a fix never broadens what the file says. A rule that
+ * never matched is fixed to the narrowest reading of what was written
+ * (`wp-login.php` → `/wp-login.php`), or removed; never to `/`.
+ */
+import { CRAWLERS } from "../data/crawlers.js";
+
+/**
+ * File extensions that also look like top-level domains (`wp-login.php`,
+ * `404.html`, `feed.xml`): a value ending in one is a file, not a host.
+ */
+const FILE_EXTENSIONS = new Set(
+  (
+    "php html htm shtml xhtml asp aspx jsp cgi pl py rb sh js mjs css json xml rss atom txt csv " +
+    "pdf doc docx xls xlsx ppt zip gz tgz tar rar jpg jpeg png gif svg webp ico bmp mp3 mp4 " +
+    "avi mov webm woff woff2 ttf eot swf exe dmg md yml yaml ini log bak old tmp cfm do action"
+  ).split(" "),
+);
+
+/**
+ * Does `text` (a value without a leading "/") name a host, such as
+ * `cdn.example.net/` or `www.example.com/private`? Labels of letters, digits
+ * and "-", at least two, the last alphabetic and not a file extension; a
+ * single dot is a host only when the first label is not all digits
+ * (`404.html` is a file either way). Returns the host and the path after it.
+ */
+export function splitHost(text: string): { host: string; path: string } | null {
+  const slash = text.indexOf("/");
+  const host = slash < 0 ? text : text.slice(0, slash);
+  const path = slash < 0 ? "" : text.slice(slash);
+  const labels = host.split(".");
+  if (labels.length < 2) return null;
+  for (const l of labels) {
+    if (l === "" || l.length > 63 || !/^[a-z0-9-]+$/i.test(l)) return null;
+  }
+  const tld = labels[labels.length - 1]!.toLowerCase();
+  if (!/^[a-z]{2,24}$/.test(tld) || FILE_EXTENSIONS.has(tld)) return null;
+  if (labels.length === 2 && /^[0-9]+$/.test(labels[0]!)) return null;
+  return { host, path };
+}
+
+/**
+ * Why a pattern without a leading "/" never matches, and what to write. A
+ * URL or a host name (`https://cdn.example.net/x`, `cdn.example.net/`) is
+ * removed, or cut to its path when it has one (the path on this site is
+ * what the author can have meant); anything else gets a "/" in front, so
+ * `wp-login.php` becomes `/wp-login.php`, never `/`.
+ */
+export function describeRelativePattern(
+  written: string,
+  name: string,
+): { message: string; fix: string } {
+  const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/([^/]*)(\/.*)?$/i.exec(written);
+  const split = url !== null ? { host: url[1] ?? "", path: url[2] ?? "" } : splitHost(written);
+  if (split !== null) {
+    const path = split.path;
+    const remove = "remove the line: a robots.txt governs only the host it is served from";
+    return {
+      message: `${JSON.stringify(written)} names a host: a rule is matched against the path of a URL on this site, which always starts with "/", so it never matches`,
+      fix:
+        path === "" || path === "/" || path === "/*" || path === "/*$"
+          ? remove
+          : `if ${split.host} is this site, write the path only: "${name}: ${path}"; otherwise ${remove}`,
+    };
+  }
+  const message = `${JSON.stringify(written)} does not start with "/" or "*": paths always start with "/", so this rule never matches`;
+  if (written.startsWith("?") || written.startsWith(".")) {
+    return { message, fix: `write "${name}: /*${written}" to match it anywhere` };
+  }
+  return {
+    message,
+    fix: `write "${name}: /${written}" (from the site's root) or "${name}: /*${written}" (in any folder)`,
+  };
+}
+
+/** Known crawler tokens by lower case, for "which crawler did the author mean". */
+const KNOWN_TOKENS = new Map(CRAWLERS.map((c) => [c.token.toLowerCase(), c.token]));
+
+function operatorOf(token: string): string {
+  const c = CRAWLERS.find((k) => k.token === token);
+  return c === undefined ? "" : ` (${c.operator})`;
+}
+
+/**
+ * The known crawler a user-agent value most likely means: the value itself
+ * when it is a known name with digits (`MJ12bot`), else the first known
+ * product token among its words (`Mozilla/5.0 (compatible; GPTBot/1.0)` →
+ * GPTBot). Undefined when none is known.
+ */
+export function meantCrawler(written: string): string | undefined {
+  const whole = KNOWN_TOKENS.get(written.toLowerCase());
+  if (whole !== undefined) return whole;
+  for (const word of written.split(/[^A-Za-z0-9_-]+/)) {
+    const known = KNOWN_TOKENS.get(word.toLowerCase());
+    if (known !== undefined) return known;
+  }
+  return undefined;
+}
+
+/**
+ * The message and fix for a user-agent value read only in part: `written`
+ * is the value, `token` what Google's parser reads (its leading letters,
+ * "-" and "_"), `stop` the character that ended the token. Never suggests
+ * the cut token as if it were intended: it names the token the line names
+ * and, when it can tell, the crawler the author likely meant.
+ */
+export function describeCutAgent(
+  written: string,
+  token: string,
+  stop: string,
+): { severity: "warning" | "info"; message: string; fix: string } {
+  const quoted = JSON.stringify(written);
+  const reads = `${quoted} names the token ${JSON.stringify(token)}: a user-agent name is only letters, "-" and "_"`;
+  const meant = meantCrawler(written);
+  if (stop === "/" && !/[\s;()]/.test(written)) {
+    // "Googlebot/2.1": the version is dropped; the name is the crawler's.
+    return {
+      severity: "warning",
+      message: `${reads}, so the version is ignored and the group applies to every version of ${token}`,
+      fix: `write "User-agent: ${token}"`,
+    };
+  }
+  if (/[0-9]/.test(stop) && meant !== undefined && meant.toLowerCase() === written.toLowerCase()) {
+    // "MJ12bot": the crawler's documented name. Its own parser reads the
+    // whole name; no spelling makes Google-style parsers read it.
+    return {
+      severity: "info",
+      message: `${reads}, so parsers that follow Google read the token ${JSON.stringify(token)}; the line means ${meant}${operatorOf(meant)}, whose own parser matches its full name`,
+      fix: `keep "User-agent: ${written}" for ${meant}: it is the crawler's documented name, and no spelling makes Google-style parsers read the digits`,
+    };
+  }
+  const header = /[\s;()]/.test(written) && /\//.test(written);
+  const what = header
+    ? "it looks like a whole User-Agent header"
+    : /\s/.test(stop)
+      ? "only the first word counts"
+      : `a crawler that calls itself ${quoted} is not matched by its full name`;
+  const fix =
+    meant !== undefined && meant !== token
+      ? `name the crawler by its product token: "User-agent: ${meant}"`
+      : `name the crawler by its product token (letters, "-" and "_" only), as its documentation gives it; as written, the group applies to crawlers named "${token}"`;
+  return { severity: "warning", message: `${reads}; ${what}`, fix };
+}
+
+/**
+ * What to write for a sitemap that is not an absolute http(s) URL. A value
+ * that starts with a host (`www.example.com/sitemap.xml`) gets a scheme; a
+ * path or a file name (`sitemap.xml`) gets the site's own address in front,
+ * shown as example.com (never `https://sitemap.xml`).
+ */
+export function sitemapFix(written: string): string {
+  const bare = written.replace(/^[a-z]+:\/*/i, "");
+  if (written === "") return 'write the full URL, e.g. "Sitemap: https://example.com/sitemap.xml"';
+  if (!written.startsWith("/") && splitHost(bare) !== null) {
+    return `write the full URL: "Sitemap: https://${bare}"`;
+  }
+  const path = written.startsWith("/") ? written : `/${written}`;
+  return `write the full URL on your site, e.g. "Sitemap: https://example.com${path}" (with your own host)`;
+}
+
+/**
+ * A rule with a space or tab inside (`Disallow: /x y`): crawlers send a
+ * space in a URL as %20, so the pattern never matches. Two paths on one line
+ * (`/a /b`) want a line each; one path wants %20.
+ */
+export function describeSpacedPattern(
+  written: string,
+  name: string,
+): { message: string; fix: string } {
+  const parts = written.split(/[ \t]+/);
+  const message = `${JSON.stringify(written)} contains whitespace: crawlers send a space in a URL as %20, so this rule never matches`;
+  // Two paths on one line get a line each, unless one is "/" alone: split,
+  // `Disallow: / *reviews` would block the whole site.
+  if (parts.length > 1 && parts.every((p) => p.startsWith("/") && p.length > 1)) {
+    return {
+      message,
+      fix: `write one path per line: ${parts.map((p) => `"${name}: ${p}"`).join(", ")}`,
+    };
+  }
+  const encoded = `"${name}: ${written.replace(/[ \t]/g, "%20")}"`;
+  const joined = parts.join("");
+  if (parts[0] === "/" && joined !== "/*" && joined !== "/*$") {
+    return { message, fix: `write ${encoded} for a real space, or "${name}: ${joined}"` };
+  }
+  return { message, fix: `write %20 for a space: ${encoded}` };
+}
+
+/**
+ * Crawl-delay is a number of seconds (SPEC.md §7); crawlers that honour it
+ * skip any other value. Returns the finding for `value`, or undefined.
+ */
+export function describeCrawlDelay(value: string): { message: string; fix: string } | undefined {
+  if (/^[0-9]+(?:\.[0-9]+)?$/.test(value)) return undefined;
+  return {
+    message:
+      value === ""
+        ? "the Crawl-delay line has no value"
+        : `${JSON.stringify(value)} is not a number of seconds: crawlers that honour Crawl-delay ignore this line`,
+    fix: 'write a number of seconds, e.g. "Crawl-delay: 10"',
+  };
+}

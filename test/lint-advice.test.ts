@@ -1,0 +1,134 @@
+/**
+ * The linter's advice never makes a file worse (SPEC.md §3, §5, §7): a fix
+ * never broadens a rule, never suggests a cut user-agent token as if it were
+ * meant, and never turns a file name into a host.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
+import { compileMatcher } from "../src/match/compile.js";
+import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+
+function findings(body: string, id: string) {
+  return lintRobotsTxt(body).diagnostics.filter((d) => d.id === id);
+}
+
+/** The rule values a fix suggests: every quoted "Allow: x" / "Disallow: x". */
+function suggestedRules(fix: string): string[] {
+  return [...fix.matchAll(/"(?:Dis)?[Aa]llow: ([^"]*)"/g)].map((m) => m[1]!);
+}
+
+describe("pattern-without-leading-slash (SPEC.md §5): a fix never broadens a rule", () => {
+  for (const value of ["wp-login.php", "404.html", "blog/", "feed.xml", "cgi-bin/x.cgi"]) {
+    test(`Disallow: ${value} is a path: /${value}, never /`, () => {
+      const [d] = findings(`User-agent: *\nDisallow: ${value}\n`, "pattern-without-leading-slash");
+      assert.ok(d !== undefined);
+      assert.doesNotMatch(d.message, /names a host/);
+      assert.deepEqual(suggestedRules(d.fix), [`/${value}`, `/*${value}`]);
+      // Each suggestion disallows the file's own URL and not the home page.
+      for (const rule of suggestedRules(d.fix)) {
+        const m = compileMatcher(parseRobotsTxt(`User-agent: *\nDisallow: ${rule}\n`), "FooBot");
+        assert.equal(m.check(`/${value}`).allowed, false, rule);
+        assert.equal(m.check("/").allowed, true, rule);
+      }
+    });
+  }
+
+  for (const value of ["cdn.example.net/", "https://cdn.example.net/", "www.example.com"]) {
+    test(`Disallow: ${value} names a host: remove the line`, () => {
+      const [d] = findings(`User-agent: *\nDisallow: ${value}\n`, "pattern-without-leading-slash");
+      assert.ok(d !== undefined);
+      assert.match(d.message, /names a host/);
+      assert.match(d.fix, /^remove the line: a robots.txt governs only the host/);
+      assert.deepEqual(suggestedRules(d.fix), []);
+    });
+  }
+
+  test("a host with a path: its path, only if that host is this site", () => {
+    const [d] = findings(
+      "User-agent: *\nDisallow: www.example.com/private/\n",
+      "pattern-without-leading-slash",
+    );
+    assert.ok(d !== undefined);
+    assert.match(d.fix, /^if www\.example\.com is this site/);
+    assert.deepEqual(suggestedRules(d.fix), ["/private/"]);
+  });
+});
+
+describe("user-agent-token-cut (SPEC.md §3): says which token the line names and who was meant", () => {
+  test("a whole User-Agent header suggests the crawler's token, not Mozilla", () => {
+    const [d] = findings(
+      "User-agent: Mozilla/5.0 (compatible; GPTBot/1.0)\nDisallow: /\n",
+      "user-agent-token-cut",
+    );
+    assert.ok(d !== undefined);
+    assert.match(d.message, /names the token "Mozilla"/);
+    assert.match(d.message, /whole User-Agent header/);
+    assert.equal(d.fix, 'name the crawler by its product token: "User-agent: GPTBot"');
+  });
+
+  test("MJ12bot is named as meant: no suggestion to write MJ", () => {
+    const [d] = findings("User-agent: MJ12bot\nDisallow: /\n", "user-agent-token-cut");
+    assert.ok(d !== undefined);
+    assert.equal(d.severity, "info");
+    assert.match(d.message, /token "MJ"/);
+    assert.match(d.message, /MJ12bot \(Majestic\)/);
+    assert.doesNotMatch(d.fix, /User-agent: MJ"/);
+    assert.match(d.fix, /keep "User-agent: MJ12bot"/);
+  });
+
+  test("an unknown name with digits gets no cut token as a fix either", () => {
+    const [d] = findings("User-agent: AB42bot\nDisallow: /\n", "user-agent-token-cut");
+    assert.ok(d !== undefined);
+    assert.match(d.message, /token "AB"/);
+    assert.doesNotMatch(d.fix, /"User-agent: AB"/);
+  });
+
+  test("a version is dropped: the name alone", () => {
+    const [d] = findings("User-agent: Googlebot/2.1\nDisallow: /\n", "user-agent-token-cut");
+    assert.equal(d?.fix, 'write "User-agent: Googlebot"');
+  });
+});
+
+describe("sitemap-not-absolute (SPEC.md §7)", () => {
+  test("a file name gets the site's own address, never https://sitemap.xml", () => {
+    const [d] = findings("Sitemap: sitemap.xml\n", "sitemap-not-absolute");
+    assert.ok(d !== undefined);
+    assert.doesNotMatch(d.fix, /https:\/\/sitemap\.xml/);
+    assert.match(d.fix, /"Sitemap: https:\/\/example\.com\/sitemap\.xml" \(with your own host\)/);
+  });
+
+  test("a host without a scheme gets the scheme", () => {
+    const [d] = findings("Sitemap: www.example.org/sitemap.xml\n", "sitemap-not-absolute");
+    assert.equal(d?.fix, 'write the full URL: "Sitemap: https://www.example.org/sitemap.xml"');
+  });
+});
+
+describe("values crawlers skip", () => {
+  test("a bare / line is not turned into Disallow: / without saying so", () => {
+    const [d] = findings("User-agent: *\n/\n", "invalid-line");
+    assert.match(d?.fix ?? "", /Allow \(crawl everything\) or Disallow \(block the whole site\)/);
+  });
+
+  test("Crawl-delay: abc is flagged, Crawl-delay: 10 is not", () => {
+    const [d] = findings("User-agent: Bingbot\nCrawl-delay: abc\n", "invalid-crawl-delay");
+    assert.ok(d !== undefined);
+    assert.equal(d.line, 2);
+    assert.match(d.message, /"abc" is not a number of seconds/);
+    assert.deepEqual(findings("User-agent: Bingbot\nCrawl-delay: 10\n", "invalid-crawl-delay"), []);
+  });
+
+  test("a pattern with a space: %20 for one path, a line each for two", () => {
+    const [one] = findings("User-agent: *\nDisallow: /x y\n", "pattern-with-space");
+    assert.equal(one?.fix, 'write %20 for a space: "Disallow: /x%20y"');
+    assert.equal(one?.column, "Disallow: /x".length + 1);
+    const [two] = findings("User-agent: *\nDisallow: /a /b\n", "pattern-with-space");
+    assert.equal(two?.fix, 'write one path per line: "Disallow: /a", "Disallow: /b"');
+    // "/ *reviews" split in two would block the whole site.
+    const [root] = findings("User-agent: *\nDisallow: / *reviews\n", "pattern-with-space");
+    assert.equal(
+      root?.fix,
+      'write "Disallow: /%20*reviews" for a real space, or "Disallow: /*reviews"',
+    );
+  });
+});
