@@ -1,0 +1,55 @@
+/**
+ * Optional capabilities of a store shared by a crawler fleet (docs/fleet.md).
+ * A RobotsStore only gets, sets and deletes whole entries; a store that is
+ * shared between processes can also offer the operations below, and the
+ * client uses each one it finds:
+ *
+ * - a fetch lease, so the whole fleet makes one robots.txt fetch per origin
+ *   per lifetime (others wait a bounded time for its result);
+ * - an atomic update, so two processes failing at once neither lose an
+ *   attempt nor reset the timeline's `since` (SPEC.md §8 timeline);
+ * - a politeness slot per origin, so Crawl-delay and Retry-After hold for the
+ *   fleet, not for each process.
+ *
+ * The in-memory store offers none of them: within one process the client's
+ * own single-flight and turn map already do the job.
+ */
+import type { RobotsStore, StoredEntry } from "./store.js";
+
+export interface SharedRobotsStore extends RobotsStore {
+  /** Take the fetch lease of `origin` for `ttlMs`: its token, or null while another holds it. */
+  acquireLease?(origin: string, ttlMs: number): Promise<string | null>;
+  /** Extend the lease; false when `token` no longer holds it. Only the holder extends. */
+  extendLease?(origin: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Release the lease if `token` still holds it (check-and-delete); false otherwise. */
+  releaseLease?(origin: string, token: string): Promise<boolean>;
+  /**
+   * Store `change(current)` atomically: when another writer changed the
+   * entry in between, `change` is applied again to the newer entry. Resolves
+   * to the entry stored.
+   */
+  update?(
+    origin: string,
+    change: (current: StoredEntry | undefined) => StoredEntry,
+  ): Promise<StoredEntry>;
+  /**
+   * Reserve the origin's next request slot for the whole fleet, atomically:
+   * `t = max(now, next); next = t + delayMs`. Resolves to the milliseconds
+   * from now until `t`.
+   */
+  reserveTurn?(origin: string, delayMs: number): Promise<number>;
+  /** Push the origin's next slot to at least `ms` from now (Retry-After after a 429 or 503). */
+  deferTurns?(origin: string, ms: number): Promise<void>;
+}
+
+/** The store offers the fleet-wide fetch lease. */
+export function hasLease(
+  store: SharedRobotsStore,
+): store is SharedRobotsStore &
+  Required<Pick<SharedRobotsStore, "acquireLease" | "extendLease" | "releaseLease">> {
+  return (
+    typeof store.acquireLease === "function" &&
+    typeof store.extendLease === "function" &&
+    typeof store.releaseLease === "function"
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * The Lua scripts behind the shared store's atomic operations
+ * (docs/fleet.md). Each touches only the keys of one origin (one hash tag,
+ * so one Cluster slot), uses only commands Redis 7/8 and Valkey share, and
+ * is sent by EVALSHA, falling back to EVAL once when the server does not
+ * know it yet (after a restart or SCRIPT FLUSH).
+ */
+import { createHash } from "node:crypto";
+
+export interface LuaScript {
+  readonly source: string;
+  readonly sha1: string;
+}
+
+function script(source: string): LuaScript {
+  return { source, sha1: createHash("sha1").update(source).digest("hex") };
+}
+
+/**
+ * Write an entry. KEYS[1] the entry hash. ARGV: expected write counter ("*"
+ * for an unconditional set), TTL ms, origin, good JSON, error JSON, then
+ * the body when it changed. Returns 1 when written, 0 when the counter had
+ * moved (another writer came first: the caller re-reads and re-applies).
+ */
+export const WRITE_ENTRY = script(`
+local v = redis.call('HGET', KEYS[1], 'v')
+if ARGV[1] ~= '*' and (v or '0') ~= ARGV[1] then return 0 end
+if #ARGV >= 6 then
+  redis.call('HSET', KEYS[1], 'origin', ARGV[3], 'good', ARGV[4], 'error', ARGV[5], 'body', ARGV[6])
+else
+  redis.call('HSET', KEYS[1], 'origin', ARGV[3], 'good', ARGV[4], 'error', ARGV[5])
+end
+redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`);
+
+/** Release a lease only for its holder. KEYS[1] the lease; ARGV[1] the token. 1 if released. */
+export const RELEASE_LEASE = script(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);
+
+/** Extend a lease only for its holder. KEYS[1] the lease; ARGV[1] the token, ARGV[2] ms. */
+export const EXTEND_LEASE = script(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`);
+
+/**
+ * The politeness slot, on Redis' clock so that processes whose clocks
+ * disagree still space their requests. KEYS[1] the turn key; ARGV[1] ms,
+ * ARGV[2] "reserve" or "defer".
+ * - reserve: t = max(now, next); next = t + ms; returns t - now.
+ * - defer: next = max(next, now + ms); returns 0.
+ * The key expires when `next` has passed (a missing key is next = 0).
+ */
+export const TURN = script(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local nxt = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local ms = tonumber(ARGV[1])
+if ARGV[2] == 'defer' then
+  local later = now + ms
+  if later > nxt then
+    redis.call('SET', KEYS[1], string.format('%.0f', later), 'PX', string.format('%.0f', ms + 1))
+  end
+  return 0
+end
+local slot = math.max(now, nxt)
+local after = slot + ms
+redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', string.format('%.0f', after - now + 1))
+return slot - now
+`);

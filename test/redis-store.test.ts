@@ -1,0 +1,262 @@
+/**
+ * The Redis store against a real redis-server on loopback (docs/fleet.md):
+ * the store contract every store keeps, the key schema, the fleet
+ * capabilities (lease, atomic update, politeness slot) and what it does when
+ * Redis is killed, stalled or restarted.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { StoredEntry } from "../src/node.js";
+import { originKeys, RedisRobotsStore, RedisStoreError, redisStore } from "../src/redis.js";
+import { runStoreSuite, sampleEntry } from "./cache-store-suite.js";
+import { type RedisServer, startRedis } from "./helpers/redis-server.js";
+
+let redis: RedisServer;
+const stores: RedisRobotsStore[] = [];
+let n = 0;
+
+/** A store with its own key prefix, so tests never see each other's keys. */
+function fresh(options: { timeoutMs?: number; retryMs?: number } = {}): RedisRobotsStore {
+  const store = redisStore({ url: redis.url, prefix: `t${n++}:`, ...options });
+  stores.push(store);
+  return store;
+}
+
+before(async () => {
+  redis = await startRedis();
+});
+
+after(async () => {
+  for (const s of stores) await s.close();
+  await redis.stop();
+});
+
+runStoreSuite("RedisRobotsStore (real redis-server)", () => fresh());
+
+const body = (s: string) => new TextEncoder().encode(s);
+
+describe("Redis key schema", () => {
+  it("keys carry the schema version and the origin as hash tag", () => {
+    const keys = originKeys("robots:", "https://example.com");
+    assert.equal(keys.entry, "robots:v1:{https://example.com}:entry");
+    assert.equal(keys.lease, "robots:v1:{https://example.com}:lease");
+    assert.equal(keys.turn, "robots:v1:{https://example.com}:turn");
+  });
+
+  it("one origin's keys share a Cluster slot (CLUSTER KEYSLOT on a cluster-mode server)", async () => {
+    const cluster = await startRedis(["--cluster-enabled", "yes"]);
+    try {
+      const slotsOf = (origin: string) => {
+        const keys = originKeys("robots:", origin);
+        return Promise.all(
+          [keys.entry, keys.lease, keys.turn].map((k) => cluster.cli("CLUSTER", "KEYSLOT", k)),
+        );
+      };
+      const origins = [
+        "http://a.test:8080",
+        "https://b.test",
+        "http://[::1]:81",
+        "http://x}y.test",
+      ];
+      const firstSlots: string[] = [];
+      for (const origin of origins) {
+        const slots = await slotsOf(origin);
+        assert.ok(/^\d+$/.test(slots[0]!), `a slot number: ${slots[0]}`);
+        assert.equal(new Set(slots).size, 1, `${origin}: slots ${slots.join(",")}`);
+        firstSlots.push(slots[0]!);
+      }
+      assert.ok(new Set(firstSlots).size > 1, "different origins spread over slots");
+    } finally {
+      await cluster.stop();
+    }
+  });
+
+  it("a prefix with braces or spaces is refused", () => {
+    assert.throws(() => redisStore({ url: redis.url, prefix: "a{b" }), /prefix/);
+    assert.throws(() => redisStore({ url: redis.url, prefix: "a b" }), /prefix/);
+    assert.throws(() => redisStore({ prefix: "x:" }), /exactly one of/);
+  });
+
+  it("an entry is a hash with the body as raw bytes and a TTL (no key lives forever)", async () => {
+    const store = fresh();
+    const entry = sampleEntry("http://ttl.test", body("User-agent: *\nDisallow: /x\n"));
+    await store.set(entry.origin, entry);
+    const key = originKeys(store.prefix, entry.origin).entry;
+    assert.equal(await redis.cli("TYPE", key), "hash");
+    assert.equal(await redis.cli("HGET", key, "body"), "User-agent: *\nDisallow: /x");
+    const ttl = Number(await redis.cli("PTTL", key));
+    // The copy's 24 h plus the 30-day long-outage window (SPEC.md §8).
+    const expected = 86_400_000 + 30 * 86_400_000;
+    assert.ok(ttl > expected - 60_000 && ttl <= expected, `PTTL ${ttl}`);
+  });
+
+  it("a body over the size limit is not stored (the write fails, nothing is kept)", async () => {
+    const store = fresh();
+    const entry = sampleEntry("http://huge.test", new Uint8Array(store.maxBodyBytes + 1));
+    await assert.rejects(store.set(entry.origin, entry), /exceeds the limit/);
+    assert.equal(await store.get(entry.origin), undefined);
+  });
+
+  it("a hash that is not a valid entry is an error (counted), and an update repairs it", async () => {
+    const store = fresh();
+    const key = originKeys(store.prefix, "http://junk.test").entry;
+    await redis.cli(
+      "HSET",
+      key,
+      "origin",
+      "http://junk.test",
+      "good",
+      "{not json",
+      "error",
+      "null",
+    );
+    await assert.rejects(store.get("http://junk.test"), /not JSON/);
+    assert.equal(store.stats.invalid, 1);
+    const entry = sampleEntry("http://junk.test", body("ok"));
+    await store.update("http://junk.test", () => entry);
+    assert.equal((await store.get("http://junk.test"))?.good?.status, 200);
+    // An entry stored under another origin's key is never handed out.
+    await redis.cli("COPY", key, originKeys(store.prefix, "http://other.test").entry);
+    await assert.rejects(store.get("http://other.test"), /another origin/);
+  });
+});
+
+describe("Redis fleet capabilities", () => {
+  it("lease: one holder at a time; only the holder extends or releases it", async () => {
+    const a = fresh();
+    const b = new RedisRobotsStore({ url: redis.url, prefix: a.prefix });
+    stores.push(b);
+    const origin = "http://lease.test";
+    const token = await a.acquireLease(origin, 10_000);
+    assert.ok(token);
+    assert.equal(await b.acquireLease(origin, 10_000), null, "held by a");
+    assert.equal(await b.releaseLease(origin, "not-the-token"), false);
+    assert.equal(await b.extendLease(origin, "not-the-token", 60_000), false);
+    assert.equal(await a.extendLease(origin, token, 60_000), true);
+    const pttl = Number(await redis.cli("PTTL", originKeys(a.prefix, origin).lease));
+    assert.ok(pttl > 10_000, `extended: PTTL ${pttl}`);
+    assert.equal(await a.releaseLease(origin, token), true);
+    assert.equal(await a.releaseLease(origin, token), false, "already released");
+    const second = await b.acquireLease(origin, 10_000);
+    assert.ok(second && second !== token);
+  });
+
+  it("update: 40 concurrent failures from 4 stores count 40 attempts and keep the first since", async () => {
+    const prefix = fresh().prefix;
+    const fleet = Array.from({ length: 4 }, () => {
+      const s = new RedisRobotsStore({ url: redis.url, prefix, timeoutMs: 10_000 });
+      stores.push(s);
+      return s;
+    });
+    const origin = "http://fail.test";
+    const good = sampleEntry(origin, body("User-agent: *\nDisallow: /\n")).good;
+    await fleet[0]!.set(origin, { origin, good, error: null });
+    let at = 0;
+    const fail = (current: StoredEntry | undefined): StoredEntry => {
+      const now = ++at;
+      const attempts = (current?.error?.attempts ?? 0) + 1;
+      return {
+        origin,
+        good: current?.good ?? null,
+        error: {
+          since: current?.error?.since ?? now,
+          lastAttemptAt: now,
+          nextRetryAt: now + 1000,
+          attempts,
+          status: 503,
+          reason: "status",
+          message: `failure ${attempts}`,
+        },
+      };
+    };
+    await Promise.all(Array.from({ length: 40 }, (_, i) => fleet[i % 4]!.update(origin, fail)));
+    const final = await fleet[1]!.get(origin);
+    assert.equal(final?.error?.attempts, 40);
+    assert.equal(final?.error?.since, 1, "since is the first failure's time, never reset");
+    assert.ok(at > 40, "some updates were re-applied after losing a race");
+    assert.deepEqual(final?.good?.body, good?.body, "the good copy survives the failures");
+  });
+
+  it("turns: each reservation waits for the previous one's slot plus the delay", async () => {
+    const store = fresh();
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) waits.push(await store.reserveTurn("http://slow.test", 60_000));
+    assert.ok(waits[0]! <= 1, `first turn is now: ${waits[0]}`);
+    for (let i = 1; i < waits.length; i++) {
+      // Each slot is exactly 60 s after the previous one; the calls themselves take some ms.
+      assert.ok(
+        waits[i]! > waits[i - 1]! + 50_000 && waits[i]! <= waits[i - 1]! + 60_000,
+        `${waits}`,
+      );
+    }
+    assert.ok(
+      (await store.reserveTurn("http://other.test", 60_000)) <= 1,
+      "origins are independent",
+    );
+  });
+
+  it("turns: a deferral (Retry-After) pushes the next slot, and never pulls it earlier", async () => {
+    const store = fresh();
+    await store.deferTurns("http://busy.test", 120_000);
+    const w = await store.reserveTurn("http://busy.test", 0);
+    assert.ok(w > 110_000 && w <= 120_000, `wait ${w}`);
+    await store.deferTurns("http://busy.test", 1_000);
+    const w2 = await store.reserveTurn("http://busy.test", 0);
+    assert.ok(w2 > 110_000, `a shorter deferral did not shorten the wait: ${w2}`);
+    const pttl = Number(await redis.cli("PTTL", originKeys(store.prefix, "http://busy.test").turn));
+    assert.ok(pttl > 0 && pttl <= 120_001, `the slot key expires with the slot: ${pttl}`);
+  });
+});
+
+describe("Redis outages (kill -9, stall, restart)", () => {
+  it("killed: calls fail fast with a RedisStoreError, state and event say degraded; restart recovers", async () => {
+    const store = fresh({ timeoutMs: 500, retryMs: 200 });
+    const events: string[] = [];
+    store.on("degraded", () => events.push("degraded"));
+    store.on("recovered", () => events.push("recovered"));
+    const entry = sampleEntry("http://kill.test", body("User-agent: *\nDisallow: /\n"));
+    await store.set(entry.origin, entry);
+    assert.equal(store.state, "ok");
+    await redis.kill9();
+    try {
+      for (let i = 0; i < 5; i++) {
+        await assert.rejects(store.get(entry.origin), RedisStoreError);
+      }
+      assert.equal(store.state, "degraded");
+      assert.ok(store.lastError);
+      assert.deepEqual(events, ["degraded"]);
+      assert.ok(store.stats.errors >= 5);
+    } finally {
+      await redis.restart();
+    }
+    // Reconnection is the client's; the store lets a call through every retryMs.
+    let back: StoredEntry | undefined | "down" = "down";
+    for (let i = 0; i < 100 && back === "down"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      back = await store.get(entry.origin).catch(() => "down" as const);
+    }
+    assert.equal(back, undefined, "the restarted Redis is empty (no persistence)");
+    assert.equal(store.state, "ok");
+    assert.deepEqual(events, ["degraded", "recovered"]);
+    await store.set(entry.origin, entry);
+    assert.ok(await store.get(entry.origin));
+  });
+
+  it("stalled (SIGSTOP): a call ends with a timeout, later calls fail fast until it answers", async () => {
+    const store = fresh({ timeoutMs: 300, retryMs: 60_000 });
+    await store.set("http://stall.test", sampleEntry("http://stall.test", body("x")));
+    redis.pause();
+    try {
+      await assert.rejects(store.get("http://stall.test"), {
+        name: "RedisStoreError",
+        code: "timeout",
+      });
+      assert.equal(store.stats.timeouts, 1);
+      await assert.rejects(store.get("http://stall.test"), { code: "unavailable" });
+      assert.equal(store.stats.timeouts, 1, "the second call did not wait for Redis");
+      assert.equal(store.state, "degraded");
+    } finally {
+      redis.resume();
+    }
+  });
+});
