@@ -1,55 +1,53 @@
 /**
  * The stored form of an entry in Redis (docs/fleet.md "Key schema"): one
- * hash per origin, the body as raw bytes in its own field (no base64: a
- * 500 KiB file costs 500 KiB, not 667), the rest as small JSON values.
+ * hash per origin, the body as raw bytes in its own field (no base64 in
+ * Redis: a 500 KiB file costs 500 KiB, not 667), the rest as small JSON
+ * values.
  *
  *   v       write counter, for the atomic update's compare-and-set
+ *   format  the stored form's version (STORED_FORMAT)
  *   origin  the origin the entry belongs to
  *   good    JSON of the last good copy without its body, or null
  *   body    the good copy's body (bytes)
  *   error   JSON of the server-error state, or null
  *
- * Decoding is strict: a field of the wrong shape makes the whole entry
- * invalid (a miss the client counts as a store error), never a half-read
- * entry.
+ * Decoding checks only what this file is responsible for (the hash's own
+ * shape, the origin, the body size); the client validates every field of
+ * the entry it gets (src/cache/entry-codec.ts), as it does for any store.
  */
-import type { StoredCopy, StoredEntry, StoredError } from "../cache/store.js";
+import type { StoredEntry } from "../cache/store.js";
 import { SERVER_ERROR_LONG_OUTAGE_MS } from "../cache/timeline.js";
 
 export class InvalidStoredEntry extends Error {
   constructor(message: string) {
-    super(message);
+    super(`invalid Redis entry: ${message}`);
     this.name = "InvalidStoredEntry";
   }
 }
 
 export interface EncodedEntry {
+  readonly format: string;
   readonly origin: string;
   readonly good: string;
   readonly error: string;
-  readonly body: Uint8Array;
+  readonly body: Buffer;
 }
 
 export function encodeEntry(entry: StoredEntry): EncodedEntry {
   const g = entry.good;
-  const good =
-    g === null
-      ? "null"
-      : JSON.stringify({
-          kind: g.kind,
-          status: g.status,
-          reason: g.reason,
-          truncated: g.truncated,
-          wireBytes: g.wireBytes,
-          redirects: g.redirects,
-          fetchedAt: g.fetchedAt,
-          expiresAt: g.expiresAt,
-        });
+  let good = "null";
+  let body = Buffer.alloc(0);
+  if (g !== null) {
+    const { bodyBase64, ...meta } = g;
+    good = JSON.stringify(meta);
+    body = Buffer.from(bodyBase64, "base64");
+  }
   return {
+    format: String(entry.format),
     origin: entry.origin,
     good,
     error: JSON.stringify(entry.error),
-    body: g === null ? new Uint8Array(0) : g.body,
+    body,
   };
 }
 
@@ -70,87 +68,26 @@ export function entryTtlMs(entry: StoredEntry): number {
   return Math.max(Math.min(own, SERVER_ERROR_LONG_OUTAGE_MS), 0) + SERVER_ERROR_LONG_OUTAGE_MS;
 }
 
-type Json = Record<string, unknown>;
-
-function object(text: string, what: string): Json | null {
-  let v: unknown;
+function json(text: string, what: string): unknown {
   try {
-    v = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new InvalidStoredEntry(`${what} is not JSON`);
   }
-  if (v === null) return null;
-  if (typeof v !== "object" || Array.isArray(v))
-    throw new InvalidStoredEntry(`${what} is not an object`);
-  return v as Json;
 }
 
-function num(o: Json, k: string): number {
-  const v = o[k];
-  if (typeof v !== "number" || !Number.isFinite(v))
-    throw new InvalidStoredEntry(`${k} is not a number`);
-  return v;
-}
-
-function numOrNull(o: Json, k: string): number | null {
-  return o[k] === null ? null : num(o, k);
-}
-
-function str(o: Json, k: string): string {
-  const v = o[k];
-  if (typeof v !== "string") throw new InvalidStoredEntry(`${k} is not a string`);
-  return v;
-}
-
-function decodeCopy(o: Json, body: Uint8Array, maxBodyBytes: number): StoredCopy {
-  const kind = o.kind;
-  if (kind !== "ok" && kind !== "unavailable") throw new InvalidStoredEntry("good.kind is unknown");
-  if (body.byteLength > maxBodyBytes) throw new InvalidStoredEntry("body exceeds the size limit");
-  const redirects = o.redirects;
-  if (!Array.isArray(redirects) || !redirects.every((r) => typeof r === "string")) {
-    throw new InvalidStoredEntry("good.redirects is not a list of strings");
-  }
-  if (typeof o.truncated !== "boolean")
-    throw new InvalidStoredEntry("good.truncated is not a boolean");
-  const reason = o.reason === null ? null : str(o, "reason");
-  return {
-    kind,
-    status: numOrNull(o, "status"),
-    reason: reason as StoredCopy["reason"],
-    body,
-    truncated: o.truncated,
-    wireBytes: num(o, "wireBytes"),
-    redirects: redirects as string[],
-    fetchedAt: num(o, "fetchedAt"),
-    expiresAt: num(o, "expiresAt"),
-  };
-}
-
-function decodeError(o: Json): StoredError {
-  return {
-    since: num(o, "since"),
-    lastAttemptAt: num(o, "lastAttemptAt"),
-    nextRetryAt: num(o, "nextRetryAt"),
-    attempts: num(o, "attempts"),
-    status: numOrNull(o, "status"),
-    reason: str(o, "reason") as StoredError["reason"],
-    message: str(o, "message"),
-  };
-}
-
-/** A decoded hash: its write counter and the entry. */
+/** A decoded hash: its write counter and the entry in the stored form. */
 export interface DecodedEntry {
   readonly version: string;
   readonly entry: StoredEntry;
 }
 
 /**
- * Decode HGETALL's fields (names and values as bytes). Undefined for a
- * missing key; throws InvalidStoredEntry when the hash is not one we wrote
- * for `origin`.
+ * Decode HGETALL's fields. Undefined for a missing key; throws
+ * InvalidStoredEntry when the hash is not one this store wrote for `origin`.
  */
 export function decodeEntry(
-  fields: ReadonlyMap<string, Uint8Array>,
+  fields: ReadonlyMap<string, Buffer>,
   origin: string,
   maxBodyBytes: number,
 ): DecodedEntry | undefined {
@@ -158,18 +95,23 @@ export function decodeEntry(
   const text = (k: string): string => {
     const v = fields.get(k);
     if (v === undefined) throw new InvalidStoredEntry(`field ${k} is missing`);
-    return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("utf8");
+    return v.toString("utf8");
   };
-  if (text("origin") !== origin) throw new InvalidStoredEntry("entry belongs to another origin");
-  const goodJson = object(text("good"), "good");
-  const errorJson = object(text("error"), "error");
-  const body = fields.get("body") ?? new Uint8Array(0);
+  if (text("origin") !== origin) throw new InvalidStoredEntry("it belongs to another origin");
+  const good = json(text("good"), "good");
+  const error = json(text("error"), "error");
+  if (good !== null && (typeof good !== "object" || Array.isArray(good))) {
+    throw new InvalidStoredEntry("good is not an object");
+  }
+  const body = fields.get("body") ?? Buffer.alloc(0);
+  if (body.byteLength > maxBodyBytes) throw new InvalidStoredEntry("body over the size limit");
   return {
     version: text("v"),
     entry: {
+      format: Number(text("format")),
       origin,
-      good: goodJson === null ? null : decodeCopy(goodJson, body, maxBodyBytes),
-      error: errorJson === null ? null : decodeError(errorJson),
+      good: good === null ? null : ({ ...good, bodyBase64: body.toString("base64") } as never),
+      error: error as StoredEntry["error"],
     },
   };
 }

@@ -118,27 +118,26 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function bytesOf(v: unknown): Uint8Array | undefined {
-  if (v instanceof Uint8Array) return v;
+function bytesOf(v: unknown): Buffer | undefined {
+  if (Buffer.isBuffer(v)) return v;
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   if (typeof v === "string") return Buffer.from(v, "utf8");
   return undefined;
 }
 
 function keyText(v: unknown): string | undefined {
-  const b = bytesOf(v);
-  return b === undefined ? undefined : Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString();
+  return bytesOf(v)?.toString();
 }
 
 /** HGETALL's reply as field → bytes, whatever shape the client mapped it to (RESP2 array, RESP3 map). */
-function hashFields(reply: unknown): Map<string, Uint8Array> {
-  const out = new Map<string, Uint8Array>();
+function hashFields(reply: unknown): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
   const put = (k: unknown, v: unknown) => {
     const key = keyText(k);
     const value = bytesOf(v);
     if (key === undefined || value === undefined)
       throw new InvalidStoredEntry("hash field not bytes");
-    // Copied out of the reply's buffer so a kept body does not pin a larger chunk.
-    out.set(key, new Uint8Array(value));
+    out.set(key, value);
   };
   if (reply instanceof Map) {
     for (const [k, v] of reply) put(k, v);
@@ -247,8 +246,9 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       const { decoded, version } = await this.#read(origin);
       const current = decoded?.entry;
       const next = change(current);
-      // The body is resent only when the copy changed (a failure keeps the good copy).
-      const bodyChanged = current === undefined || current.good !== next.good;
+      // The body is resent only when it changed (a failure keeps the good copy).
+      const bodyChanged =
+        current === undefined || current.good?.bodyBase64 !== next.good?.bodyBase64;
       if (await this.#write(origin, next, version, bodyChanged)) return next;
       await new Promise((r) => setTimeout(r, Math.random() * 2 * (i + 1)));
     }
@@ -312,9 +312,8 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   ): Promise<{ decoded: DecodedEntry | undefined; version: string; invalid: Error | null }> {
     const key = originKeys(this.prefix, origin).entry;
     const reply = await this.#send(["HGETALL", key], BINARY);
-    let fields: Map<string, Uint8Array>;
     try {
-      fields = hashFields(reply);
+      const fields = hashFields(reply);
       const decoded = decodeEntry(fields, origin, this.maxBodyBytes);
       return { decoded, version: decoded?.version ?? "0", invalid: null };
     } catch (err) {
@@ -330,18 +329,13 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     if (entry.origin !== origin) {
       throw new InvalidStoredEntry(`entry for ${entry.origin} set under ${origin}`);
     }
-    if (entry.good !== null && entry.good.body.byteLength > this.maxBodyBytes) {
-      throw new InvalidStoredEntry(`body of ${entry.good.body.byteLength} bytes exceeds the limit`);
-    }
     const e = encodeEntry(entry);
-    const args: (string | Buffer)[] = [
-      expected,
-      String(entryTtlMs(entry)),
-      e.origin,
-      e.good,
-      e.error,
-    ];
-    if (withBody) args.push(Buffer.from(e.body.buffer, e.body.byteOffset, e.body.byteLength));
+    if (e.body.byteLength > this.maxBodyBytes) {
+      throw new InvalidStoredEntry(`body of ${e.body.byteLength} bytes exceeds the limit`);
+    }
+    const ttl = String(entryTtlMs(entry));
+    const args: (string | Buffer)[] = [expected, ttl, e.origin, e.format, e.good, e.error];
+    if (withBody) args.push(e.body);
     const key = originKeys(this.prefix, origin).entry;
     return (await this.#eval(WRITE_ENTRY, [key], args)) === 1;
   }

@@ -18,18 +18,15 @@ function script(source: string): LuaScript {
 
 /**
  * Write an entry. KEYS[1] the entry hash. ARGV: expected write counter ("*"
- * for an unconditional set), TTL ms, origin, good JSON, error JSON, then
- * the body when it changed. Returns 1 when written, 0 when the counter had
+ * for an unconditional set), TTL ms, origin, format, good JSON, error JSON,
+ * then the body when it changed. Returns 1 when written, 0 when the counter had
  * moved (another writer came first: the caller re-reads and re-applies).
  */
 export const WRITE_ENTRY = script(`
 local v = redis.call('HGET', KEYS[1], 'v')
 if ARGV[1] ~= '*' and (v or '0') ~= ARGV[1] then return 0 end
-if #ARGV >= 6 then
-  redis.call('HSET', KEYS[1], 'origin', ARGV[3], 'good', ARGV[4], 'error', ARGV[5], 'body', ARGV[6])
-else
-  redis.call('HSET', KEYS[1], 'origin', ARGV[3], 'good', ARGV[4], 'error', ARGV[5])
-end
+redis.call('HSET', KEYS[1], 'origin', ARGV[3], 'format', ARGV[4], 'good', ARGV[5], 'error', ARGV[6])
+if #ARGV >= 7 then redis.call('HSET', KEYS[1], 'body', ARGV[7]) end
 redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
