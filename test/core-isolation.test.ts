@@ -17,6 +17,7 @@ const CORE_DIRS = [
   "src/diff",
   "src/report",
   "src/data",
+  "src/page",
 ];
 
 function sources(dir: string): string[] {

@@ -6,6 +6,7 @@ import { diffCommand } from "./diff.js";
 import { explainCommand } from "./explain.js";
 import { fetchCommand } from "./fetch.js";
 import { lintCommand } from "./lint.js";
+import { pageCommand } from "./page.js";
 
 /** Every `robots` subcommand, in the order `robots --help` lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -16,4 +17,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   agents: agentsCommand,
   fetch: fetchCommand,
   batch: batchCommand,
+  page: pageCommand,
 };

@@ -1,0 +1,319 @@
+/**
+ * `robots page <url | file | ->`: what a page says about itself
+ * (X-Robots-Tag, Robots-Tag, robots meta tags), combined for one crawler.
+ * For a URL, robots.txt is checked first through the access-method client
+ * and the page is fetched only when it allows the URL.
+ */
+
+import type { RuleOrigin } from "../../page/combine.js";
+import type { PagePolicy, PageRulesResult } from "../../page.js";
+import type { HeadRead } from "../../page-io/read-head.js";
+import type { Profile } from "../../parse/profile.js";
+import { agentOption, formatOption } from "../args.js";
+import { parseTimeout } from "../check-url.js";
+import { type Command, str } from "../command.js";
+import { CliError, EXIT } from "../errors.js";
+import { isUrlArg, readBodyArg, writeOut } from "../io.js";
+import { asCliError, cliClient, describeSource } from "../source.js";
+
+export const pageHelp = `Usage:
+  robots page <url> --agent <token> [--timeout <seconds>] [--format text|json]
+  robots page <file.html | -> --agent <token> [--header 'Name: value']... [--format text|json]
+
+Reads what a page says about itself: X-Robots-Tag and Robots-Tag response
+headers and the robots meta tags of its head (<meta name="robots"> and
+<meta name="<crawler>">), and combines the rules that apply to the crawler
+(the most restrictive wins). Only the head of the HTML is read, up to 1 MiB.
+
+With a URL, robots.txt is checked first; a page robots.txt disallows is
+never fetched, so its rules cannot be seen (the report says so). Redirects
+are followed, each target checked against robots.txt first.
+
+With a file or -, the HTML is read from it and response headers can be
+given with --header (repeatable, one field line each).
+
+Exit status: 0 the page may be indexed, 1 it may not (noindex, an
+unavailable_after date that has passed, or robots.txt disallows it),
+2 usage or I/O error.
+
+Options:
+  --agent <token>      the crawler's product token (default Googlebot)
+  --header <h>         a response header, "Name: value" (files and - only)
+  --timeout <s>        with a URL: give up after this many seconds (default 15)
+  --format <f>         text (default) or json
+
+Examples:
+  robots page https://example.com/article --agent Googlebot
+  robots page page.html --agent Bingbot --header 'X-Robots-Tag: noindex'
+  curl -s https://example.com/ | robots page - --format json`;
+
+/** Strangers' bytes on a terminal: control characters escaped, length bounded. */
+function shown(s: string, max = 200): string {
+  const t = s.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function parseHeaderOption(value: string): [string, string] {
+  const colon = value.indexOf(":");
+  const name = colon < 0 ? "" : value.slice(0, colon).trim();
+  if (colon < 0 || name === "" || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    throw new CliError(
+      `invalid --header ${JSON.stringify(value)}: pass "Name: value", e.g. --header 'X-Robots-Tag: noindex'`,
+    );
+  }
+  return [name.toLowerCase(), value.slice(colon + 1).trim()];
+}
+
+function where(o: RuleOrigin, agent: string): string {
+  const via =
+    o.via === "meta"
+      ? "meta tag"
+      : o.via === "robots-tag"
+        ? "Robots-Tag header"
+        : "X-Robots-Tag header";
+  return `${shown(o.text)} (${via}, ${o.scope === "generic" ? "for every crawler" : `for ${agent} only`})`;
+}
+
+function policyJson(p: PagePolicy): Record<string, unknown> {
+  return {
+    index: p.index,
+    follow: p.follow,
+    snippet: p.snippet,
+    imageIndex: p.imageIndex,
+    maxSnippet: p.maxSnippet,
+    maxImagePreview: p.maxImagePreview,
+    maxVideoPreview: p.maxVideoPreview,
+    translate: p.translate,
+    unavailableAfter:
+      p.unavailableAfter === null ? null : new Date(p.unavailableAfter).toISOString(),
+    expired: p.expired,
+    indexIfEmbedded: p.indexIfEmbedded,
+    noarchive: p.noarchive,
+    restrictions: p.restrictions,
+    unknown: p.unknown,
+    invalid: p.invalid,
+  };
+}
+
+function headJson(head: HeadRead | null): Record<string, unknown> | null {
+  if (head === null) return null;
+  return { end: head.end, bytesRead: head.bytesRead, metas: head.metas };
+}
+
+/** Sentences: what the crawler may do with the page, and why. */
+function policyText(p: PagePolicy, agent: string): string[] {
+  const out: string[] = [];
+  const because = (field: string) =>
+    p.restrictions
+      .filter((r) => r.field === field)
+      .map((r) => where(r, agent))
+      .join("; ");
+  const say = (ok: boolean, yes: string, no: string, field: string) =>
+    out.push(ok ? yes : `${no}: ${because(field)}.`);
+  if (p.expired) {
+    out.push(
+      `${agent} may not index this page: unavailable_after ${new Date(p.unavailableAfter!).toISOString()} has passed (${because("unavailableAfter")}).`,
+    );
+  } else {
+    say(p.index, `${agent} may index this page.`, `${agent} may not index this page`, "index");
+    if (p.unavailableAfter !== null) {
+      out.push(
+        `It stops being indexable at ${new Date(p.unavailableAfter).toISOString()} (${because("unavailableAfter")}).`,
+      );
+    }
+  }
+  if (p.indexIfEmbedded)
+    out.push("Its content may still be indexed when embedded in another page (indexifembedded).");
+  say(p.follow, "It may follow the page's links.", "It may not follow the page's links", "follow");
+  if (!p.snippet) out.push(`It may show no text snippet: ${because("snippet")}.`);
+  else if (p.maxSnippet !== null && p.maxSnippet !== -1)
+    out.push(`Snippets are limited to ${p.maxSnippet} characters: ${because("maxSnippet")}.`);
+  else out.push("It may show text snippets of any length.");
+  say(
+    p.imageIndex,
+    "It may index the page's images.",
+    "It may not index the page's images",
+    "imageIndex",
+  );
+  if (p.maxImagePreview !== null && p.maxImagePreview !== "large")
+    out.push(`Image previews: at most ${p.maxImagePreview}: ${because("maxImagePreview")}.`);
+  if (p.maxVideoPreview !== null && p.maxVideoPreview !== -1)
+    out.push(
+      p.maxVideoPreview === 0
+        ? `Video previews: a still image only: ${because("maxVideoPreview")}.`
+        : `Video previews: at most ${p.maxVideoPreview} seconds: ${because("maxVideoPreview")}.`,
+    );
+  say(p.translate, "It may offer a translation.", "It may not offer a translation", "translate");
+  if (p.noarchive)
+    out.push(
+      `noarchive/nocache is set (${because("archive")}); Google no longer shows cached copies, so it changes nothing there.`,
+    );
+  for (const u of p.unknown) out.push(`Unknown rule, ignored: ${where(u, agent)}.`);
+  for (const i of p.invalid) out.push(`Invalid rule, ignored: ${where(i, agent)}: ${i.problem}.`);
+  return out;
+}
+
+function headText(head: HeadRead | null): string | null {
+  if (head === null) return "the body was not read (not an HTML page, or not a 2xx response)";
+  if (head.end === "limit") {
+    return `the head did not end within ${head.bytesRead} bytes: robots meta tags after that were not read`;
+  }
+  const n = head.metas.length;
+  return `head read (${head.bytesRead} bytes, ${n} meta tag${n === 1 ? "" : "s"} with a name)`;
+}
+
+async function runForUrl(
+  url: string,
+  agent: string,
+  format: "text" | "json",
+  profile: Profile,
+  timeout?: string,
+) {
+  const timeoutMs = parseTimeout(timeout);
+  const client = await cliClient({
+    profile,
+    agent,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+  const { fetchPageRules } = await import("../../page.js");
+  let r: PageRulesResult;
+  try {
+    r = await fetchPageRules(url, { client, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  } catch (err) {
+    throw asCliError(err);
+  }
+  const f = r.fetch;
+  if (f.kind === "failed") throw new CliError(`cannot fetch ${shown(f.url)}: ${shown(f.reason)}`);
+  const robotsTxt = {
+    url: f.check.url,
+    allowed: f.check.allowed,
+    line: f.check.line,
+    rule: f.check.rule === null ? null : { kind: f.check.rule.kind, value: f.check.rule.value },
+    source: f.check.source.basis,
+    robotsUrl: f.check.source.robotsUrl,
+  };
+  if (format === "json") {
+    const base = { url: r.url, agent, redirects: r.redirects, robotsTxt };
+    const json =
+      f.kind === "disallowed"
+        ? {
+            ...base,
+            fetched: false,
+            note: "robots.txt disallows this URL: the page was not fetched, so its rules are unknown",
+            index: null,
+            follow: null,
+            snippet: null,
+            imageIndex: null,
+            maxSnippet: null,
+            maxImagePreview: null,
+            maxVideoPreview: null,
+            translate: null,
+            unavailableAfter: null,
+          }
+        : {
+            ...base,
+            fetched: true,
+            status: f.status,
+            contentType: f.contentType,
+            head: headJson(f.head),
+            bodyError: f.bodyError,
+            ...policyJson(r.policy!),
+            problems: r.problems,
+          };
+    await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    const out = [`page: ${shown(r.url)}`];
+    for (const hop of r.redirects) out.push(`redirected to ${shown(hop)}`);
+    const rule =
+      f.check.rule === null
+        ? "no rule matched"
+        : `line ${f.check.line}: ${f.check.rule.kind === "allow" ? "Allow" : "Disallow"}: ${shown(f.check.rule.value)}`;
+    out.push(
+      `robots.txt ${f.check.allowed ? "allows" : "disallows"} ${shown(f.url)} for ${agent} (${rule}; ${shown(f.check.source.robotsUrl)}: ${shown(describeSource(f.check.source))})`,
+    );
+    if (f.kind === "disallowed") {
+      out.push(
+        "The page was not fetched, so its X-Robots-Tag and meta tags are unknown. A search engine may still list the URL without its content when other pages link to it; only a page it may crawl can tell it noindex.",
+      );
+    } else {
+      out.push(
+        `fetched: HTTP ${f.status}${f.contentType === null ? "" : `, ${shown(f.contentType)}`}; ${headText(f.head)}`,
+      );
+      if (f.bodyError !== null)
+        out.push(`note: the body could not be read to the head's end: ${shown(f.bodyError)}`);
+      for (const p of r.problems) out.push(`${p.via} header ignored: ${shown(p.problem)}`);
+      out.push(...policyText(r.policy!, agent));
+    }
+    await writeOut(`${out.join("\n")}\n`);
+  }
+  return f.kind === "disallowed" || !r.policy!.index ? EXIT.disallowed : EXIT.allowed;
+}
+
+async function runForFile(
+  arg: string,
+  agent: string,
+  format: "text" | "json",
+  headers: [string, string][],
+) {
+  const page = await import("../../page.js");
+  const body = await readBodyArg(arg);
+  const head = page.readHeadMetas(body);
+  const fromHeaders = page.readPageRuleHeaders(headers);
+  const statements = [
+    ...fromHeaders.statements,
+    ...page.readPageRuleMetas(head.metas.map((m) => [m.name, m.content] as const)),
+  ];
+  const policy = page.pagePolicy(statements, agent);
+  if (format === "json") {
+    const json = {
+      file: arg === "-" ? "<stdin>" : arg,
+      agent,
+      head: headJson(head),
+      ...policyJson(policy),
+      problems: fromHeaders.problems,
+    };
+    await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    const out = [`page: ${arg === "-" ? "<stdin>" : shown(arg)}; ${headText(head)}`];
+    for (const p of fromHeaders.problems) out.push(`${p.via} header ignored: ${shown(p.problem)}`);
+    out.push(...policyText(policy, agent));
+    await writeOut(`${out.join("\n")}\n`);
+  }
+  return policy.index ? EXIT.allowed : EXIT.disallowed;
+}
+
+export const pageCommand: Command = {
+  summary: "what a page says about itself (X-Robots-Tag, meta robots) for a crawler",
+  help: pageHelp,
+  options: {
+    agent: { type: "string" },
+    header: { type: "string", multiple: true },
+    timeout: { type: "string" },
+  },
+  async run(positionals, values, context) {
+    const format = formatOption(context.format, ["text", "json"] as const, "text");
+    if (positionals.length !== 1) {
+      throw new CliError(
+        `expected one <url | file | ->, got ${positionals.length}; see robots page --help`,
+      );
+    }
+    const agent = agentOption(str(values, "agent") ?? "Googlebot");
+    const headerValues = values.header;
+    const headers = (Array.isArray(headerValues) ? headerValues : []).map((h) =>
+      parseHeaderOption(String(h)),
+    );
+    const arg = positionals[0]!;
+    if (isUrlArg(arg)) {
+      if (headers.length > 0) {
+        throw new CliError(
+          "--header is for files and -: with a URL the headers come from the response",
+        );
+      }
+      return runForUrl(arg, agent, format, context.profile, str(values, "timeout"));
+    }
+    return runForFile(arg, agent, format, headers);
+  },
+};

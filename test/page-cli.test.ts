@@ -1,0 +1,240 @@
+/**
+ * `robots page` as a subprocess against real servers on 127.0.0.1: the
+ * page's rules are read only after robots.txt allows it, a disallowed page
+ * (or a redirect to one) is never requested — counted at the server — and
+ * the JSON and text outputs say where each restriction came from.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { startServer, type TestServer } from "./fetch-servers.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function robots(args: string[], stdin?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["bin/robots.js", ...args], {
+      cwd: ROOT,
+      stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    if (stdin !== undefined) child.stdin!.end(stdin);
+  });
+}
+
+const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: Bingbot\nDisallow: /\n";
+
+describe("robots page <url> (loopback server)", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer((req, res) => {
+      const url = req.url ?? "/";
+      if (url === "/robots.txt") {
+        res.setHeader("content-type", "text/plain");
+        res.end(ROBOTS);
+      } else if (url === "/to-private") {
+        res.writeHead(302, { location: "/private/secret" });
+        res.end();
+      } else if (url === "/endless") {
+        // The head ends at once; then the body never stops: the reader must not wait for it.
+        res.writeHead(200, { "content-type": "text/html" });
+        res.write("<html><head><meta name=robots content=nosnippet></head><body>");
+        const timer = setInterval(() => res.write("<p>more</p>".repeat(100)), 5);
+        res.on("close", () => clearInterval(timer));
+      } else {
+        res.writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          // Two field lines: the scope of the first must not reach the second.
+          "x-robots-tag": ["googlebot: nofollow", "max-snippet:20, unavailable_after: 2099-01-01"],
+        });
+        res.end(
+          `<!doctype html><html><head><!-- <meta name="robots" content="noindex"> -->
+<meta name="robots" content="noimageindex, noodp"><meta name="googlebot-news" content="noindex"></head><body>x</body></html>`,
+        );
+      }
+    });
+  });
+  after(() => server.close());
+
+  it("an allowed page: rules from the header and the head, with their origin", async () => {
+    const before = server.paths.length;
+    const run = await robots([
+      "page",
+      `${server.origin}/article`,
+      "--agent",
+      "Googlebot",
+      "--format",
+      "json",
+    ]);
+    assert.equal(run.stderr, "");
+    assert.equal(run.code, 0, "indexable: exit 0");
+    const out = JSON.parse(run.stdout);
+    assert.equal(out.fetched, true);
+    assert.equal(out.robotsTxt.allowed, true);
+    assert.equal(out.index, true);
+    assert.equal(out.follow, false);
+    assert.equal(out.snippet, true);
+    assert.equal(out.maxSnippet, 20);
+    assert.equal(out.imageIndex, false);
+    assert.equal(out.translate, true);
+    assert.equal(out.unavailableAfter, "2099-01-01T00:00:00.000Z");
+    assert.deepEqual(
+      out.restrictions.map((r: { field: string; via: string; scope: string }) => [
+        r.field,
+        r.via,
+        r.scope,
+      ]),
+      [
+        ["follow", "x-robots-tag", "specific"],
+        ["maxSnippet", "x-robots-tag", "generic"],
+        ["unavailableAfter", "x-robots-tag", "generic"],
+        ["imageIndex", "meta", "generic"],
+      ],
+    );
+    assert.deepEqual(
+      out.unknown.map((u: { text: string }) => u.text),
+      ["noodp"],
+    );
+    assert.deepEqual(server.paths.slice(before).sort(), ["/article", "/robots.txt"]);
+  });
+
+  it("another crawler: googlebot-only rules do not apply", async () => {
+    const run = await robots([
+      "page",
+      `${server.origin}/article`,
+      "--agent",
+      "googlebot-news",
+      "--format",
+      "json",
+    ]);
+    const out = JSON.parse(run.stdout);
+    assert.equal(run.code, 1, "googlebot-news: noindex, exit 1");
+    assert.deepEqual([out.index, out.follow], [false, true]);
+  });
+
+  it("a disallowed page is never requested", async () => {
+    const before = server.paths.length;
+    const run = await robots([
+      "page",
+      `${server.origin}/private/page`,
+      "--agent",
+      "Googlebot",
+      "--format",
+      "json",
+    ]);
+    assert.equal(run.code, 1);
+    const out = JSON.parse(run.stdout);
+    assert.equal(out.fetched, false);
+    assert.equal(out.robotsTxt.allowed, false);
+    assert.equal(out.robotsTxt.line, 2);
+    assert.equal(out.index, null, "unseen rules are not reported as defaults");
+    const asked = server.paths.slice(before);
+    assert.deepEqual(asked, ["/robots.txt"], "only robots.txt was requested");
+  });
+
+  it("a crawler robots.txt blocks entirely never requests the page either", async () => {
+    const before = server.paths.length;
+    const run = await robots(["page", `${server.origin}/article`, "--agent", "Bingbot"]);
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /robots\.txt disallows .* for Bingbot/);
+    assert.match(run.stdout, /was not fetched/);
+    assert.deepEqual(server.paths.slice(before), ["/robots.txt"]);
+  });
+
+  it("a redirect to a disallowed page is not followed", async () => {
+    const before = server.paths.length;
+    const run = await robots(["page", `${server.origin}/to-private`, "--format", "json"]);
+    const out = JSON.parse(run.stdout);
+    assert.equal(run.code, 1);
+    assert.deepEqual(out.redirects, [`${server.origin}/private/secret`]);
+    assert.equal(out.fetched, false);
+    const asked = server.paths.slice(before);
+    assert.ok(!asked.includes("/private/secret"), `requested: ${asked.join(" ")}`);
+    assert.ok(asked.includes("/to-private"));
+  });
+
+  it("stops reading at the end of the head, even when the body never ends", async () => {
+    const run = await robots(["page", `${server.origin}/endless`, "--format", "json"]);
+    assert.equal(run.code, 0);
+    const out = JSON.parse(run.stdout);
+    assert.equal(out.snippet, false);
+    assert.equal(out.head.end, "head-end");
+  });
+
+  it("text output says it in sentences", async () => {
+    const run = await robots(["page", `${server.origin}/article`, "--agent", "Googlebot"]);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /Googlebot may index this page\./);
+    assert.match(
+      run.stdout,
+      /may not follow the page's links: nofollow \(X-Robots-Tag header, for Googlebot only\)/,
+    );
+    assert.match(run.stdout, /Snippets are limited to 20 characters/);
+    assert.match(run.stdout, /Unknown rule, ignored: noodp/);
+  });
+});
+
+describe("robots page <file | -> with --header", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "robots-page-"));
+  const file = path.join(dir, "page.html");
+  writeFileSync(file, '<head><META NAME=robots CONTENT="max-snippet:50"></head>');
+
+  it("a file and a header combine; the most restrictive wins", async () => {
+    const run = await robots([
+      "page",
+      file,
+      "--header",
+      "X-Robots-Tag: nosnippet",
+      "--header",
+      "Robots-Tag: googlebot;noindex",
+      "--format",
+      "json",
+    ]);
+    assert.equal(run.stderr, "");
+    const out = JSON.parse(run.stdout);
+    assert.equal(run.code, 1);
+    assert.deepEqual([out.index, out.snippet, out.maxSnippet], [false, false, 0]);
+  });
+  it("stdin", async () => {
+    const run = await robots(
+      ["page", "-", "--agent", "bingbot", "--format", "json"],
+      "<meta name=bingbot content=notranslate>",
+    );
+    assert.equal(run.code, 0);
+    assert.equal(JSON.parse(run.stdout).translate, false);
+  });
+  it("control characters from the page are escaped in text output", async () => {
+    const run = await robots(["page", "-"], '<meta name=robots content="bad\u001b[31m">');
+    assert.ok(!run.stdout.includes("\u001b"), run.stdout);
+    assert.match(run.stdout, /bad\\x1b\[31m/);
+  });
+  it("usage errors: one line, exit 2", async () => {
+    for (const args of [
+      ["page", file, "--header", "no colon here"],
+      ["page", "https://example.com/", "--header", "X-Robots-Tag: noindex"],
+      ["page", file, "--agent", "Google bot"],
+      ["page", path.join(dir, "missing.html")],
+      ["page"],
+    ]) {
+      const run = await robots(args);
+      assert.equal(run.code, 2, args.join(" "));
+      assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+      assert.equal(run.stdout, "");
+    }
+  });
+});
