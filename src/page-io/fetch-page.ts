@@ -15,7 +15,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import type { Readable } from "node:stream";
 import * as zlib from "node:zlib";
-import type { AccessCheck, RobotsClient } from "../fetch/robots-client.js";
+import type { AccessCheck, RobotsClient } from "../client/robots-client.js";
 import { type PagePolicy, pagePolicy } from "../page/combine.js";
 import {
   type PageSourceProblem,
