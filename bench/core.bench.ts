@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { gunzipSync } from "node:zlib";
 import { compileMatcher, type RobotsMatcher } from "../src/match/compile.js";
-import { matchCacheStats } from "../src/match/copy-area.js";
+import { MatchCache } from "../src/match/match-cache.js";
 import { pathOf } from "../src/match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../src/parse/parse-robots-txt.js";
 
@@ -474,18 +474,27 @@ export async function run(): Promise<void> {
   const spreadParse = ratioRange(parseRuns[2]!, parseRuns[0]!);
   const spreadParseCompile = ratioRange(parseRuns[2]!, parseRuns[1]!);
 
-  // ---- compiled matchers / parsed files for the checks
+  // ---- compiled matchers / parsed files for the checks. The checks' matchers
+  //      share one match cache (src/match/match-cache.ts), as a crawler's would;
+  //      a second set without one measures what the cache buys.
+  const cache = new MatchCache();
   const ourRobots: RobotsTxt[] = files.map((f) => parseRobotsTxt(f.bytes));
   const matcherOf = new Map<string, RobotsMatcher>();
+  const plainOf = new Map<string, RobotsMatcher>();
   const checkMatchers: RobotsMatcher[] = [];
+  const plainMatchers: RobotsMatcher[] = [];
   for (const c of checks) {
     const key = `${c.file}\u0000${c.agent}`;
     let m = matcherOf.get(key);
-    if (m === undefined) {
-      m = compileMatcher(ourRobots[c.file]!, c.agent);
+    let p = plainOf.get(key);
+    if (m === undefined || p === undefined) {
+      m = compileMatcher(ourRobots[c.file]!, c.agent, { cache });
       matcherOf.set(key, m);
+      p = compileMatcher(ourRobots[c.file]!, c.agent);
+      plainOf.set(key, p);
     }
     checkMatchers.push(m);
+    plainMatchers.push(p);
   }
   const peerRobots: PeerRobots[] = files.map((f) => peerParse(ROBOTS_URL, f.text));
   const urls = checks.map((c) => c.url);
@@ -511,18 +520,26 @@ export async function run(): Promise<void> {
     () => {
       for (let i = 0; i < n; i++) if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
     },
+    () => {
+      for (let i = 0; i < n; i++) if (plainMatchers[i]!.isAllowed(urls[i]!)) sink++;
+    },
   ]);
-  const [checksOurs, linesOurs, checksPeer] = checkRuns.map(median) as [number, number, number];
+  const [checksOurs, linesOurs, checksPeer, checksPlain] = checkRuns.map(median) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const spreadChecks = ratioRange(checkRuns[0]!, checkRuns[2]!);
-  // The copy area the timed checks walked (src/match/copy-area.ts): one
-  // array shared by every matcher, a cache of at most its limit, so it is
-  // counted here on its own, not in the heap rows of each file.
-  const area = matchCacheStats();
+  // The match cache the timed checks walked: one array for all their
+  // matchers, at most its limit, counted here on its own, not in the heap
+  // rows of each file.
+  const area = cache.stats();
 
   // ---- real crawled URLs, agent Googlebot
   const crawlAgent = "Googlebot";
   const crawlM: RobotsMatcher[] = crawled.map((l) =>
-    compileMatcher(ourRobots[l.file]!, crawlAgent),
+    compileMatcher(ourRobots[l.file]!, crawlAgent, { cache }),
   );
   const crawlP: PeerRobots[] = crawled.map((l) => peerRobots[l.file]!);
   const crawlN = crawled.reduce((k, l) => k + l.urls.length, 0);
@@ -565,7 +582,7 @@ export async function run(): Promise<void> {
         const f = files[fi]!;
         const r = parseRobotsTxt(f.bytes);
         fileMatchers.length = 0;
-        for (const a of f.agents) fileMatchers.push(compileMatcher(r, a));
+        for (const a of f.agents) fileMatchers.push(compileMatcher(r, a, { cache }));
         for (const i of checksOfFile[fi]!)
           if (fileMatchers[agentNo[i]!]!.isAllowed(urls[i]!)) sink++;
       }
@@ -597,7 +614,10 @@ export async function run(): Promise<void> {
   ourRobots.length = 0;
   peerRobots.length = 0;
   matcherOf.clear();
+  plainOf.clear();
   checkMatchers.length = 0;
+  plainMatchers.length = 0;
+  cache.clear();
   peerOf.length = 0;
   crawlM.length = 0;
   crawlP.length = 0;
@@ -687,6 +707,17 @@ export async function run(): Promise<void> {
   console.log(
     row(
       [
+        "  same, no match cache",
+        `${fmtRate(checksPlain)}/s`,
+        "",
+        `${(checksPlain / checksPeer).toFixed(1)}×`,
+      ],
+      w,
+    ),
+  );
+  console.log(
+    row(
+      [
         `checks/s, crawled URLs (${crawlAgent})`,
         `${fmtRate(crawlOurs)}/s`,
         `${fmtRate(crawlPeer)}/s`,
@@ -742,7 +773,7 @@ export async function run(): Promise<void> {
   console.log(
     row(
       [
-        "  copy area the corpus checks walked (shared)",
+        "  match cache the corpus checks walked",
         fmtBytes(area.length * ELEMENT_BYTES),
         "",
         `${area.words.toLocaleString("en-US")} words`,
@@ -788,8 +819,8 @@ export async function run(): Promise<void> {
       "robots-parser: parse of the UTF-8 string (its API); it has no compile step. " +
       `memory: heapUsed + arrayBuffers after gc, parsed files${""} + matchers kept. ` +
       "Re-parse row: parse + compile + isAllowed per check, on every 8th corpus check. " +
-      "Copy area: the copies of indexes that checks walk, one array for all matchers (a cache of at most " +
-      "2^21 words by default; setMatchCacheLimit), its length after the timed corpus checks. " +
+      "Match cache: the copies of indexes that the checks' matchers walk, one array for all of them " +
+      "(new MatchCache(), 2^21 words by default), its length after the timed corpus checks. " +
       "Ours builds each trie node the first time a check reaches it: the check rates are on matchers already used, " +
       "the end-to-end row and each worst case's first check include that building.",
   );

@@ -13,14 +13,10 @@ export {
 export {
   compileMatcher,
   type MatchedRule,
+  type MatchOptions,
   RobotsMatcher,
   type Verdict,
 } from "./match/compile.js";
-export {
-  type MatchCacheStats,
-  matchCacheStats,
-  setMatchCacheLimit,
-} from "./match/copy-area.js";
 export {
   type CleanParam,
   type ContentSignal,
@@ -32,6 +28,11 @@ export {
   type RequestRate,
   requestRate,
 } from "./match/directives.js";
+export {
+  MatchCache,
+  type MatchCacheOptions,
+  type MatchCacheStats,
+} from "./match/match-cache.js";
 export { matchesPattern } from "./match/pattern.js";
 export { type GroupSelection, type GroupSource, selectGroups } from "./match/select-groups.js";
 export { pathOf } from "./match/url-path.js";

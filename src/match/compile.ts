@@ -14,7 +14,7 @@
 import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group, Rule } from "../parse/types.js";
-import { area, copyOf, generation, NO_COPY, noCopyCheck } from "./copy-area.js";
+import { type MatchCache, NO_COPY } from "./match-cache.js";
 import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
 import {
   type GroupSource,
@@ -176,10 +176,12 @@ export class RobotsMatcher {
    * else `id * 2 + allows`); LEGACY for the 1996 profile's rules.
    */
   #start: number;
-  /** Where the index's copy is in the copy area (copyOf); read only when `#gen` is the area's generation. */
+  /** Where the index's copy is in the match cache (MatchCache#copyOf); read only when `#gen` is the cache's generation. */
   #base = 0;
-  /** The copy area's generation when `#base` was set (copy-area.ts), 0 before the first. */
+  /** The match cache's generation when `#base` was set, 0 before the first. */
   #gen = 0;
+  /** The match cache this matcher's checks walk copies in, or null: they walk the index's own array. */
+  readonly #cache: MatchCache | null;
   /** The index's compiled globs (RuleIndex#globs). */
   readonly #globs: readonly (GlobData | null)[] | null;
   readonly #index: RuleIndex | null;
@@ -197,7 +199,7 @@ export class RobotsMatcher {
   /** Number of rules that apply to this agent. */
   readonly ruleCount: number;
 
-  constructor(robots: RobotsTxt, agent: string) {
+  constructor(robots: RobotsTxt, agent: string, options: MatchOptions = {}) {
     if (typeof agent !== "string") {
       throw new TypeError(`agent must be a string, got ${agent === null ? "null" : typeof agent}`);
     }
@@ -233,6 +235,7 @@ export class RobotsMatcher {
       this.ruleCount = ix.ruleCount;
     }
     this.agent = agent;
+    this.#cache = options.cache ?? null;
   }
 
   /**
@@ -245,24 +248,36 @@ export class RobotsMatcher {
     // A constant answer needs neither the URL's characters nor the index.
     if (s < 0) return -2 - s;
     const span = locatePathLazyEnd(url, sharedSpan);
-    if (this.#gen === generation) {
-      // The index's copy in the copy area.
+    const cache = this.#cache;
+    if (cache !== null && this.#gen === cache.generation) {
+      // The index's copy in the match cache.
       const b = this.#base;
-      const v = decideIn(this.#index!, area, this.#globs, s + b, span.str, span.start, span.end, b);
+      const v = decideIn(
+        this.#index!,
+        cache.area,
+        this.#globs,
+        s + b,
+        span.str,
+        span.start,
+        span.end,
+        b,
+      );
       if (v >= -1) return v;
       // The walk met a node built after the copy was made.
-      this.#copy(this.#index!);
+      this.#copy(this.#index!, cache);
       return decided(v);
     }
-    return this.#decideOwn(span);
+    return this.#decideOwn(span, cache);
   }
 
   /** #decide without a copy: walks the index's own array, then copies it for the next checks. */
-  #decideOwn(span: PathSpan): number {
+  #decideOwn(span: PathSpan, cache: MatchCache | null): number {
     const ix = this.#index!;
     const v = decideIn(ix, ix.d, this.#globs, this.#startIn(ix), span.str, span.start, span.end, 0);
-    noCopyCheck();
-    this.#copy(ix);
+    if (cache !== null) {
+      cache.noCopyCheck();
+      this.#copy(ix, cache);
+    }
     return decided(v);
   }
 
@@ -278,14 +293,14 @@ export class RobotsMatcher {
     return this.#start;
   }
 
-  /** Take the index's copy in the copy area, made or made again (copyOf). */
-  #copy(ix: RuleIndex): void {
+  /** Take the index's copy in the match cache, made or made again (MatchCache#copyOf). */
+  #copy(ix: RuleIndex, cache: MatchCache): void {
     const start = this.#startIn(ix);
-    const b = copyOf(ix);
+    const b = cache.copyOf(ix);
     // The start node is in the copy: the first walk built the `/` child.
     if (b !== NO_COPY && start < ix.copyEnd) {
       this.#base = b;
-      this.#gen = generation;
+      this.#gen = cache.generation;
     } else this.#gen = 0;
   }
 
@@ -302,7 +317,7 @@ export class RobotsMatcher {
    * The verdict for `url`: true when the crawler may fetch it. Hot path:
    * allocates nothing, except the first time a check reaches a trie node
    * not built yet (RuleIndex builds its nodes on demand), and when a copy
-   * of the index lengthens the copy area (up to its limit: copy-area.ts).
+   * of the index lengthens the match cache (up to its limit: match-cache.ts).
    */
   isAllowed(url: string): boolean {
     if (this.#start === LEGACY) {
@@ -390,7 +405,21 @@ function matched(rule: Rule, matchedPattern: string, viaIndexHtml: boolean): Mat
   };
 }
 
+/** Options of compileMatcher. */
+export interface MatchOptions {
+  /**
+   * Where checks keep copies of the compiled rules (match-cache.ts): faster
+   * checks when many matchers are used in turn, within the cache's limit.
+   * Without one, checks walk the compiled rules themselves.
+   */
+  readonly cache?: MatchCache;
+}
+
 /** Compile the rules of `robots` that apply to `agent` (compared verbatim, SPEC.md §4). */
-export function compileMatcher(robots: RobotsTxt, agent: string): RobotsMatcher {
-  return new RobotsMatcher(robots, agent);
+export function compileMatcher(
+  robots: RobotsTxt,
+  agent: string,
+  options: MatchOptions = {},
+): RobotsMatcher {
+  return new RobotsMatcher(robots, agent, options);
 }

@@ -36,6 +36,7 @@ import {
   type RuleTable,
 } from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
+import type { MatchCache } from "./match-cache.js";
 import {
   compilePattern,
   globEnd,
@@ -940,10 +941,11 @@ export class RuleIndex {
    */
   readonly slashSlot: number;
   /**
-   * This index's copy in the copy area (copy-area.ts): the generation it
-   * was made in (0: none), where its words start, and `d.length` when it
-   * was made. Matchers of the index share the copy.
+   * This index's copy in a match cache (match-cache.ts): the cache, the
+   * generation it was made in (0: none), where its words start, and
+   * `d.length` when it was made. Matchers of the index share the copy.
    */
+  copyCache: MatchCache | null = null;
   copyGen = 0;
   copyAt = 0;
   copyEnd = 0;
@@ -1262,7 +1264,7 @@ function bigGlobs(
  * allocation, no builtin call for ordinary paths, once the nodes the path
  * reaches are built (the first check to reach a node builds it: buildNode).
  *
- * `d` is `ix.d` (`base` 0) or the copy area (copy-area.ts), where the
+ * `d` is `ix.d` (`base` 0) or a match cache's array (match-cache.ts), where the
  * words of `ix.d` from its root on were copied so that word `o` of
  * `ix.d` is `d[base + o]`; offsets stored in the words are `ix.d`'s, so
  * the walk adds `base` to each it reads. `root` is where the walk starts,

@@ -1,37 +1,21 @@
 /**
- * SPEC.md §5, §6: a matcher's answers do not depend on the copy area
- * (src/match/copy-area.ts), where checks walk copies of their indexes: not
- * on its limit, not on when it is emptied, not on copies made before later
- * checks built more of the trie. The reference answers come from the same
- * matchers with the area turned off (limit 0), where every check walks the
- * index's own array, the path the conformance suite measures.
+ * SPEC.md §5, §6: a matcher's answers do not depend on its match cache
+ * (src/match/match-cache.ts), where checks walk copies of their indexes:
+ * not on its limit, not on when it is emptied, not on copies made before
+ * later checks built more of the trie. The reference answers come from
+ * matchers without a cache, whose checks walk the index's own array, the
+ * path the conformance suite measures.
  */
 import assert from "node:assert/strict";
-import { afterEach, describe, test } from "node:test";
-import {
-  compileMatcher,
-  matchCacheStats,
-  parseRobotsTxt,
-  setMatchCacheLimit,
-} from "../src/index.js";
-import { DEFAULT_COPY_AREA_WORDS } from "../src/match/copy-area.js";
-
-afterEach(() => setMatchCacheLimit(DEFAULT_COPY_AREA_WORDS));
+import { describe, test } from "node:test";
+import { compileMatcher, MatchCache, parseRobotsTxt, RobotsError } from "../src/index.js";
 
 type Answer = [boolean, number];
 
-/**
- * Each URL's verdict and deciding line from a fresh matcher with the area
- * off; the limit is then set back to what it was.
- */
+/** Each URL's verdict and deciding line from a fresh matcher without a cache. */
 function reference(body: string, agent: string, urls: readonly string[]): Answer[] {
-  const limit = matchCacheStats().limit;
-  setMatchCacheLimit(0);
   const m = compileMatcher(parseRobotsTxt(body), agent);
-  const out = urls.map((u): Answer => [m.isAllowed(u), m.decidingLine(u)]);
-  assert.equal(matchCacheStats().words, 0, "limit 0: nothing copied");
-  setMatchCacheLimit(limit);
-  return out;
+  return urls.map((u): Answer => [m.isAllowed(u), m.decidingLine(u)]);
 }
 
 /** A file of rules under /a/…, /b/…, /c/…, so each check builds nodes of its own. */
@@ -73,12 +57,13 @@ for (const tail of ["/x/keep2z", "/keep3zz", "/keep9z", "/a.z1", "/a.z1/", "/kee
   treeUrls.push(`http://h/k${tail}`);
 }
 
-describe("SPEC §5 checks through the copy area give the index's own answers", () => {
+describe("SPEC §5 checks through the match cache give the index's own answers", () => {
   test("a copy made before later checks built more nodes: each check right, every order", () => {
     const body = treeBody();
     const want = reference(body, "bot", treeUrls);
     for (const order of [treeUrls, [...treeUrls].reverse()]) {
-      const m = compileMatcher(parseRobotsTxt(body), "bot");
+      const cache = new MatchCache();
+      const m = compileMatcher(parseRobotsTxt(body), "bot", { cache });
       // Three rounds: the first builds nodes after the copy its first
       // check made; the later ones walk copies made again.
       for (let round = 0; round < 3; round++) {
@@ -87,7 +72,7 @@ describe("SPEC §5 checks through the copy area give the index's own answers", (
           assert.deepEqual([m.isAllowed(u), m.decidingLine(u)], want[i], `${u} round ${round}`);
         }
       }
-      assert.ok(matchCacheStats().words > 0, "the checks made copies");
+      assert.ok(cache.stats().words > 0, "the checks made copies");
     }
   });
 
@@ -96,8 +81,9 @@ describe("SPEC §5 checks through the copy area give the index's own answers", (
     const want = reference(body, "bot", treeUrls);
     const robots = parseRobotsTxt(body);
     // Neither agent is named: both take the `*` group, one index.
-    const first = compileMatcher(robots, "one");
-    const second = compileMatcher(robots, "two");
+    const cache = new MatchCache();
+    const first = compileMatcher(robots, "one", { cache });
+    const second = compileMatcher(robots, "two", { cache });
     first.isAllowed(treeUrls[0]!);
     first.isAllowed(treeUrls[0]!);
     for (let i = 0; i < treeUrls.length; i++) {
@@ -130,7 +116,7 @@ describe("SPEC §5 checks through the copy area give the index's own answers", (
       [false, 21],
       [false, 4],
     ]);
-    const m = compileMatcher(parseRobotsTxt(body), "bot");
+    const m = compileMatcher(parseRobotsTxt(body), "bot", { cache: new MatchCache() });
     for (let round = 0; round < 3; round++) {
       urls.forEach((u, i) => {
         assert.deepEqual([m.isAllowed(u), m.decidingLine(u)], want[i], `${u} round ${round}`);
@@ -147,8 +133,8 @@ describe("SPEC §5 checks through the copy area give the index's own answers", (
     const urls = [...treeUrls, "http://h/p/q", "http://h/p", "http://h/a.pdf", "http://h/a.pdfx"];
     const want = bodies.map((b) => reference(b, "bot", urls));
     for (const limit of [16, 300, 1000, 5000]) {
-      setMatchCacheLimit(limit);
-      const ms = bodies.map((b) => compileMatcher(parseRobotsTxt(b), "bot"));
+      const cache = new MatchCache({ words: limit });
+      const ms = bodies.map((b) => compileMatcher(parseRobotsTxt(b), "bot", { cache }));
       for (let round = 0; round < 4; round++) {
         urls.forEach((u, i) => {
           ms.forEach((m, f) => {
@@ -159,55 +145,80 @@ describe("SPEC §5 checks through the copy area give the index's own answers", (
             );
           });
         });
-        const s = matchCacheStats();
+        const s = cache.stats();
         assert.ok(s.length <= limit && s.words <= limit, `area ${s.length} words, limit ${limit}`);
       }
     }
   });
 });
 
-describe("SPEC §5 the copy area's limit", () => {
-  test("setMatchCacheLimit takes integers from 0 to 2^28 and names what it got otherwise", () => {
-    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 28 + 1]) {
+describe("SPEC §5 a match cache has one owner, who sizes and releases it", () => {
+  test("its limit is an integer from 0 to 2^28; anything else names what it got", () => {
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 28 + 1, "1000"]) {
       assert.throws(
-        () => setMatchCacheLimit(bad),
+        () => new MatchCache({ words: bad as number }),
         (e: unknown) =>
-          e instanceof RangeError &&
+          e instanceof RobotsError &&
+          e.code === "invalid-option" &&
           e.message ===
-            `match cache limit must be an integer number of words from 0 to ${2 ** 28}, got ${String(bad)}`,
+            `MatchCache words must be an integer from 0 to ${2 ** 28}, got ${String(bad)}`,
       );
     }
-    assert.throws(() => setMatchCacheLimit("1000" as unknown as number), RangeError);
-    setMatchCacheLimit(1234);
-    assert.equal(matchCacheStats().limit, 1234);
+    assert.equal(new MatchCache({ words: 1234 }).stats().limit, 1234);
+    assert.equal(new MatchCache().stats().limit, 2 ** 21);
   });
 
-  test("limit 0 copies nothing; lowering the limit empties the area to it", () => {
-    const m = compileMatcher(parseRobotsTxt(treeBody()), "bot");
+  test("limit 0 copies nothing; clear() releases what it holds and answers stay", () => {
+    const body = treeBody();
+    const want = reference(body, "bot", treeUrls);
+    const none = new MatchCache({ words: 0 });
+    const m0 = compileMatcher(parseRobotsTxt(body), "bot", { cache: none });
+    treeUrls.forEach((u, i) => {
+      assert.deepEqual([m0.isAllowed(u), m0.decidingLine(u)], want[i], u);
+    });
+    assert.deepEqual([none.stats().words, none.stats().length], [0, 0]);
+
+    const cache = new MatchCache();
+    const m = compileMatcher(parseRobotsTxt(body), "bot", { cache });
     for (const u of treeUrls) m.isAllowed(u);
-    assert.ok(matchCacheStats().length > 0);
-    setMatchCacheLimit(0);
-    assert.deepEqual(
-      [matchCacheStats().words, matchCacheStats().length],
-      [0, 0],
-      "emptied to the new limit",
-    );
-    for (const u of treeUrls) m.isAllowed(u);
-    assert.equal(matchCacheStats().words, 0);
+    assert.ok(cache.stats().length > 0);
+    cache.clear();
+    assert.deepEqual([cache.stats().words, cache.stats().length], [0, 0], "released");
+    treeUrls.forEach((u, i) => {
+      assert.deepEqual([m.isAllowed(u), m.decidingLine(u)], want[i], u);
+    });
+    assert.ok(cache.stats().words > 0, "copied again after clear()");
+  });
+
+  test("two caches, one index: each matcher walks its own cache's copy", () => {
+    const body = treeBody();
+    const want = reference(body, "bot", treeUrls);
+    const robots = parseRobotsTxt(body);
+    const a = new MatchCache();
+    const b = new MatchCache({ words: 5000 });
+    // Both agents take the `*` group: one index, copied into both caches in turn.
+    const ma = compileMatcher(robots, "one", { cache: a });
+    const mb = compileMatcher(robots, "two", { cache: b });
+    for (let round = 0; round < 3; round++) {
+      treeUrls.forEach((u, i) => {
+        assert.deepEqual([ma.isAllowed(u), ma.decidingLine(u)], want[i], `a ${u}`);
+        assert.deepEqual([mb.isAllowed(u), mb.decidingLine(u)], want[i], `b ${u}`);
+      });
+    }
+    assert.ok(a.stats().words > 0 && b.stats().words > 0, "both caches hold a copy");
   });
 
   test("indexes in use that do not fit: emptied only once per 16 words of checks without a copy", () => {
     // Many files checked in turn, their copies far more than the limit
     // holds: each emptying must be paid for by checks that walked their
-    // own arrays, one per FLUSH_WORDS (16) words the area held.
+    // own arrays, one per FLUSH_WORDS (16) words the cache held.
     const limit = 4096;
-    setMatchCacheLimit(limit);
-    const before = matchCacheStats().flushes;
+    const cache = new MatchCache({ words: limit });
     const ms = [];
     for (let f = 0; f < 200; f++) {
       const lines = ["User-agent: *"];
       for (let i = 0; i < 6; i++) lines.push(`Disallow: /f${f}/${i}/page`);
-      ms.push(compileMatcher(parseRobotsTxt(lines.join("\n")), "bot"));
+      ms.push(compileMatcher(parseRobotsTxt(lines.join("\n")), "bot", { cache }));
     }
     let checks = 0;
     for (let round = 0; round < 30; round++) {
@@ -217,11 +228,11 @@ describe("SPEC §5 the copy area's limit", () => {
         checks += 2;
       });
     }
-    const flushes = matchCacheStats().flushes - before;
+    const flushes = cache.stats().flushes;
     // Emptied when a copy of at most limit/16 words does not fit, so the
-    // area held more than 15/16 of the limit each time.
+    // cache held more than 15/16 of the limit each time.
     const most = 1 + Math.floor((checks * 16) / ((limit * 15) / 16));
-    assert.ok(flushes >= 1, "the area was emptied at least once");
+    assert.ok(flushes >= 1, "the cache was emptied at least once");
     assert.ok(flushes <= most, `${flushes} emptyings for ${checks} checks, at most ${most}`);
   });
 });
