@@ -14,7 +14,7 @@ export {
   compileMatcher,
   type MatchedRule,
   type MatchOptions,
-  RobotsMatcher,
+  type RobotsMatcher,
   type Verdict,
 } from "./match/compile.js";
 export {

@@ -1,0 +1,83 @@
+/**
+ * What every compiled matcher answers (SPEC.md §6), whichever profile built
+ * it: the trie matcher for `google` and `rfc9309` (trie-matcher.ts), the
+ * 1996 draft's first-match matcher for `legacy1996` (legacy-matcher.ts).
+ */
+import type { Rule } from "../parse/types.js";
+import type { GroupSource } from "./select-groups.js";
+
+/** A rule that matched, with what the matcher made of it. */
+export interface MatchedRule {
+  readonly kind: Rule["kind"];
+  readonly line: number;
+  /** The value as written. */
+  readonly value: string;
+  /** The normalised pattern (SPEC.md §2.8). */
+  readonly pattern: string;
+  /** The pattern that actually matched: `pattern`, or `/dir/$` for the index.html rule. */
+  readonly matchedPattern: string;
+  /** Length in octets of `matchedPattern`: longest wins (SPEC.md §5). */
+  readonly priority: number;
+  /** Matched through Google's index.html rule (`Allow: /d/index.html` allows `/d/`). */
+  readonly viaIndexHtml: boolean;
+  readonly group: number;
+}
+
+/** The explained answer for one URL (SPEC.md §6). */
+export interface Verdict {
+  readonly allowed: boolean;
+  /** Deciding line, 0 when no rule matched. Always equals the reference's. */
+  readonly line: number;
+  /** The deciding rule, or null when no rule matched. */
+  readonly rule: MatchedRule | null;
+  /** Why these groups applied: named for this agent, fell back to `*`, or none. */
+  readonly source: GroupSource;
+  /** Indices of the groups whose rules applied. */
+  readonly groups: readonly number[];
+  readonly agent: string;
+  /** The path the rules were matched against (SPEC.md §5). */
+  readonly path: string;
+}
+
+/**
+ * The rules of one robots.txt as they apply to one crawler. Made by
+ * `compileMatcher(robots, agent)`; reuse it for every URL of that origin.
+ */
+export interface RobotsMatcher {
+  /** The agent string, verbatim. */
+  readonly agent: string;
+  readonly source: GroupSource;
+  /** Indices of the applied groups. */
+  readonly groups: readonly number[];
+  /** Number of rules that apply to this agent. */
+  readonly ruleCount: number;
+  /** The verdict for `url`: true when the crawler may fetch it. */
+  isAllowed(url: string): boolean;
+  /** The deciding line for `url` (SPEC.md §6), 0 when no rule matched. */
+  decidingLine(url: string): number;
+  /** The verdict for `url` with its explanation (SPEC.md §6). */
+  check(url: string): Verdict;
+  /**
+   * Every applied rule that matches `url`, deciding rule first (for
+   * explanations). Not a hot path: it tries every rule.
+   */
+  matches(url: string): MatchedRule[];
+}
+
+/** A MatchedRule for `rule`, matched with `matchedPattern`. */
+export function matchedRule(
+  rule: Rule,
+  matchedPattern: string,
+  viaIndexHtml: boolean,
+): MatchedRule {
+  return {
+    kind: rule.kind,
+    line: rule.line,
+    value: rule.value,
+    pattern: rule.pattern,
+    matchedPattern,
+    priority: matchedPattern.length,
+    viaIndexHtml,
+    group: rule.group,
+  };
+}
