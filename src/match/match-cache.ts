@@ -124,16 +124,16 @@ export class MatchCache {
   }
 
   /**
-   * The base of `ix`'s copy in this cache (word `o` of `ix.d` is
+   * The base of `ix`'s copy in this cache (word `o` of `ix.words` is
    * `area[base + o]`), making the copy if `ix` has none in this generation
    * or it is too far behind; NO_COPY when the index does not fit: more
    * than a sixteenth of the limit, so that no one index can fill the cache.
    * @internal
    */
   copyOf(ix: RuleIndex): number {
-    const d = ix.d;
+    const words = ix.words;
     const root = ix.root;
-    const n = d.length;
+    const n = words.length;
     const len = n - root;
     let at = this.#used;
     const mine = ix.copyCache === this && ix.copyGen === this.generation;
@@ -161,8 +161,8 @@ export class MatchCache {
     let k = 0;
     // In place up to the array's length, then appended.
     for (const inPlace = Math.min(len, area.length - at); k < inPlace; k++)
-      area[at + k] = d[root + k]!;
-    for (; k < len; k++) area.push(d[root + k]!);
+      area[at + k] = words[root + k]!;
+    for (; k < len; k++) area.push(words[root + k]!);
     this.#used = at + len;
     ix.copyCache = this;
     ix.copyGen = this.generation;

@@ -172,7 +172,16 @@ export class TrieMatcher implements RobotsMatcher {
   /** #decide without a copy: walks the index's own words, then copies them for the next checks. */
   #decideOwn(span: PathSpan, cache: MatchCache | null): number {
     const ix = this.#index;
-    const v = decideIn(ix, ix.d, this.#globs, this.#startIn(ix), span.str, span.start, span.end, 0);
+    const v = decideIn(
+      ix,
+      ix.words,
+      this.#globs,
+      this.#startIn(ix),
+      span.str,
+      span.start,
+      span.end,
+      0,
+    );
     if (cache !== null) {
       cache.noCopyCheck();
       this.#copy(ix, cache);
@@ -183,7 +192,7 @@ export class TrieMatcher implements RobotsMatcher {
   /** `#start`, moved to the root's `/` child once a check has built it. */
   #startIn(ix: RuleIndex): number {
     if (this.#slash !== 0) {
-      const child = ix.d[this.#slash]!;
+      const child = ix.words[this.#slash]!;
       if (child >= 0) {
         this.#start = child;
         this.#slash = 0;

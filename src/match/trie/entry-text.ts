@@ -1,0 +1,39 @@
+/**
+ * An entry's text in the file's pattern text (RuleTable#text): an entry is
+ * a rule (`no2` even: rule `no2 >> 1`) or its index.html twin `/dir/$`
+ * (`no2` odd), whose text is the rule's up to the `/` before `index.htm`
+ * and whose `$` is not in the text.
+ */
+import { R_END, R_INDEX_HTML, R_START, ROW } from "../../parse/rule-table.js";
+
+/** The pattern of rule `no2 >> 1`, or of its index.html twin when `no2` is odd. */
+export function entryPattern(text: string, rows: readonly number[], no2: number): string {
+  const ps = rows[(no2 >> 1) * ROW + R_START]!;
+  const pe = entryTextEnd(rows, no2);
+  return (no2 & 1) === 0 ? text.slice(ps, pe) : `${text.slice(ps, pe)}$`;
+}
+
+/**
+ * Where the text of entry `no2` ends in the file's pattern text: the rule's
+ * end, or for its index.html twin (`no2` odd) just after the `/` before
+ * `index.html` (the twin's `$` is not in the text).
+ */
+export function entryTextEnd(rows: readonly number[], no2: number): number {
+  const r = (no2 >> 1) * ROW;
+  return (no2 & 1) === 0 ? rows[r + R_END]! : rows[r + R_INDEX_HTML]! + 1;
+}
+
+/**
+ * Where the text of the entry of rule `no2 >> 1` (its index.html twin when
+ * `no2` is odd) ends, a final `$` left out: the twin `/dir/$` ends at its
+ * `/` (its text lacks the `$`).
+ */
+export function globStop(text: string, rows: readonly number[], no2: number): number {
+  const end = entryTextEnd(rows, no2);
+  return (no2 & 1) === 0 ? withoutDollar(text, end) : end;
+}
+
+/** Where a pattern whose text ends at `end` ends once a final `$` is left out. */
+export function withoutDollar(text: string, end: number): number {
+  return text.charCodeAt(end - 1) === 0x24 /* $ */ ? end - 1 : end;
+}
