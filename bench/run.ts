@@ -1,23 +1,36 @@
 /**
- * `npm run bench`: every benchmark section, each comparing against the
- * libraries users would otherwise pick, measured in the same run. Sections
- * live in bench/<name>.bench.ts and export `run(): Promise<void>`.
- * Timings are printed, never asserted (STYLE.md).
+ * `npm run bench -- <name>…`: runs bench/<name>.bench.ts for each name
+ * given (`core`, `fetch-load`, and whatever bench/*.bench.ts holds), or
+ * every bench when none is given. Each bench exports `run(): Promise<void>`
+ * and prints its own figures, comparing against what users would otherwise
+ * pick in the same run; timings are printed, never asserted (STYLE.md).
+ * Every run first prints the commit, Node/V8 version, CPU and load.
  */
-const SECTIONS = ["./core.bench.js", "./fetch-load.bench.js"];
+import { readdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { printEnvironment } from "./harness.js";
 
-const only = process.argv.slice(2);
-for (const section of SECTIONS) {
-  if (only.length > 0 && !only.some((o) => section.includes(o))) continue;
-  let mod: { run?: () => Promise<void> };
-  try {
-    mod = (await import(section)) as { run?: () => Promise<void> };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") {
-      console.log(`(section ${section} not present in this build)`);
-      continue;
-    }
-    throw err;
+const SUFFIX = ".bench.js";
+const here = dirname(fileURLToPath(import.meta.url));
+const available = readdirSync(here)
+  .filter((f) => f.endsWith(SUFFIX))
+  .map((f) => f.slice(0, -SUFFIX.length))
+  .sort();
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !available.includes(name));
+if (unknown.length > 0) {
+  console.error(`unknown bench ${unknown.join(", ")}: choose from ${available.join(", ")}`);
+  process.exit(2);
+}
+
+printEnvironment();
+for (const name of asked.length > 0 ? asked : available) {
+  const mod = (await import(`./${name}${SUFFIX}`)) as { run?: () => Promise<void> };
+  if (typeof mod.run !== "function") {
+    console.error(`bench/${name}.bench.ts exports no run()`);
+    process.exit(2);
   }
-  await mod.run?.();
+  await mod.run();
 }
