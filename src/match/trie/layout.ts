@@ -1,73 +1,78 @@
 /**
  * The trie's words: what each word of a RuleIndex's `words` array means.
- * One array of small integers holds the entries' lines and rule numbers
- * (for the deciding line and explanations), then the node records in the
- * order the nodes were built (the root at compile time, every other node
- * when a check first reaches it: build-node.ts), each followed by its
- * children (first character, child offset, in character order), its glob
- * records with what they need, and the rest of its label, so a check walks
- * one array and reads no other object for ordinary paths. Measured on the
- * bench's corpus checks (a different small file for almost every check, so
- * memory latency dominates): one object per index with eight arrays and one
- * key string per node took 540–590 ns per check.
+ * One array of small integers holds the entry records, then the node
+ * records in the order the nodes were built (the root at compile time,
+ * every other node when a check first reaches it: build-node.ts), each
+ * followed by its children, its glob records with what they need, and the
+ * rest of its label, so a check walks one array and reads no other object
+ * for ordinary paths. Every word stays a small integer (31 bits): one
+ * double stored would turn the whole array into a list of doubles, slower
+ * to read everywhere.
  *
- * Every word stays a small integer (31 bits): one double stored would turn
- * the whole array into a list of doubles, slower to read everywhere.
+ * Why one array: the corpus checks meet a different small file almost every
+ * time, so a check's cost is the cache lines it reads; one object per index
+ * with eight arrays and a key string per node took 540–590 ns per check,
+ * the packed words ~370 (`npm run bench -- core`, corpus checks).
  */
 import { GRAM_BITS } from "./prefilters.js";
 
-// ---- entry records: `words[0, ENTRY_RECORD * size)`, by entry id
+// ---- entry records, at the start of `words`, one per entry in id order
+// (rank order: rank.ts). The root's record comes right after them, so the
+// root and the first nodes checks build are neighbours (corpus checks 5–8 %
+// faster than with the entries after the nodes).
+
+export const ENTRY_RECORD = 2;
+/** The entry's source line (the deciding line, SPEC.md §6). */
+export const E_LINE = 0;
+/** Its rule number in the file's table, times 2, plus 1 for an index.html twin. */
+export const E_RULE = 1;
+
+// ---- a node record, at the node's offset o
 
 /** Best unconditional entry value (`id * 2 + allows`), or -1. */
 export const N_PLAIN = 0;
 /** Best `…$` entry value: applies when the path ends at this node. */
 export const N_EXACT = 1;
-/** Child count (at most 128: patterns are ASCII) | glob count << 8. */
+/** Child count (at most 128: patterns are ASCII) | glob count << COUNT_BITS. */
 export const N_COUNTS = 2;
 export const COUNT_BITS = 8;
 export const KID_MASK = 0xff;
 /**
- * Characters 1–4 of the edge label, a byte each, the first lowest (character 0 is the kid key,
- * matched when the child is found). Most label compares end within them, so
- * a check descends without reading further. Measured (when the rest was
- * read from the file's pattern string) on the bench's corpus checks, three in-process A/B
- * runs against the same code without it: 5–9 % less time per check (median
- * of 14 passes each); building is within noise (one word read per node).
+ * Characters 1–4 of the edge label, a byte each, the first lowest
+ * (character 0 is the child's key, matched when the child is found): most
+ * label compares end within them (corpus checks 5–9 % faster).
  */
 export const N_LABEL_HEAD = 3;
 export const HEAD_CHARS = 4;
 /**
  * For a label longer than 1 + HEAD_CHARS: where in `words` the rest of it
- * starts, characters 5, 6, … four to a word like the head, after the node's
- * glob records. So a check compares labels without reading the pattern
- * text, a separate object elsewhere in memory (fewer cache misses per
- * check; re-measured by the corpus checks of `npm run bench -- core`).
+ * starts, characters 5, 6, … packed like the head, after the node's glob
+ * records, so a check never reads the pattern string (4.79 → 4.24 cache
+ * misses per corpus check).
  */
 export const N_LABEL_TAIL = 4;
 /** The label's length. */
 export const N_LABEL_LEN = 5;
 /**
- * Then KID_COUNT (first character, child offset) pairs, sorted by character;
- * a child not built yet has offset `~p` (negative), p where it is in
- * LazyTrie#pending: `~` always makes a small integer, where `-p - 1` can be
- * a double to V8 (`-0`) and storing one turns `words` into a list of doubles,
+ * Then the node's children: (first character, child offset) pairs, sorted
+ * by character. A child not built yet has offset `~p` (negative), p where
+ * it is in LazyTrie#pending: `~` always makes a small integer, where
+ * `-p - 1` can be a double to V8 (`-0`).
  */
 export const N_KIDS = 6;
+
+// ---- glob records, after the children, best first
+
 /**
- * then GLOB_COUNT glob records, best first. In a node of fewer than
- * GRAM_MIN_GLOBS globs, SMALL_RECORD words each: its value, an info word
- * (rarest character, kind, where that character is in the first segment,
- * the segment's length: G_*), and where in `words` the first segment's
- * characters are, four to a word like a label's, after the records. Most
- * globs have one segment (`/*.pdf$`, `/*?sort=`), so a check decides them
- * from `words` alone and reads no glob object. Measured on the bench's corpus
- * checks (one pass): 23,426 glob objects read past the rare-character
- * test, 20,306 of them for one-segment globs, and 15,659 of the 23,426
- * only to find that the first segment does not occur.
+ * In a node of fewer than GRAM_MIN_GLOBS globs, SMALL_RECORD words each:
+ * its value, an info word (below), and where in `words` the first
+ * segment's characters are, packed after the records. Most globs have one
+ * segment (`/*.pdf$`, `/*?sort=`), so a check decides them from `words`
+ * alone and reads no glob object (such checks 685–903 → 547–669 ns).
  */
 export const SMALL_RECORD = 3;
 // The info word of a small record: rarest character (bits 0-6), kind
-// (7-8), offset of that character in the first segment (9-16: G_FLOAT,
+// (7-8: G_*), offset of that character in the first segment (9-16: G_FLOAT,
 // G_FIRST), the first segment's length (17-30).
 export const INFO_KIND_SHIFT = 7;
 export const INFO_AT_SHIFT = 9;
@@ -83,51 +88,35 @@ export const G_END = 2;
 /** Several segments: the first is looked for from `words`, the GlobData decides. */
 export const G_FIRST = 3;
 /**
- * In a node of GRAM_MIN_GLOBS globs or more (the n-gram prefilter), the
- * globs are grouped by the 1-gram of their rarest character, so a check
- * passes over a whole group whose character is not in the path with one
- * test. The node's glob area holds the number of groups, then a header
- * per group (GROUP_HEADER words: its best value, then its 1-gram | its
- * record count << GROUP_COUNT_SHIFT), groups in order of their best value
- * (descending), then each group's records in the same order, best first:
- * BIG_RECORD words each, the value and four n-grams of the glob's
- * segments, GRAMS_UNKNOWN until a check first needs them (-1: none).
- * The filter then reads only `words` and the stamped table, and reaches a
- * glob's object only to match it. Measured on the bench's corpus checks
- * (one pass): 3,851 visits of such nodes. Before grouping, they examined
- * 182,476 records, one by one, best first, and 54,723 of them had their
- * rarest character in the path. Grouped, they read at most 40,731 headers and
- * 54,781 records in the 7,357 groups whose character was in the path:
- * 2.1-2.6 % less time per check (paired in-process runs, both orders).
+ * In a node of GRAM_MIN_GLOBS globs or more (the n-gram prefilter,
+ * prefilters.ts), the globs are grouped by the 1-gram of their rarest
+ * character, so a check passes over a group whose character is not in the
+ * path with one test (2.1–2.6 % less time per corpus check). The node's
+ * glob area holds the number of groups, then a header per group
+ * (GROUP_HEADER words: its best value, then its 1-gram | its record count
+ * << GROUP_COUNT_SHIFT), groups in order of their best value (descending),
+ * then each group's records, best first: BIG_RECORD words each, the value
+ * and four n-grams of the glob's segments, GRAMS_UNKNOWN until a check
+ * first needs them (-1: none).
  */
 export const BIG_RECORD = 5;
 export const GROUP_HEADER = 2;
 export const GROUP_COUNT_SHIFT = GRAM_BITS;
 /**
  * Records per group at most (a fuller group makes way for a new one of the
- * same 1-gram): the count shifted stays a small integer, where a larger
- * number would make `words` a list of doubles, slower to read everywhere.
+ * same 1-gram): the count shifted stays a small integer.
  */
 export const GROUP_MAX = 0x7fff;
 export const GRAMS_UNKNOWN = -2;
 
-/** Before the root's record, at the start of `words`, one record per entry in id order: */
-export const ENTRY_RECORD = 2;
-/** the entry's source line (the deciding line, SPEC.md §6), */
-export const E_LINE = 0;
-/** and its rule number in the file's table, times 2, plus 1 for an index.html twin. */
-export const E_RULE = 1;
+// ---- key records, per entry id in LazyTrie#keys (kept only while nodes
+// are pending): where its key starts in the pattern text, its length, and
+// its meta word: the verdict bit of its value and its PatternShape.
 
-// Per entry id, in LazyTrie#keys: where its key starts in the pattern text,
-// its length, and its meta word.
 export const K_START = 0;
 export const K_LEN = 1;
 export const K_META = 2;
 export const KEY_RECORD = 3;
-// Meta word: the verdict bit of its value and its PatternShape. A glob's
-// rarest character is found when the node that holds it is built (see
-// globStop): measured on 60 corpus files of 200-5,000 rules, finding it for
-// every glob at compile time was half of ranking their entries.
 export const META_SHAPE_SHIFT = 1;
 
 // ---- characters packed four to a word, the first lowest
