@@ -12,6 +12,7 @@ import {
   compileMatcher,
   matchCacheStats,
   parseRobotsTxt,
+  RobotsError,
   setMatchCacheLimit,
 } from "../src/index.js";
 import { DEFAULT_COPY_AREA_WORDS } from "../src/match/copy-area.js";
@@ -172,12 +173,13 @@ describe("SPEC §5 the copy area's limit", () => {
       assert.throws(
         () => setMatchCacheLimit(bad),
         (e: unknown) =>
-          e instanceof RangeError &&
+          e instanceof RobotsError &&
+          e.code === "invalid-option" &&
           e.message ===
             `match cache limit must be an integer number of words from 0 to ${2 ** 28}, got ${String(bad)}`,
       );
     }
-    assert.throws(() => setMatchCacheLimit("1000" as unknown as number), RangeError);
+    assert.throws(() => setMatchCacheLimit("1000" as unknown as number), RobotsError);
     setMatchCacheLimit(1234);
     assert.equal(matchCacheStats().limit, 1234);
   });

@@ -11,9 +11,11 @@
  * the index does. The deciding line is that rule's line; the verdict is
  * "disallowed" only when it is a disallow with priority > 0.
  */
+import { RobotsError } from "../errors.js";
 import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group, Rule } from "../parse/types.js";
+import { hasIndexHtmlRule } from "../protocol/index-html.js";
 import { area, copyOf, generation, NO_COPY, noCopyCheck } from "./copy-area.js";
 import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
 import {
@@ -107,7 +109,7 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
     index: new RuleIndex(
       robots.ruleTable,
       groups as readonly ParsedGroup[],
-      robots.profile === "google",
+      hasIndexHtmlRule(robots.profile),
     ),
   };
   file.list.push(cached);
@@ -199,7 +201,10 @@ export class RobotsMatcher {
 
   constructor(robots: RobotsTxt, agent: string) {
     if (typeof agent !== "string") {
-      throw new TypeError(`agent must be a string, got ${agent === null ? "null" : typeof agent}`);
+      throw new RobotsError(
+        "invalid-agent",
+        `agent must be a string, got ${agent === null ? "null" : typeof agent}`,
+      );
     }
     if (robots.profile === "legacy1996") {
       const selection = selectGroups(robots, agent);

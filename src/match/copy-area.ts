@@ -25,6 +25,7 @@
  * that many words per such check on average. Until then a matcher whose
  * copy does not fit walks its index's own array, as with no area at all.
  */
+import { RobotsError } from "../errors.js";
 import type { RuleIndex } from "./rule-index.js";
 
 /** The default limit: 2^21 words (16 MiB of elements on 64-bit Node, half that with compressed pointers). */
@@ -143,7 +144,8 @@ export function matchCacheStats(): MatchCacheStats {
  */
 export function setMatchCacheLimit(words: number): void {
   if (!Number.isInteger(words) || words < 0 || words > MAX_LIMIT) {
-    throw new RangeError(
+    throw new RobotsError(
+      "invalid-option",
       `match cache limit must be an integer number of words from 0 to ${MAX_LIMIT}, got ${String(words)}`,
     );
   }

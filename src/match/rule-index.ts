@@ -36,6 +36,7 @@ import {
   type RuleTable,
 } from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
+import { disallows } from "../protocol/empty-rule.js";
 import {
   compilePattern,
   globEnd,
@@ -47,24 +48,12 @@ import {
 import { isPathEnd, pathEnd } from "./url-path.js";
 
 /*
- * Google's index.html rule (SPEC.md §5): an allow rule whose last path segment
- * begins with `index.htm` also allows that directory exactly (`/d/$`). The
- * reference tries it only when the rule itself does not match, but the
- * directory form is always shorter than the rule, so adding it as a separate
- * entry of the same line gives the same answer.
+ * Google's index.html rule (protocol/index-html.ts): the reference tries the
+ * directory form `/d/$` only when the rule itself does not match, but that
+ * form is always shorter than the rule, so adding it as a separate entry of
+ * the same line gives the same answer. The parser finds the rule's `/`
+ * (R_INDEX_HTML).
  */
-
-/**
- * Is `pattern` an allow pattern the index.html rule extends (without building
- * the `/dir/$` form)? For the linter; the index reads the same fact from the
- * parser, which finds it while copying the pattern (R_INDEX_HTML).
- */
-export function hasIndexHtml(pattern: string): boolean {
-  // `includes` first: a native search, where `lastIndexOf` is a runtime call.
-  if (!pattern.includes("/index.htm")) return false;
-  const slash = pattern.lastIndexOf("/");
-  return pattern.startsWith("/index.htm", slash);
-}
 
 /**
  * A glob entry (pattern with `*`) past its key: its segments. One object,
@@ -983,8 +972,7 @@ export class RuleIndex {
         const pe = rows[r + R_END]!;
         const star = rows[r + R_STAR]!;
         const allows = (rows[r + R_META]! & 1) !== 0;
-        // "allowed" also when the pattern is empty: priority 0 never disallows.
-        const verdict = allows || pe === ps ? 1 : 0;
+        const verdict = disallows(allows ? "allow" : "disallow", pe - ps) ? 0 : 1;
         sNo[count] = no * 2;
         sStart[count] = ps;
         if (star >= 0) {
