@@ -1,10 +1,53 @@
 /**
  * robots-exclusion: the Robots Exclusion Protocol for TypeScript and Node.js.
- * The core (parse, match) has no dependencies and no `node:` imports.
+ * This entry is the core (parse, match, lint, explain, diff, the crawler
+ * report): no dependencies and no `node:` imports, so it runs in browsers,
+ * workers and edge runtimes too. The access method (fetching and caching)
+ * is `robots-exclusion/node`.
  */
 
+// Which well-known crawlers a file blocks.
+export {
+  CRAWLER_PURPOSES,
+  CRAWLERS,
+  type CrawlerInfo,
+  type CrawlerPurpose,
+} from "./data/crawlers.js";
+// Comparing two versions of a file ("diff before deploy").
+export {
+  agentsToCompare,
+  type DiffAgent,
+  type DiffSide,
+  type VerdictChange,
+  VerdictComparer,
+} from "./diff/diff-robots.js";
+export { probePaths } from "./diff/probe-paths.js";
+// Errors: programmer mistakes throw a RobotsError with a stable code.
 export { RobotsError, RobotsErrorCode } from "./errors.js";
+// Explaining a verdict (SPEC.md §6) against the file as a crawler reads it.
+export {
+  type DocumentOptions,
+  parseDocument,
+  type RobotsDocument,
+} from "./explain/document.js";
+export {
+  type AppliedGroup,
+  type ContextLine,
+  createExplainer,
+  type Explainer,
+  type ExplainNote,
+  explainUrl,
+  type FileNote,
+  type GroupExplanation,
+  type LosingRule,
+  type LossReason,
+  type NoteId,
+  type UrlExplanation,
+} from "./explain/explain-url.js";
+// The linter.
 export * from "./lint/index.js";
+
+// Matching (SPEC.md §4, §5, §6): compile once per (file, agent), check many URLs.
 export {
   isValidProductToken,
   productTokenFromUserAgent,
@@ -36,13 +79,12 @@ export {
 export { matchesPattern } from "./match/pattern.js";
 export { type GroupSelection, type GroupSource, selectGroups } from "./match/select-groups.js";
 export { pathOf } from "./match/url-path.js";
-export { type ParseHooks, parseRobotsTxt, RobotsTxt } from "./parse/parse-robots-txt.js";
-export { isProfile, PROFILES, type Profile } from "./parse/profile.js";
+// Parsing (SPEC.md §2, §3, §7).
+export { type ParseHooks, parseRobotsTxt, type RobotsTxt } from "./parse/parse-robots-txt.js";
 export {
   type LineEvent,
   type LineEventKind,
   type LineVisitor,
-  MAX_LINE_BYTES,
   scanLines,
   UNUSED_KEYS,
 } from "./parse/scan-lines.js";
@@ -57,6 +99,18 @@ export type {
   RuleKind,
   Sitemap,
 } from "./parse/types.js";
+// The protocol's numbers and rules, each defined once (SPEC.md §2.3, §8, §9).
+export { MAX_LINE_BYTES } from "./protocol/line-length.js";
+export { isProfile, PROFILES, type Profile } from "./protocol/profile.js";
+export { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "./protocol/size-limit.js";
+export {
+  type CrawlerReport,
+  type CrawlerReportEntry,
+  type CrawlerStatus,
+  crawlerReport,
+  type OtherAgent,
+  type ReportSource,
+} from "./report/crawler-report.js";
 
 import { compileMatcher } from "./match/compile.js";
 import { parseRobotsTxt } from "./parse/parse-robots-txt.js";

@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import type { CachedEntry } from "../src/cache/entry-codec.js";
 import { rulesInForce } from "../src/cache/timeline.js";
 import { RobotsClient } from "../src/node.js";
-import type { Profile } from "../src/parse/profile.js";
+import type { Profile } from "../src/protocol/profile.js";
 import { sampleCached } from "./cache-store-suite.js";
 import { startServer } from "./fetch-servers.js";
 

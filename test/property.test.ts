@@ -10,8 +10,9 @@ import fc from "fast-check";
 import { compileMatcher, parseRobotsTxt, pathOf, scanLines } from "../src/index.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { normalizePattern } from "../src/parse/bytes.js";
-import type { Profile } from "../src/parse/profile.js";
-import { type LineEvent, MAX_LINE_BYTES, setQuickLines } from "../src/parse/scan-lines.js";
+import { type LineEvent, setQuickLines } from "../src/parse/scan-lines.js";
+import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
+import type { Profile } from "../src/protocol/profile.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 

@@ -3,8 +3,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, isAllowed, parseRobotsTxt, pathOf, selectGroups } from "../src/index.js";
 import { matchesPattern } from "../src/match/pattern.js";
-import { hasIndexHtml, RuleIndex, VARIES } from "../src/match/rule-index.js";
+import { RuleIndex, VARIES } from "../src/match/rule-index.js";
 import { R_END, R_INDEX_HTML, ROW } from "../src/parse/rule-table.js";
+import { extendsToDirectory } from "../src/protocol/index-html.js";
 
 function decide(body: string, agent: string, url: string): [boolean, number] {
   const v = compileMatcher(parseRobotsTxt(body), agent).check(url);
@@ -237,7 +238,7 @@ describe("SPEC §5, §6 ranking many long rules (the index's numeric-sort path)"
 });
 
 describe("SPEC §5 index.html: the parser and the linter agree on which rules it extends", () => {
-  test("the parser's index.html offset is set exactly when hasIndexHtml says so", () => {
+  test("the parser's index.html offset is set exactly when extendsToDirectory says so", () => {
     const patterns = [
       "/d/index.html",
       "/index.htm",
@@ -254,9 +255,9 @@ describe("SPEC §5 index.html: the parser and the linter agree on which rules it
     for (const p of patterns) {
       const t = parseRobotsTxt(`User-agent: *\nAllow: ${p}\nDisallow: ${p}`).ruleTable;
       const pattern = t.pattern(0);
-      assert.equal(t.rows[R_INDEX_HTML] !== -1, hasIndexHtml(pattern), p);
+      assert.equal(t.rows[R_INDEX_HTML] !== -1, extendsToDirectory(pattern), p);
       assert.equal(t.rows[ROW + R_INDEX_HTML], -1, `${p}: only allow rules`);
-      if (hasIndexHtml(pattern)) {
+      if (extendsToDirectory(pattern)) {
         assert.equal(
           t.text.slice(t.rows[R_INDEX_HTML]!, t.rows[R_END]!).startsWith("/index.htm"),
           true,
@@ -503,7 +504,11 @@ describe("SPEC §5 answers that do not depend on the path", () => {
           () => m.check(bad as never),
           () => m.matches(bad as never),
         ]) {
-          assert.throws(call, { name: "TypeError", message: /^url must be a string, got / });
+          assert.throws(call, {
+            name: "RobotsError",
+            code: "invalid-url",
+            message: /^url must be a string, got /,
+          });
         }
       }
     }

@@ -18,7 +18,7 @@
  * - legacy1996: 401/403 mean full disallow (the 1996 draft §3.2); a temporary
  *   failure defers visits, i.e. disallows, until the file can be fetched.
  */
-import type { Profile } from "../parse/profile.js";
+import type { Profile } from "../protocol/profile.js";
 import type { CachedCopy, CachedEntry } from "./entry-codec.js";
 
 const HOUR = 3_600_000;

@@ -4,7 +4,7 @@
  * disallowed (a server error is a disallow verdict), 2 invalid input.
  */
 import type { AccessCheck, RobotsSnapshot } from "../node.js";
-import type { Profile } from "../parse/profile.js";
+import type { Profile } from "../protocol/profile.js";
 import { CliError, EXIT } from "./errors.js";
 import { describeGroups, describeRule, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";

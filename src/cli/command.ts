@@ -1,4 +1,4 @@
-import type { Profile } from "../parse/profile.js";
+import type { Profile } from "../protocol/profile.js";
 
 /** Option spec in node:util parseArgs form. */
 export type OptionSpec = { type: "string" | "boolean"; short?: string; multiple?: boolean };

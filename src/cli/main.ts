@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { isProfile } from "../parse/profile.js";
+import { isProfile } from "../protocol/profile.js";
 import { oneLine } from "./args.js";
 import type { OptionSpec, OptionValues } from "./command.js";
 import { COMMANDS } from "./commands/index.js";

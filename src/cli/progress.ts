@@ -4,7 +4,7 @@
  * second, and redrawn at most five times a second. Costs one counter test per
  * item otherwise.
  */
-import { groupDigits } from "../explain/explain-url.js";
+import { groupDigits } from "../protocol/size-limit.js";
 
 const SHOW_AFTER_MS = 1000;
 const REDRAW_MS = 200;

@@ -4,7 +4,7 @@
  */
 import { RobotsError } from "../errors.js";
 import type { RobotsClient, RobotsSnapshot, SourceState } from "../node.js";
-import type { Profile } from "../parse/profile.js";
+import type { Profile } from "../protocol/profile.js";
 import { CliError } from "./errors.js";
 import { isUrlArg, readBodyArg } from "./io.js";
 

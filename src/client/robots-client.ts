@@ -39,7 +39,7 @@ import {
 } from "../match/compile.js";
 import { crawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
-import { isProfile, type Profile } from "../parse/profile.js";
+import { isProfile, type Profile } from "../protocol/profile.js";
 import { robotsItselfState, type SourceState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 

@@ -5,8 +5,8 @@
  * compiled once per (file, agent) and reused for every URL. No `node:` imports.
  */
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
-import { asciiLower } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { asciiLower } from "../protocol/product-token.js";
 
 export interface DiffAgent {
   /** The product token the matchers are given. */

@@ -3,19 +3,15 @@
  * positions so explanations can quote lines and try "what if" variants of the
  * file. No `node:` imports: a web page can reuse it (STYLE.md "Shape").
  */
+import { RobotsError } from "../errors.js";
 import { decodeText, toBytes } from "../parse/bytes.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
-import type { Profile } from "../parse/profile.js";
-
-/**
- * Crawlers read at most 500 KiB of a robots.txt and ignore the rest (SPEC.md
- * §8 "Size"; RFC 9309 §2.5). Explanations show what such a crawler sees.
- */
-export const CRAWLER_SIZE_LIMIT = 500 * 1024;
+import { checkProfile, type Profile } from "../protocol/profile.js";
+import { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 
 export interface DocumentOptions {
   readonly profile?: Profile;
-  /** Bytes a crawler reads; default CRAWLER_SIZE_LIMIT. `Infinity` reads everything. */
+  /** Bytes a crawler reads (SPEC.md §8); default ROBOTS_TXT_SIZE_LIMIT. `Infinity` reads everything. */
   readonly sizeLimit?: number;
 }
 
@@ -23,16 +19,16 @@ export interface RobotsDocument {
   readonly profile: Profile;
   /** The whole body as given. */
   readonly body: Uint8Array;
-  /** The bytes a crawler reads: `body`, cut at the size limit. */
+  /** The bytes a crawler applies: `body` up to the last line ending within the size limit (crawlerView). */
   readonly view: Uint8Array;
-  /** The file as a crawler reads it (the first `sizeLimit` bytes). */
+  /** The file as a crawler reads it (`view`). */
   readonly robots: RobotsTxt;
   /** The whole file, parsed, when it is longer than the limit; else null. */
   readonly full: RobotsTxt | null;
   readonly sizeLimit: number;
   /** Lines in the whole body. */
   readonly lineCount: number;
-  /** The last line a crawler reads (in part, when the limit cuts it). */
+  /** The last line a crawler reads (a line the limit cuts is not read). */
   readonly lastLineRead: number;
   /** Byte offsets of line `n` in `body`: [start, end) without its line ending. */
   lineSpan(line: number): { start: number; end: number } | undefined;
@@ -45,11 +41,19 @@ export function parseDocument(
   body: Uint8Array | string,
   options: DocumentOptions = {},
 ): RobotsDocument {
-  const profile = options.profile ?? "google";
-  const sizeLimit = options.sizeLimit ?? CRAWLER_SIZE_LIMIT;
+  const profile = checkProfile(options.profile);
+  const sizeLimit = options.sizeLimit ?? ROBOTS_TXT_SIZE_LIMIT;
+  if (
+    !(Number.isSafeInteger(sizeLimit) || sizeLimit === Number.POSITIVE_INFINITY) ||
+    sizeLimit <= 0
+  ) {
+    throw new RobotsError(
+      "invalid-option",
+      `sizeLimit must be a positive integer number of bytes or Infinity, got ${String(sizeLimit)}`,
+    );
+  }
   const bytes = toBytes(body);
-  const cut = bytes.length > sizeLimit;
-  const view = cut ? bytes.subarray(0, sizeLimit) : bytes;
+  const { bytes: view, truncated: cut } = crawlerView(bytes, sizeLimit);
   const starts: number[] = [];
   const ends: number[] = [];
   // The whole body is scanned once with the hook that records line spans;
@@ -73,7 +77,8 @@ export function parseDocument(
     full: cut ? whole : null,
     sizeLimit,
     lineCount: starts.length,
-    lastLineRead: robots.lineCount,
+    // The view ends with a line ending: its last "line" is the empty one after it.
+    lastLineRead: cut ? robots.lineCount - 1 : robots.lineCount,
     lineSpan(line) {
       const start = starts[line - 1];
       const end = ends[line - 1];

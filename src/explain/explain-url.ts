@@ -3,14 +3,19 @@
  * the groups that applied and why (§4), the deciding line in context with its
  * pattern as written and as normalised (§2.8), the other matching rules and
  * why they lost (§5), and notes when a lenient reading (typos, missing colon,
- * a cut agent token) or the 500 KiB limit changed the outcome. Library code:
+ * a cut agent token) or the size limit (§8) changed the outcome. Library code:
  * never throws on any file or URL, and no `node:` imports.
  */
 import { compileMatcher, type MatchedRule, type RobotsMatcher } from "../match/compile.js";
 import { matchesPattern } from "../match/pattern.js";
-import { type GroupSource, sameAgent } from "../match/select-groups.js";
+import type { GroupSource } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group } from "../parse/types.js";
+import { disallows } from "../protocol/empty-rule.js";
+import { MAX_LINE_BYTES } from "../protocol/line-length.js";
+import { asciiLower, isProductTokenChar, sameAgent } from "../protocol/product-token.js";
+import { ruleText } from "../protocol/rule-text.js";
+import { describeLimit, groupDigits } from "../protocol/size-limit.js";
 import { editLines, type RobotsDocument } from "./document.js";
 
 /** Why a matching rule did not decide. */
@@ -142,10 +147,6 @@ function lazy<T>(make: () => T): () => T {
   };
 }
 
-function ruleText(r: { kind: string; value: string }): string {
-  return `${r.kind === "allow" ? "Allow" : "Disallow"}: ${r.value}`;
-}
-
 function verdictText(allowed: boolean, line: number): string {
   return `${allowed ? "allowed" : "disallowed"} (${line === 0 ? "no rule matched" : `line ${line}`})`;
 }
@@ -230,7 +231,7 @@ function lossOf(d: MatchedRule, o: MatchedRule, legacy: boolean): LosingRule {
 
 function decidedBecause(d: MatchedRule | null, others: number, legacy: boolean): string {
   if (d === null) return "no rule matched the path, so it is allowed";
-  if (d.kind === "disallow" && d.priority === 0) {
+  if (d.kind === "disallow" && !disallows(d.kind, d.priority)) {
     return "an empty Disallow matches every path with priority 0 and disallows nothing";
   }
   if (legacy) return "the first matching rule in file order decides (1996 draft)";
@@ -313,7 +314,7 @@ function whatIfs(doc: RobotsDocument, agent: string): WhatIf[] {
       });
     }
   }
-  // Agent tokens stop at the first character outside [A-Za-z_-] (SPEC.md §3).
+  // Agent tokens stop at the first character that is not a token character (SPEC.md §3).
   for (const g of robots.groups) {
     for (const a of g.agents) {
       if (a.global || a.value === a.token || out.length >= limit) continue;
@@ -345,21 +346,16 @@ function whatIfs(doc: RobotsDocument, agent: string): WhatIf[] {
   return out;
 }
 
-/** Does `value` contain `agent` as a whole token (case-insensitive)? */
+/** Does `value` contain `agent` as a whole token (ASCII case-insensitive, as agents compare)? */
 function mentions(value: string, agent: string): boolean {
   if (agent === "") return false;
-  const v = value.toLowerCase();
-  const a = agent.toLowerCase();
-  const isTok = (c: string | undefined) => c !== undefined && /[A-Za-z_-]/.test(c);
+  const v = asciiLower(value);
+  const a = asciiLower(agent);
+  const isTok = (i: number) => i >= 0 && i < v.length && isProductTokenChar(v.charCodeAt(i));
   for (let i = v.indexOf(a); i >= 0; i = v.indexOf(a, i + 1)) {
-    if (!isTok(v[i - 1]) && !isTok(v[i + a.length])) return true;
+    if (!isTok(i - 1) && !isTok(i + a.length)) return true;
   }
   return false;
-}
-
-/** 512000 → "512,000" (toLocaleString loads ICU data: measured 140 ms on first use). */
-export function groupDigits(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 function fileNotes(doc: RobotsDocument): FileNote[] {
@@ -368,7 +364,7 @@ function fileNotes(doc: RobotsDocument): FileNote[] {
     {
       id: "size-limit",
       line: doc.lastLineRead,
-      message: `the file is ${groupDigits(doc.body.length)} bytes; crawlers read only the first ${groupDigits(doc.sizeLimit)} (500 KiB), which end in line ${doc.lastLineRead} of ${doc.lineCount}: everything after is ignored`,
+      message: `the file is ${groupDigits(doc.body.length)} bytes; crawlers read only the first ${describeLimit(doc.sizeLimit)}, whose last complete line is line ${doc.lastLineRead} of ${doc.lineCount}: everything after is ignored`,
     },
   ];
 }
@@ -415,12 +411,13 @@ export function createExplainer(doc: RobotsDocument, agent: string): Explainer {
     if (fullMatcher !== null) {
       const alt = fullMatcher.check(url);
       if (alt.line !== v.line || alt.allowed !== v.allowed) {
-        const past = alt.line > doc.lastLineRead || (alt.line === doc.lastLineRead && alt.line > 0);
+        const past = alt.line > doc.lastLineRead;
+        const limit = describeLimit(doc.sizeLimit);
         const r = alt.rule;
         const message =
           past && r
-            ? `line ${alt.line} "${ruleText(r)}" lies past the 500 KiB limit, which crawlers do not read; reading the whole file, it would decide: ${alt.allowed ? "allowed" : "disallowed"}`
-            : `reading the whole file instead of the first 500 KiB would change the verdict to ${verdictText(alt.allowed, alt.line)}`;
+            ? `line ${alt.line} "${ruleText(r)}" lies past the ${limit} crawlers read; reading the whole file, it would decide: ${alt.allowed ? "allowed" : "disallowed"}`
+            : `reading the whole file instead of the first ${limit} would change the verdict to ${verdictText(alt.allowed, alt.line)}`;
         notes.push({
           id: "size-limit",
           line: alt.line,
@@ -435,7 +432,7 @@ export function createExplainer(doc: RobotsDocument, agent: string): Explainer {
         notes.push({
           id: "line-too-long",
           line: r.line,
-          message: `line ${r.line} is longer than 16,663 bytes: only its first 16,663 bytes are read, so its pattern is cut there`,
+          message: `line ${r.line} is longer than ${groupDigits(MAX_LINE_BYTES)} bytes: only its first ${groupDigits(MAX_LINE_BYTES)} bytes are read, so its pattern is cut there`,
         });
       }
     }

@@ -1,10 +1,11 @@
 /**
- * What the linter reads from a body's raw bytes before and beside the
- * parser's line events: a body that is not a robots.txt at all (HTML,
- * binary, UTF-16), invisible characters the parser keeps, and keys that
- * look like directive names.
+ * What the linter reads from a body's raw bytes beside the parser's line
+ * events: a body that is not a robots.txt at all (HTML, binary, UTF-16),
+ * invisible characters the parser keeps, and keys that look like
+ * directive names.
  */
 import { isAsciiSpace } from "../parse/bytes.js";
+import { isProductTokenChar } from "../protocol/product-token.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { asciiLowerBytes } from "./text.js";
 
@@ -116,10 +117,6 @@ export function isAlnum(b: number): boolean {
   return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
 }
 
-export function isTokenByte(b: number): boolean {
-  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f;
-}
-
 /**
  * Width in bytes of an invisible character at `i` that is not ASCII
  * whitespace (so the parser keeps it): U+00A0, U+200B–U+200F, U+2060,
@@ -154,7 +151,7 @@ export function isPlausibleKey(body: Uint8Array, s: number, e: number): boolean 
   if (!((first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a))) return false;
   for (let i = s + 1; i < e; i++) {
     const b = body[i]!;
-    if (!(isTokenByte(b) || (b >= 0x30 && b <= 0x39))) return false;
+    if (!(isProductTokenChar(b) || (b >= 0x30 && b <= 0x39))) return false;
   }
   return true;
 }

@@ -5,10 +5,11 @@
  * search is indexed and has a work budget, see below).
  */
 import { type CompiledPattern, compilePattern, matchRest } from "../match/pattern.js";
-import { hasIndexHtml } from "../match/rule-index.js";
-import { asciiLower } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group, Rule } from "../parse/types.js";
+import { extendsToDirectory } from "../protocol/index-html.js";
+import { asciiLower } from "../protocol/product-token.js";
+import { ruleText as fullRuleText } from "../protocol/rule-text.js";
 import type { Diagnostic } from "./diagnostics.js";
 
 type Report = (d: Diagnostic) => void;
@@ -21,9 +22,9 @@ type Report = (d: Diagnostic) => void;
  */
 const SHADOW_BUDGET = 4_000_000;
 
+/** A rule as a finding quotes it: its value cut at 60 characters. */
 function ruleText(r: Rule): string {
-  const v = r.value.length > 60 ? `${r.value.slice(0, 59)}…` : r.value;
-  return `${r.kind === "allow" ? "Allow" : "Disallow"}: ${v}`;
+  return fullRuleText(r, 60);
 }
 
 function agentName(token: string, global: boolean): string {
@@ -102,7 +103,7 @@ function checkEmptyFinalGroup(robots: RobotsTxt, report: Report): void {
 
 /** Google's index.html rule (SPEC.md §5) gives such an allow rule extra matches: never call it shadowed. */
 function hasIndexHtmlRule(r: Rule): boolean {
-  return r.kind === "allow" && hasIndexHtml(r.pattern);
+  return r.kind === "allow" && extendsToDirectory(r.pattern);
 }
 
 /**

@@ -13,7 +13,6 @@ export {
 } from "./diagnostics.js";
 export { DIRECTIVE_SUPPORT, type DirectiveSupport } from "./directive-support.js";
 export {
-  DEFAULT_SIZE_LIMIT,
   type LineInfo,
   type LintOptions,
   type LintResult,

@@ -7,11 +7,17 @@
  *
  * Never throws on any body; only bad options are programmer errors.
  */
+import { RobotsError } from "../errors.js";
 import { isAsciiSpace, latin1, normalizePattern, toBytes } from "../parse/bytes.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
-import { isProfile, type Profile } from "../parse/profile.js";
-import { isUnusedKey, type LineEvent, MAX_LINE_BYTES, UNUSED_KEYS } from "../parse/scan-lines.js";
+import { isUnusedKey, type LineEvent, UNUSED_KEYS } from "../parse/scan-lines.js";
 import type { LineKind, LineRecord } from "../parse/types.js";
+import { bomPrefixLength } from "../protocol/byte-order-mark.js";
+import { MAX_LINE_BYTES } from "../protocol/line-length.js";
+import { isGlobalAgent, isProductTokenChar } from "../protocol/product-token.js";
+import { checkProfile, type Profile } from "../protocol/profile.js";
+import { ruleKey } from "../protocol/rule-text.js";
+import { crawlerView, describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import {
   describeCrawlDelay,
   describeCutAgent,
@@ -26,7 +32,6 @@ import {
   invisibleWidth,
   isAlnum,
   isPlausibleKey,
-  isTokenByte,
   leadingKnownKey,
   MOJIBAKE_BOM,
   startsWithBytes,
@@ -43,13 +48,10 @@ import {
   snippet,
 } from "./text.js";
 
-/** Bytes a crawler reads of a robots.txt: 500 KiB (SPEC.md §8, RFC 9309 §2.5). */
-export const DEFAULT_SIZE_LIMIT = 500 * 1024;
-
 export interface LintOptions {
   /** Default `google` (SPEC.md §9). */
   readonly profile?: Profile;
-  /** Bytes crawlers read; content past it is reported (default 500 KiB). */
+  /** Bytes crawlers read; content past it is reported (default ROBOTS_TXT_SIZE_LIMIT, SPEC.md §8). */
   readonly sizeLimit?: number;
   /** Return one LineInfo per line (default true); turn off to save memory when only diagnostics are wanted. */
   readonly lines?: boolean;
@@ -98,12 +100,21 @@ function closestKey(lower: string): string | undefined {
   return best;
 }
 
+/**
+ * How much of the body crawlers read (SPEC.md §8): the limit, and where the
+ * bytes crawlerView keeps end, or -1 when the body is within the limit.
+ */
+interface ReadLimit {
+  readonly limit: number;
+  readonly kept: number;
+}
+
 /** One linting run: the state the line visitor needs between lines. */
 class Linter {
   readonly lines: LineInfo[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly #wantLines: boolean;
-  readonly #limit: number;
+  readonly #read: ReadLimit;
   /** The body is not a robots.txt at all (HTML, UTF-16, binary). */
   readonly #problem: BodyProblem | undefined;
   /** …then per-line findings would only be noise. */
@@ -116,9 +127,9 @@ class Linter {
   #otherInvalid = 0;
   #firstOtherInvalid = 0;
   #firstOtherInvalidCol = 1;
-  /** file-over-limit: the first line crawlers do not read in full. */
+  /** file-over-limit: the first line crawlers do not read, and where the limit cuts it. */
   #firstIgnored = 0;
-  #firstIgnoredCol: number | undefined;
+  #cutColumn: number | undefined;
   #ignoredDirectives = 0;
   /** rule-outside-group: rules before the first User-agent line. */
   #orphans = 0;
@@ -128,9 +139,9 @@ class Linter {
   /** A User-agent line whose key a byte-order mark hides (line number), or 0. */
   #hiddenAgent = 0;
 
-  constructor(wantLines: boolean, limit: number, problem: BodyProblem | undefined) {
+  constructor(wantLines: boolean, read: ReadLimit, problem: BodyProblem | undefined) {
     this.#wantLines = wantLines;
-    this.#limit = limit;
+    this.#read = read;
     this.#problem = problem;
     this.#quiet = problem !== undefined;
   }
@@ -187,15 +198,15 @@ class Linter {
     }
   };
 
-  /** file-over-limit bookkeeping (SPEC.md §8: bytes past the limit are not read). */
+  /** file-over-limit bookkeeping (SPEC.md §8: lines past the cut are not read). */
   #trackLimit(ev: LineEvent, b: Uint8Array): void {
-    const limit = this.#limit;
-    if (b.length <= limit) return;
-    if (this.#firstIgnored === 0 && (ev.rawEnd > limit || ev.start >= limit)) {
+    const { limit, kept } = this.#read;
+    if (kept < 0 || ev.start < kept) return;
+    if (this.#firstIgnored === 0) {
       this.#firstIgnored = ev.line;
-      if (ev.start < limit) this.#firstIgnoredCol = columnOf(b, ev.start, limit);
+      if (ev.start < limit) this.#cutColumn = columnOf(b, ev.start, limit);
     }
-    if (this.#firstIgnored !== 0 && ev.kind !== "blank") this.#ignoredDirectives++;
+    if (ev.kind !== "blank") this.#ignoredDirectives++;
   }
 
   /**
@@ -347,23 +358,20 @@ class Linter {
     }
     const col = columnOf(b, ev.start, vs);
     const written = snippet(b, vs, ve, 50);
-    if (b[vs] === 0x2a /* * */) {
-      const next = b[vs + 1];
+    if (isGlobalAgent(b, vs, ve)) {
       if (ve === vs + 1) return;
-      if (next !== undefined && isAsciiSpace(next)) {
-        this.#at(
-          "user-agent-token-cut",
-          "info",
-          ev,
-          col,
-          `${JSON.stringify(written)} is read as "*": the text after the * is ignored`,
-          'write "User-agent: *"',
-        );
-        return;
-      }
+      this.#at(
+        "user-agent-token-cut",
+        "info",
+        ev,
+        col,
+        `${JSON.stringify(written)} is read as "*": the text after the * is ignored`,
+        'write "User-agent: *"',
+      );
+      return;
     }
     let t = vs;
-    while (t < ve && isTokenByte(b[t]!)) t++;
+    while (t < ve && isProductTokenChar(b[t]!)) t++;
     if (t === ve) return;
     const token = latin1(b, vs, t);
     const cutCol = columnOf(b, ev.start, t);
@@ -392,7 +400,7 @@ class Linter {
   #checkRule(ev: LineEvent, b: Uint8Array): void {
     const vs = ev.valueStart;
     const ve = ev.valueEnd;
-    const name = ev.kind === "allow" ? "Allow" : "Disallow";
+    const name = ruleKey(ev.kind === "allow" ? "allow" : "disallow");
     if (!this.#inGroup) {
       // Reported once, in finish(): one missing User-agent line is the cause.
       if (this.#orphans === 0) this.#firstOrphan = { line: ev.line, name };
@@ -602,17 +610,17 @@ class Linter {
     // A final empty line after the last line ending is not a line (conformance README).
     if (this.#wantLines && this.#lastLine > 1 && this.#lastStart === body.length) this.lines.pop();
     if (this.#problem !== undefined) this.report({ ...this.#problem, severity: "error", line: 1 });
-    if (this.#firstIgnored !== 0 && hasContentFrom(body, this.#limit)) {
-      const limit = this.#limit;
-      const cut = this.#firstIgnoredCol !== undefined;
+    const { limit, kept } = this.#read;
+    if (this.#firstIgnored !== 0 && hasContentFrom(body, kept)) {
+      const cut = this.#cutColumn;
       const d: Diagnostic = {
         id: "file-over-limit",
         severity: this.#ignoredDirectives > 0 ? "error" : "info",
         line: this.#firstIgnored,
-        message: `the file is ${body.length} bytes; crawlers read only the first ${limit} (${Math.round(limit / 1024)} KiB), so ${cut ? `line ${this.#firstIgnored} is cut and everything after it is` : `everything from line ${this.#firstIgnored} on is`} ignored${this.#ignoredDirectives > 0 ? "" : " (only blank lines and comments)"}`,
+        message: `the file is ${describeLimit(body.length)}; crawlers read only the first ${describeLimit(limit)}${cut === undefined ? "" : `, and drop line ${this.#firstIgnored} because the limit cuts it`}, so everything from line ${this.#firstIgnored} on is ignored${this.#ignoredDirectives > 0 ? "" : " (only blank lines and comments)"}`,
         fix: "make the file smaller: remove comments and redundant rules, and merge paths with wildcards",
       };
-      this.report(cut ? { ...d, column: this.#firstIgnoredCol! } : d);
+      this.report(cut === undefined ? d : { ...d, column: cut });
     }
     if (this.#quiet) return;
     if (this.#orphans > 0) {
@@ -707,27 +715,25 @@ function severityOrder(a: Diagnostic, b: Diagnostic): number {
  * parsed file; never throws on any body.
  */
 export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = {}): LintResult {
-  const profile = options.profile ?? "google";
-  if (!isProfile(profile)) {
-    throw new TypeError(
-      `Unknown profile ${JSON.stringify(profile)}: use "google", "rfc9309" or "legacy1996"`,
-    );
-  }
-  const limit = options.sizeLimit ?? DEFAULT_SIZE_LIMIT;
+  const profile = checkProfile(options.profile);
+  const limit = options.sizeLimit ?? ROBOTS_TXT_SIZE_LIMIT;
   if (!Number.isSafeInteger(limit) || limit <= 0) {
-    throw new TypeError(
+    throw new RobotsError(
+      "invalid-option",
       `sizeLimit must be a positive integer number of bytes, got ${String(limit)}`,
     );
   }
   const bytes = toBytes(body);
-  const bomEnd = bytes[0] === 0xef ? (bytes[1] === 0xbb ? (bytes[2] === 0xbf ? 3 : 2) : 1) : 0;
+  const bomEnd = bomPrefixLength(bytes);
   const problem = bodyProblem(bytes, bomEnd);
-  let linter = new Linter(options.lines !== false, limit, problem);
+  const view = crawlerView(bytes, limit);
+  const read: ReadLimit = { limit, kept: view.truncated ? view.bytes.length : -1 };
+  let linter = new Linter(options.lines !== false, read, problem);
   let robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
   if (problem?.id === "binary-instead-of-robots" && robots.groups.length > 0) {
     // Control bytes, yet real User-agent lines (a robots.txt padded with NUL
     // runs, as in the corpus): lint it as text after all. Rare, so a second pass.
-    linter = new Linter(options.lines !== false, limit, undefined);
+    linter = new Linter(options.lines !== false, read, undefined);
     robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
   }
   linter.finish(bytes, bomEnd, robots);

@@ -4,15 +4,12 @@
  * and says what to pass instead.
  */
 import { RobotsError } from "../errors.js";
-
-function isTokenChar(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f;
-}
+import { isProductTokenChar, leadingProductToken } from "../protocol/product-token.js";
 
 /** True when `token` is a valid product token: one or more of `[A-Za-z_-]`. */
 export function isValidProductToken(token: unknown): token is string {
   if (typeof token !== "string" || token.length === 0) return false;
-  for (let i = 0; i < token.length; i++) if (!isTokenChar(token.charCodeAt(i))) return false;
+  for (let i = 0; i < token.length; i++) if (!isProductTokenChar(token.charCodeAt(i))) return false;
   return true;
 }
 
@@ -45,7 +42,7 @@ export function validateProductToken(token: unknown): string {
   for (let i = 0; i < token.length; ) {
     const cp = token.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
-    if (!isTokenChar(cp)) {
+    if (!isProductTokenChar(cp)) {
       const prefix = token.slice(0, i);
       const hint = isValidProductToken(prefix)
         ? ` Pass "${prefix}"${ch === "/" ? " (the name without its version)" : ""}`
@@ -77,12 +74,6 @@ const GENERIC_PRODUCTS = new Set([
   "opr",
   "compatible",
 ]);
-
-function leadingToken(s: string): string {
-  let i = 0;
-  while (i < s.length && isTokenChar(s.charCodeAt(i))) i++;
-  return s.slice(0, i);
-}
 
 /**
  * The product token of a full HTTP User-Agent header (SPEC.md §4):
@@ -123,20 +114,20 @@ export function productTokenFromUserAgent(header: string): string {
     const k = items.findIndex((x) => x.toLowerCase() === "compatible");
     if (k >= 0) {
       for (const item of items.slice(k + 1)) {
-        const t = leadingToken(item);
+        const t = leadingProductToken(item);
         if (t && !GENERIC_PRODUCTS.has(t.toLowerCase())) return t;
       }
     }
   }
   // 2. The first product that is not a browser-compatibility name.
   for (const p of products) {
-    const t = leadingToken(p);
+    const t = leadingProductToken(p);
     if (t && !GENERIC_PRODUCTS.has(t.toLowerCase())) return t;
   }
   // 3. A bot-like name inside a comment ("Mozilla/5.0 (Bytespider; …)").
   for (const c of comments) {
     for (const item of c.split(";")) {
-      const t = leadingToken(item.trim());
+      const t = leadingProductToken(item.trim());
       if (t && /bot|spider|crawl|agent|fetch/i.test(t)) return t;
     }
   }

@@ -4,6 +4,7 @@
  * The profile picks the matcher: the trie matcher for `google` and
  * `rfc9309`, the 1996 draft's first-match list for `legacy1996` (SPEC.md §9).
  */
+import { RobotsError } from "../errors.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { LegacyMatcher } from "./legacy-matcher.js";
 import type { MatchCache } from "./match-cache.js";
@@ -30,7 +31,10 @@ export function compileMatcher(
   options: MatchOptions = {},
 ): RobotsMatcher {
   if (typeof agent !== "string") {
-    throw new TypeError(`agent must be a string, got ${agent === null ? "null" : typeof agent}`);
+    throw new RobotsError(
+      "invalid-agent",
+      `agent must be a string, got ${agent === null ? "null" : typeof agent}`,
+    );
   }
   if (robots.profile === "legacy1996") return new LegacyMatcher(robots, agent);
   return new TrieMatcher(robots, agent, options.cache ?? null);

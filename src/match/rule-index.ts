@@ -31,24 +31,12 @@ export { type RuleRange, VARIES } from "./trie/rank.js";
 export { decided, decideIn } from "./trie/walk.js";
 
 /*
- * Google's index.html rule (SPEC.md §5): an allow rule whose last path segment
- * begins with `index.htm` also allows that directory exactly (`/d/$`). The
- * reference tries it only when the rule itself does not match, but the
- * directory form is always shorter than the rule, so adding it as a separate
- * entry of the same line gives the same answer.
+ * Google's index.html rule (protocol/index-html.ts): the reference tries the
+ * directory form `/d/$` only when the rule itself does not match, but that
+ * form is always shorter than the rule, so adding it as a separate entry of
+ * the same line gives the same answer (rank.ts). The parser finds the rule's
+ * `/` (R_INDEX_HTML).
  */
-
-/**
- * Is `pattern` an allow pattern the index.html rule extends (without building
- * the `/dir/$` form)? For the linter; the index reads the same fact from the
- * parser, which finds it while copying the pattern (R_INDEX_HTML).
- */
-export function hasIndexHtml(pattern: string): boolean {
-  // `includes` first: a native search, where `lastIndexOf` is a runtime call.
-  if (!pattern.includes("/index.htm")) return false;
-  const slash = pattern.lastIndexOf("/");
-  return pattern.startsWith("/index.htm", slash);
-}
 
 /**
  * A glob entry (pattern with `*`) past its key: its segments. One object,

@@ -4,6 +4,7 @@
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group } from "../parse/types.js";
+import { asciiLower, sameAgent } from "../protocol/product-token.js";
 
 export type GroupSource = "named" | "global" | "none";
 
@@ -12,53 +13,6 @@ export interface GroupSelection {
   readonly source: GroupSource;
   /** The groups whose rules and directives apply, in file order. */
   readonly groups: readonly Group[];
-}
-
-/** ASCII-only lowercase, as the reference compares agents (no Unicode case folding). */
-export function asciiLower(s: string): string {
-  let lower = true;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) {
-      lower = false;
-      break;
-    }
-  }
-  if (lower) return s;
-  // All ASCII: the native lowering changes exactly A–Z (it folds Unicode
-  // only beyond ASCII), without a concatenation per character.
-  let ascii = true;
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) >= 0x80) {
-      ascii = false;
-      break;
-    }
-  }
-  if (ascii) return s.toLowerCase();
-  let out = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    out += c >= 0x41 && c <= 0x5a ? String.fromCharCode(c | 0x20) : s[i];
-  }
-  return out;
-}
-
-/**
- * `token` equals `agent` ignoring ASCII case (A–Z only, as the reference
- * compares agents); allocates nothing, where lowering the agent first made a
- * new string per matcher for an agent such as `Googlebot`.
- */
-export function sameAgent(token: string, agent: string): boolean {
-  if (token.length !== agent.length) return false;
-  for (let i = 0; i < token.length; i++) {
-    let a = token.charCodeAt(i);
-    let b = agent.charCodeAt(i);
-    if (a === b) continue;
-    if (a >= 0x41 && a <= 0x5a) a |= 0x20;
-    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-    if (a !== b) return false;
-  }
-  return true;
 }
 
 /**

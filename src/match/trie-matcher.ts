@@ -15,6 +15,7 @@
 import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Group } from "../parse/types.js";
+import { hasIndexHtmlRule } from "../protocol/index-html.js";
 import { type MatchCache, NO_COPY } from "./match-cache.js";
 import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "./matcher.js";
 import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
@@ -70,7 +71,7 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
     index: new RuleIndex(
       robots.ruleTable,
       groups as readonly ParsedGroup[],
-      robots.profile === "google",
+      hasIndexHtmlRule(robots.profile),
     ),
   };
   file.list.push(cached);

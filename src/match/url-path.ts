@@ -4,6 +4,7 @@
  * `/`. Reproduces the reference's GetPathParamsQuery byte for byte, including
  * its treatment of scheme-less and odd URLs. Nothing is decoded or encoded.
  */
+import { RobotsError } from "../errors.js";
 import { SHORT_SEARCH } from "./pattern.js";
 
 /** Where the path lies in a string: `str.slice(start, end)` is the path. */
@@ -171,8 +172,11 @@ function setRoot(out: PathSpan): PathSpan {
 }
 
 /** The error for a URL argument that is not a string (a programmer error). */
-export function notAString(url: unknown): TypeError {
-  return new TypeError(`url must be a string, got ${url === null ? "null" : typeof url}`);
+export function notAString(url: unknown): RobotsError {
+  return new RobotsError(
+    "invalid-url",
+    `url must be a string, got ${url === null ? "null" : typeof url}`,
+  );
 }
 
 /** The path of `url` as a string (SPEC.md §5). Any string is accepted. */

@@ -3,6 +3,8 @@
  * length is in octets and invalid UTF-8 must never make parsing fail.
  */
 
+import { RobotsError } from "../errors.js";
+
 const utf8Encoder = new TextEncoder();
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 const utf8Loose = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -20,7 +22,8 @@ export function toBytes(body: Uint8Array | string): Uint8Array {
       ? body
       : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   }
-  throw new TypeError(
+  throw new RobotsError(
+    "invalid-argument",
     `robots.txt body must be a Uint8Array or a string, got ${body === null ? "null" : typeof body}`,
   );
 }

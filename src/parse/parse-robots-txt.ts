@@ -2,8 +2,10 @@
  * bytes → line events → parsed file (SPEC.md §2, §3, §7). Never throws on any
  * body; lines that mean nothing are recorded and left to the linter.
  */
+import { indexHtmlSlash } from "../protocol/index-html.js";
+import { isGlobalAgent, productTokenEnd } from "../protocol/product-token.js";
+import { checkProfile, type Profile } from "../protocol/profile.js";
 import { asciiText, decodeText, isHexDigit, latin1, toBytes } from "./bytes.js";
-import { isProfile, type Profile } from "./profile.js";
 import {
   ParsedGroup,
   R_END,
@@ -41,31 +43,6 @@ const MISSING_COLON = 16;
 const TOO_LONG = 32;
 const COMMENT = 64;
 
-/**
- * End of the agent token of a user-agent value starting at `s` (SPEC.md §3):
- * the longest prefix made of `[A-Za-z_-]` (possibly empty).
- */
-function agentTokenEnd(body: Uint8Array, s: number, e: number): number {
-  let i = s;
-  while (i < e) {
-    const b = body[i]!;
-    if ((b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f) i++;
-    else break;
-  }
-  return i;
-}
-
-/**
- * The value names the global group: `*` alone or followed by whitespace
- * (C isspace: space, \t, \n, \v, \f, \r).
- */
-function isGlobalAgent(body: Uint8Array, s: number, e: number): boolean {
-  if (e === s || body[s] !== 0x2a) return false;
-  if (e === s + 1) return true;
-  const next = body[s + 1]!;
-  return next === 0x20 || (next >= 0x09 && next <= 0x0d);
-}
-
 /** `0`–`9`, `A`–`F` as bytes: the digits of a `%XX` escape (SPEC.md §2.8). */
 const HEX_DIGITS = new Uint8Array([
   0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
@@ -86,34 +63,47 @@ const PATTERN_BYTE: Uint8Array = (() => {
   return t;
 })();
 
-/** `/index.htm` as bytes. */
-const INDEX_HTM = new Uint8Array([0x2f, 0x69, 0x6e, 0x64, 0x65, 0x78, 0x2e, 0x68, 0x74, 0x6d]);
-
 /**
- * The offset of the last `/` of the pattern `pat[start, end)` when it begins
- * `/index.htm` (Google's index.html rule, SPEC.md §5), else -1. Found from
- * the end after copying, on allow rules only, rather than tracked on every
- * `/` while copying: cachegrind's branch model counts 30 % fewer mispredicted
- * branches parsing a file of 40 plain rules (1,080 → 761 per parse; the
- * best of in-process wall-time runs 5–13 % faster, the medians equal).
+ * Buffers a parse writes its rule rows, pattern bytes, line codes and value
+ * bytes into before copying out what the file keeps. One set is reused by
+ * every parse that does not re-enter (a hook may call the parser again).
  */
-function indexHtmlSlash(pat: Uint8Array, start: number, end: number): number {
-  let slash = end - 1;
-  while (slash >= start && pat[slash] !== 0x2f) slash--;
-  if (slash < start || end - slash < INDEX_HTM.length) return -1;
-  for (let k = 1; k < INDEX_HTM.length; k++) if (pat[slash + k] !== INDEX_HTM[k]) return -1;
-  return slash;
+interface Scratch {
+  rows: number[];
+  pat: Uint8Array;
+  patView: DataView;
+  bits: Uint8Array;
+  vals: Uint8Array;
 }
 
-/** Scratch buffers for rule rows and pattern bytes, reused by every parse that does not re-enter. */
-let scratchRows: number[] = zeros(1024 * ROW);
-let scratchPattern: Uint8Array = new Uint8Array(1 << 16);
-let scratchPatternView: DataView = viewOf(scratchPattern);
-let scratchBits: Uint8Array = new Uint8Array(1 << 16);
-let scratchValues: Uint8Array = new Uint8Array(1 << 16);
-let scratchBusy = false;
+function newScratch(size: number, rows: number): Scratch {
+  const pat = new Uint8Array(size);
+  return {
+    rows: zeros(rows * ROW),
+    pat,
+    patView: viewOf(pat),
+    bits: new Uint8Array(size),
+    vals: new Uint8Array(size),
+  };
+}
+
 /** Larger scratch buffers are dropped after the parse that grew them. */
 const SCRATCH_MAX = 1 << 20;
+const SCRATCH_SIZE = 1 << 16;
+const SCRATCH_ROWS = 1024;
+const shared: Scratch = newScratch(SCRATCH_SIZE, SCRATCH_ROWS);
+let sharedBusy = false;
+
+/** Drop the shared buffers a parse grew past SCRATCH_MAX elements. */
+function trimShared(): void {
+  if (shared.rows.length > SCRATCH_MAX) shared.rows = zeros(SCRATCH_ROWS * ROW);
+  if (shared.pat.length > SCRATCH_MAX) {
+    shared.pat = new Uint8Array(SCRATCH_SIZE);
+    shared.patView = viewOf(shared.pat);
+  }
+  if (shared.bits.length > SCRATCH_MAX) shared.bits = new Uint8Array(SCRATCH_SIZE);
+  if (shared.vals.length > SCRATCH_MAX) shared.vals = new Uint8Array(SCRATCH_SIZE);
+}
 
 /** A list of `n` zeros (small integers, no holes). */
 function zeros(n: number): number[] {
@@ -279,28 +269,38 @@ export function parseRobotsTxt(
   options: ParseOptions = {},
   hooks: ParseHooks = {},
 ): RobotsTxt {
-  const profile = options.profile ?? "google";
-  if (!isProfile(profile)) {
-    throw new TypeError(
-      `Unknown profile ${JSON.stringify(profile)}: use "google", "rfc9309" or "legacy1996"`,
-    );
-  }
+  const profile = checkProfile(options.profile);
   const bytes = toBytes(body);
+  // A hook that re-enters the parser gets buffers of its own.
+  if (sharedBusy) return parseWith(bytes, profile, hooks, newScratch(256, 16));
+  sharedBusy = true;
+  try {
+    return parseWith(bytes, profile, hooks, shared);
+  } finally {
+    trimShared();
+    sharedBusy = false;
+  }
+}
+
+/** parseRobotsTxt with `scratch` for its buffers; leaves the grown buffers in it. */
+function parseWith(
+  bytes: Uint8Array,
+  profile: Profile,
+  hooks: ParseHooks,
+  scratch: Scratch,
+): RobotsTxt {
   const groups: ParsedGroup[] = [];
   let current: ParsedGroup | null = null;
-  // Rule rows and pattern bytes (see RuleTable): the module's scratch
-  // buffers, copied out once at the end, unless a hook re-enters the parser.
-  const reuse = !scratchBusy;
-  scratchBusy = true;
+  // Rule rows and pattern bytes (see RuleTable), copied out once at the end.
   // Rows are a JS list, copied out with one native `slice` (a typed array
   // would need a copy loop to become JS-heap data; see below).
-  const rows: number[] = reuse ? scratchRows : zeros(16 * ROW);
-  let pat: Uint8Array = reuse ? scratchPattern : new Uint8Array(256);
-  let patView: DataView = reuse ? scratchPatternView : viewOf(pat);
-  let bits: Uint8Array = reuse ? scratchBits : new Uint8Array(256);
+  const rows: number[] = scratch.rows;
+  let pat: Uint8Array = scratch.pat;
+  let patView: DataView = scratch.patView;
+  let bits: Uint8Array = scratch.bits;
   // Sitemaps and other directives: their bytes end to end, and a row of
   // offsets each (see ValueTable).
-  let vals: Uint8Array = reuse ? scratchValues : new Uint8Array(256);
+  let vals: Uint8Array = scratch.vals;
   const dirRows: number[] = [];
   const siteRows: number[] = [];
   let rn = 0;
@@ -330,7 +330,7 @@ export function parseRobotsTxt(
           afterRule = false;
         }
         const global = isGlobalAgent(bytes, vs, ve);
-        const te = global ? vs : agentTokenEnd(bytes, vs, ve);
+        const te = global ? vs : productTokenEnd(bytes, vs, ve);
         const value = decodeText(bytes, vs, ve);
         const agent: AgentLine = {
           line: ev.line,
@@ -469,14 +469,7 @@ export function parseRobotsTxt(
     if (ev.comment >= 0) code |= COMMENT;
     if (ev.line > bits.length) bits = grownBytes(bits, ev.line);
     bits[ev.line - 1] = code;
-    if (onLine !== undefined) {
-      try {
-        onLine(ev, bytes);
-      } catch (e) {
-        if (reuse) scratchBusy = false;
-        throw e;
-      }
-    }
+    if (onLine !== undefined) onLine(ev, bytes);
   }
   const lineCount = ev.line;
   // What the file keeps is made on the JS heap: a typed array longer than
@@ -486,18 +479,11 @@ export function parseRobotsTxt(
   // Line codes are < 0x80: one ASCII character per line.
   const lineBits = asciiRun(bits, lineCount);
   const values = new ValueTable(latin1(vals, 0, vn), dirRows, siteRows);
-  if (reuse) {
-    // Keep the grown buffers for the next parse; one that outgrew
-    // SCRATCH_MAX elements is dropped.
-    if (rows.length > SCRATCH_MAX) scratchRows = zeros(1024 * ROW);
-    if (pat.length <= SCRATCH_MAX) {
-      scratchPattern = pat;
-      scratchPatternView = patView;
-    }
-    scratchBits = bits.length <= SCRATCH_MAX ? bits : scratchBits;
-    scratchValues = vals.length <= SCRATCH_MAX ? vals : scratchValues;
-    scratchBusy = false;
-  }
+  // The grown buffers serve the next parse (rows grew in place).
+  scratch.pat = pat;
+  scratch.patView = patView;
+  scratch.bits = bits;
+  scratch.vals = vals;
   for (const g of groups) {
     g.table = table;
     g.values = values;

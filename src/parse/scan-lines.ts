@@ -5,11 +5,10 @@
  *
  * The event object is reused between lines: a visitor must copy what it keeps.
  */
+import { bomPrefixLength } from "../protocol/byte-order-mark.js";
+import { MAX_LINE_BYTES } from "../protocol/line-length.js";
+import type { Profile } from "../protocol/profile.js";
 import { isAsciiSpace } from "./bytes.js";
-import type { Profile } from "./profile.js";
-
-/** Bytes of a line that are kept; the rest of a longer line is dropped (SPEC.md §2.3). */
-export const MAX_LINE_BYTES = 16663;
 
 /**
  * What a line is, as the scanner reads it.
@@ -640,16 +639,7 @@ export class LineScanner {
     this.#body = body;
     this.#profile = profile;
     const n = body.length;
-    // Skip a leading prefix of the UTF-8 BOM EF BB BF (SPEC.md §2.1).
-    let i = 0;
-    if (n > 0 && body[0] === 0xef) {
-      i = 1;
-      if (n > 1 && body[1] === 0xbb) {
-        i = 2;
-        if (n > 2 && body[2] === 0xbf) i = 3;
-      }
-    }
-    this.#pos = i;
+    this.#pos = bomPrefixLength(body);
     if (n >= WORDS_MIN_BYTES) {
       const at = body.byteOffset;
       this.#off = ((at + 3) & ~3) - at;

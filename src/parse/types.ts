@@ -1,4 +1,4 @@
-import type { Profile } from "./profile.js";
+import type { Profile } from "../protocol/profile.js";
 
 /** One `user-agent` line (SPEC.md §3). */
 export interface AgentLine {
@@ -48,9 +48,9 @@ export interface Sitemap {
 /** User-agent lines followed by rule lines (SPEC.md §3). */
 export interface Group {
   readonly index: number;
-  readonly agents: AgentLine[];
-  readonly rules: Rule[];
-  readonly directives: Directive[];
+  readonly agents: readonly AgentLine[];
+  readonly rules: readonly Rule[];
+  readonly directives: readonly Directive[];
 }
 
 /**

@@ -8,8 +8,10 @@
 import { CRAWLERS, type CrawlerInfo } from "../data/crawlers.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
 import { type ContentSignal, contentSignals, crawlDelay } from "../match/directives.js";
-import { asciiLower, namesAgent } from "../match/select-groups.js";
+import { namesAgent } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { disallows } from "../protocol/empty-rule.js";
+import { asciiLower, leadingProductToken } from "../protocol/product-token.js";
 
 /**
  * - `blocked`: `/` is disallowed (the site's home page; usually `Disallow: /`).
@@ -59,13 +61,8 @@ function isNamed(robots: RobotsTxt, token: string): boolean {
   return robots.groups.some((g) => namesAgent(g, token));
 }
 
-/** The part of a crawler's name that robots.txt parsers read as its token (SPEC.md §3). */
-export function robotsToken(name: string): string {
-  return /^[A-Za-z_-]*/.exec(name)?.[0] ?? "";
-}
-
 function entry(robots: RobotsTxt, crawler: CrawlerInfo): CrawlerReportEntry {
-  const matchedAs = robotsToken(crawler.token);
+  const matchedAs = leadingProductToken(crawler.token);
   let m: RobotsMatcher = compileMatcher(robots, matchedAs);
   let source: ReportSource = m.source;
   let signalsFor = matchedAs;
@@ -93,7 +90,7 @@ function entry(robots: RobotsTxt, crawler: CrawlerInfo): CrawlerReportEntry {
   let disallowRules = 0;
   for (const i of m.groups) {
     for (const r of robots.groups[i]?.rules ?? []) {
-      if (r.kind === "disallow" && r.pattern !== "") disallowRules++;
+      if (disallows(r.kind, r.pattern.length)) disallowRules++;
     }
   }
   return {
@@ -115,7 +112,7 @@ export function crawlerReport(
   robots: RobotsTxt,
   crawlers: readonly CrawlerInfo[] = CRAWLERS,
 ): CrawlerReport {
-  const known = new Set(crawlers.map((c) => asciiLower(robotsToken(c.token))));
+  const known = new Set(crawlers.map((c) => asciiLower(leadingProductToken(c.token))));
   const others = new Map<string, { token: string; lines: number[] }>();
   for (const g of robots.groups) {
     for (const a of g.agents) {

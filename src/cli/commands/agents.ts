@@ -8,6 +8,7 @@ import { CRAWLER_PURPOSES, CRAWLERS, type CrawlerPurpose } from "../../data/craw
 import { parseDocument } from "../../explain/document.js";
 import { compileMatcher } from "../../match/compile.js";
 import { type ContentSignal, contentSignals, crawlDelay } from "../../match/directives.js";
+import { describeLimit } from "../../protocol/size-limit.js";
 import {
   type CrawlerReportEntry,
   crawlerReport,
@@ -206,7 +207,9 @@ export const agentsCommand: Command = {
       out.push("every crawler is blocked while this lasts: no rules were read");
     }
     if (doc.full !== null) {
-      out.push(`note: over 500 KiB; crawlers ignore everything after line ${doc.lastLineRead}`);
+      out.push(
+        `note: over ${describeLimit(doc.sizeLimit)}; crawlers ignore everything after line ${doc.lastLineRead}`,
+      );
     }
     const anyText =
       anyOther.source === "none"

@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
 import { pathOf } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
-import type { Profile } from "../../parse/profile.js";
+import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
 import { agentOption } from "../args.js";
 import { runUrlCheck } from "../check-url.js";

@@ -13,6 +13,7 @@ import {
 } from "../../diff/diff-robots.js";
 import { probePaths } from "../../diff/probe-paths.js";
 import { parseDocument } from "../../explain/document.js";
+import { describeLimit } from "../../protocol/size-limit.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
 import { agentListOption, formatOption } from "../args.js";
 import { makePaint } from "../color.js";
@@ -162,7 +163,9 @@ export const diffCommand: Command = {
     } else {
       const paint = makePaint();
       const cut = (d: typeof before) =>
-        d.full === null ? "" : ` (over 500 KiB: crawlers read up to line ${d.lastLineRead})`;
+        d.full === null
+          ? ""
+          : ` (over ${describeLimit(d.sizeLimit)}: crawlers read up to line ${d.lastLineRead})`;
       const out: string[] = [`old: ${oldSrc.label}${cut(before)}`];
       if (oldSrc.note !== undefined) out.push(`     ${oldSrc.note}`);
       out.push(`new: ${newSrc.label}${cut(after)}`);

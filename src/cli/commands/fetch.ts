@@ -7,7 +7,7 @@ import { validateProductToken } from "../../match/agent-token.js";
 import { crawlDelay } from "../../match/directives.js";
 import type { RobotsSnapshot } from "../../node.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
-import type { Profile } from "../../parse/profile.js";
+import type { Profile } from "../../protocol/profile.js";
 import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";

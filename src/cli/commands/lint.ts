@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Severity } from "../../lint/diagnostics.js";
 import { type LintResult, lintRobotsTxt } from "../../lint/lint-robots-txt.js";
-import type { Profile } from "../../parse/profile.js";
+import type { Profile } from "../../protocol/profile.js";
 import { colorEnabled, makePaint, type Paint } from "../color.js";
 import type { Command } from "../command.js";
 import { CliError, EXIT } from "../errors.js";

@@ -8,7 +8,7 @@
 import type { RuleOrigin } from "../../page/combine.js";
 import type { PagePolicy, PageRulesResult } from "../../page.js";
 import type { HeadRead } from "../../page-io/read-head.js";
-import type { Profile } from "../../parse/profile.js";
+import type { Profile } from "../../protocol/profile.js";
 import { agentOption, formatOption } from "../args.js";
 import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";

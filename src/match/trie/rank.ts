@@ -18,6 +18,7 @@ import {
   ROW,
   type RuleTable,
 } from "../../parse/rule-table.js";
+import { disallows } from "../../protocol/empty-rule.js";
 import { PatternShape } from "../pattern.js";
 import { withoutDollar } from "./entry-text.js";
 import {
@@ -197,8 +198,7 @@ export function rankEntries(
       const pe = rows[r + R_END]!;
       const star = rows[r + R_STAR]!;
       const allows = (rows[r + R_META]! & 1) !== 0;
-      // "allowed" also when the pattern is empty: priority 0 never disallows.
-      const verdict = allows || pe === ps ? 1 : 0;
+      const verdict = disallows(allows ? "allow" : "disallow", pe - ps) ? 0 : 1;
       sNo[count] = no * 2;
       sStart[count] = ps;
       if (star >= 0) {

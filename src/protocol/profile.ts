@@ -7,9 +7,25 @@
  * - `legacy1996`: the 1996 draft: first matching rule in file order, `%xx`
  *   decoded before comparison (except `%2F`), no wildcards.
  */
+import { RobotsError } from "../errors.js";
+
 export const PROFILES = ["google", "rfc9309", "legacy1996"] as const;
 export type Profile = (typeof PROFILES)[number];
 
 export function isProfile(value: unknown): value is Profile {
   return typeof value === "string" && (PROFILES as readonly string[]).includes(value);
+}
+
+/**
+ * `value` as a profile, `google` when it is undefined; any other value is a
+ * programmer error: RobotsError `invalid-option`. Every entry point that
+ * takes a profile option checks it here.
+ */
+export function checkProfile(value: unknown): Profile {
+  if (value === undefined) return "google";
+  if (isProfile(value)) return value;
+  throw new RobotsError(
+    "invalid-option",
+    `Unknown profile ${typeof value === "string" ? JSON.stringify(value) : typeof value}: use ${PROFILES.map((p) => JSON.stringify(p)).join(", ")}`,
+  );
 }

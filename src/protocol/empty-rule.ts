@@ -1,0 +1,11 @@
+/**
+ * What a rule can decide (SPEC.md §5): an empty pattern matches every path
+ * with priority 0, and priority 0 never disallows, so an empty `Disallow:`
+ * allows everything (it can still be the reported deciding line, §6). The
+ * matcher, the crawler report, explain and the linter read it from here.
+ */
+
+/** Does a matching rule of this kind and pattern length (priority) disallow? */
+export function disallows(kind: "allow" | "disallow", priority: number): boolean {
+  return kind === "disallow" && priority > 0;
+}

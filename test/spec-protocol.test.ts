@@ -1,0 +1,284 @@
+/**
+ * The protocol's facts, each defined once in src/protocol/, and every reader
+ * of a fact giving the same answer as its home: the parser, the matcher, the
+ * linter, explain and the crawler report (SPEC.md §2.1, §2.3, §3, §4, §5,
+ * §8, §9).
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import {
+  compileMatcher,
+  crawlerReport,
+  createExplainer,
+  isValidProductToken,
+  lintRobotsTxt,
+  parseDocument,
+  parseRobotsTxt,
+  RobotsError,
+} from "../src/index.js";
+import { bomPrefixLength } from "../src/protocol/byte-order-mark.js";
+import { disallows } from "../src/protocol/empty-rule.js";
+import {
+  directoryPattern,
+  extendsToDirectory,
+  hasIndexHtmlRule,
+  indexHtmlSlash,
+} from "../src/protocol/index-html.js";
+import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
+import {
+  asciiLower,
+  isGlobalAgent,
+  isProductTokenChar,
+  leadingProductToken,
+  productTokenEnd,
+  sameAgent,
+} from "../src/protocol/product-token.js";
+import { checkProfile, PROFILES } from "../src/protocol/profile.js";
+import { ruleText } from "../src/protocol/rule-text.js";
+import { crawlerView, describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
+
+const enc = new TextEncoder();
+const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+
+describe("SPEC.md §2.1 byte-order mark", () => {
+  test("bomPrefixLength is 0-3 for every start of a body", () => {
+    const cases: [number[], number][] = [
+      [[], 0],
+      [[0xef], 1],
+      [[0xef, 0xbb], 2],
+      [[0xef, 0xbb, 0xbf], 3],
+      [[0xef, 0xbb, 0xbf, 0xef], 3],
+      [[0xef, 0x41], 1],
+      [[0xef, 0xbb, 0x41], 2],
+      [[0xbb, 0xbf], 0],
+      [[0x41, 0xef, 0xbb, 0xbf], 0],
+    ];
+    for (const [bytes, n] of cases) assert.equal(bomPrefixLength(new Uint8Array(bytes)), n);
+  });
+
+  test("the parser skips exactly that prefix and the linter reports it", () => {
+    const rest = enc.encode("User-agent: a\nDisallow: /x\n");
+    const plain = parseRobotsTxt(rest);
+    for (const prefix of [[0xef], [0xef, 0xbb], [0xef, 0xbb, 0xbf]]) {
+      const body = new Uint8Array([...prefix, ...rest]);
+      assert.deepEqual(parseRobotsTxt(body).toJSON().groups, plain.toJSON().groups);
+      const bom = lintRobotsTxt(body).diagnostics.filter((d) => d.id === "bom");
+      assert.equal(bom.length, 1, `prefix of ${prefix.length}`);
+      assert.equal(bom[0]!.severity, prefix.length === 3 ? "info" : "warning");
+    }
+    // Not at the very start: ordinary data, so the line's key is garbage.
+    const late = new Uint8Array([0x0a, 0xef, 0xbb, 0xbf, ...rest]);
+    assert.equal(parseRobotsTxt(late).groups.length, 0);
+  });
+});
+
+describe("SPEC.md §2.3 long lines", () => {
+  test(`the parser keeps ${MAX_LINE_BYTES} bytes of a line; lint and explain name that number`, () => {
+    const head = "User-agent: *\n";
+    const line = `Disallow: /${"a".repeat(MAX_LINE_BYTES + 100)}`;
+    const robots = parseRobotsTxt(head + line);
+    assert.equal(robots.groups[0]!.rules[0]!.pattern.length, MAX_LINE_BYTES - "Disallow: ".length);
+    assert.equal(robots.lineRecord(2)!.tooLong, true);
+    const lint = lintRobotsTxt(head + line).diagnostics.find((d) => d.id === "line-too-long");
+    assert.ok(lint?.message.includes(String(MAX_LINE_BYTES)), lint?.message);
+    const e = createExplainer(parseDocument(head + line), "x").explain(`/${"a".repeat(20_000)}`);
+    const note = e.notes.find((n) => n.id === "line-too-long");
+    assert.ok(note?.message.includes("16,663"), note?.message);
+  });
+});
+
+describe("SPEC.md §3, §4 product tokens and agent comparison", () => {
+  test("the token class is [A-Za-z_-] over every UTF-16 code unit", () => {
+    for (let c = 0; c <= 0xffff; c++) {
+      assert.equal(isProductTokenChar(c), /^[A-Za-z_-]$/.test(String.fromCharCode(c)), `U+${c}`);
+    }
+  });
+
+  test("the parser, the validator and the report read the same token", () => {
+    const values = ["FooBot/1.2", "Foo Bar", "AB42bot", "MJ12bot", "*foo", "a_b-c", "Ünï", ""];
+    for (const v of values) {
+      const robots = parseRobotsTxt(`User-agent: ${v}\nDisallow: /`);
+      const token = leadingProductToken(v);
+      const bytes = enc.encode(v);
+      assert.equal(v.slice(0, productTokenEnd(bytes, 0, bytes.length)), token, v);
+      if (v !== "") assert.equal(robots.groups[0]!.agents[0]!.token, token, v);
+      assert.equal(isValidProductToken(v), v !== "" && token === v, v);
+    }
+    const report = crawlerReport(parseRobotsTxt("User-agent: MJ\nDisallow: /\n"), [
+      { token: "MJ12bot", operator: "Majestic", purpose: "search" },
+    ]);
+    assert.equal(report.crawlers[0]!.matchedAs, "MJ");
+    assert.equal(report.crawlers[0]!.status, "blocked");
+  });
+
+  test("the global agent: * alone or before ASCII whitespace", () => {
+    const cases: [string, boolean][] = [
+      ["*", true],
+      ["* foo", true],
+      ["*\tfoo", true],
+      ["*\vfoo", true],
+      ["*foo", false],
+      ["**", false],
+      ["", false],
+      ["foo", false],
+    ];
+    for (const [v, global] of cases) {
+      const b = enc.encode(v);
+      assert.equal(isGlobalAgent(b, 0, b.length), global, JSON.stringify(v));
+      const agents = parseRobotsTxt(`User-agent: ${v}x\nDisallow: /`).groups[0]?.agents;
+      if (v !== "" && v !== "*") assert.equal(agents?.[0]?.global, global, JSON.stringify(v));
+    }
+  });
+
+  test("agents compare ASCII case-insensitively only, in the matcher and in explain", () => {
+    assert.equal(asciiLower("GoogleBOT"), "googlebot");
+    assert.equal(asciiLower("\u212Abot"), "\u212Abot"); // KELVIN SIGN is not K
+    assert.equal(sameAgent("FooBot", "fOObOT"), true);
+    assert.equal(sameAgent("\u212Abot", "kbot"), false);
+    // `K` (U+212A) lowercases to `k` in Unicode: explain must not read the
+    // line below as naming kbot when the matcher does not.
+    const body = "User-agent: \u212Abot/1\nDisallow: /\n";
+    const m = compileMatcher(parseRobotsTxt(body), "kbot");
+    assert.equal(m.source, "none");
+    const e = createExplainer(parseDocument(body), "kbot").explain("/x");
+    assert.deepEqual(
+      e.notes.map((n) => n.id),
+      [],
+    );
+  });
+});
+
+describe("SPEC.md §5 the index.html rule", () => {
+  test("the parser's byte form and the string form agree", () => {
+    const pieces = fc.constantFrom("/", "a", "index.htm", "index.html", "l", "x", "*", "$", "?");
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 6 }), (parts) => {
+        const p = parts.join("");
+        const b = enc.encode(p);
+        const slash = indexHtmlSlash(b, 0, b.length);
+        assert.equal(slash >= 0, extendsToDirectory(p), p);
+        if (slash >= 0) assert.equal(directoryPattern(p), `${p.slice(0, slash + 1)}$`);
+        else assert.equal(directoryPattern(p), null);
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+  });
+
+  test("Google's profile only, with the priority of /d/$ and the allow line", () => {
+    assert.deepEqual(
+      PROFILES.filter((p) => hasIndexHtmlRule(p)),
+      ["google"],
+    );
+    const body = "User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n";
+    const v = compileMatcher(parseRobotsTxt(body), "x").check("/d/");
+    assert.deepEqual(
+      [v.allowed, v.line, v.rule?.matchedPattern, v.rule?.priority],
+      [true, 3, "/d/$", 4],
+    );
+    const tie = "User-agent: *\nDisallow: /d/*\nAllow: /d/index.html\n";
+    const t = compileMatcher(parseRobotsTxt(tie), "x").check("/d/");
+    assert.deepEqual([t.allowed, t.line, t.rule?.viaIndexHtml], [true, 3, true]);
+    const strict = compileMatcher(parseRobotsTxt(tie, { profile: "rfc9309" }), "x").check("/d/");
+    assert.deepEqual([strict.allowed, strict.line], [false, 2]);
+    // The linter never calls such an allow rule shadowed: it has extra matches.
+    const lint = lintRobotsTxt("User-agent: *\nAllow: /d/\nAllow: /d/index.html\n");
+    assert.ok(!lint.diagnostics.some((d) => d.id === "shadowed-rule"));
+  });
+});
+
+describe("SPEC.md §5 empty patterns never disallow", () => {
+  test("disallows() is what the matcher, explain and the report decide by", () => {
+    assert.equal(disallows("disallow", 0), false);
+    assert.equal(disallows("disallow", 1), true);
+    assert.equal(disallows("allow", 5), false);
+    const body = "User-agent: a\nDisallow:\n\nUser-agent: b\nDisallow: /\n";
+    const robots = parseRobotsTxt(body);
+    const v = compileMatcher(robots, "a").check("/x");
+    assert.deepEqual([v.allowed, v.line], [true, 2]);
+    const e = createExplainer(parseDocument(body), "a").explain("/x");
+    assert.match(e.decidedBecause, /priority 0 and disallows nothing/);
+    const report = crawlerReport(robots, [
+      { token: "a", operator: "o", purpose: "search" },
+      { token: "b", operator: "o", purpose: "search" },
+    ]);
+    assert.deepEqual(
+      report.crawlers.map((c) => [c.status, c.disallowRules]),
+      [
+        ["allowed", 0],
+        ["blocked", 1],
+      ],
+    );
+  });
+
+  test("ruleText quotes a rule as its line", () => {
+    assert.equal(ruleText({ kind: "allow", value: "/x" }), "Allow: /x");
+    assert.equal(ruleText({ kind: "disallow", value: "" }), "Disallow: ");
+    assert.equal(ruleText({ kind: "disallow", value: "/abcdef" }, 4), "Disallow: /ab…");
+  });
+});
+
+describe("SPEC.md §8 size: the limit and the cut line", () => {
+  const rule = "Disallow: /private/page\n";
+
+  test("crawlerView drops the line the limit cuts", () => {
+    const body = enc.encode(`User-agent: *\n${rule}${rule}`);
+    const limit = body.length - 5;
+    const view = crawlerView(body, limit);
+    assert.equal(view.truncated, true);
+    assert.equal(new TextDecoder().decode(view.bytes), `User-agent: *\n${rule}`);
+    assert.deepEqual(crawlerView(body, body.length), { bytes: body, truncated: false });
+    assert.equal(crawlerView(enc.encode("Disallow: /x"), 5).bytes.length, 0);
+    // CR at the limit's last byte ends its line even when its LF is past it.
+    const crlf = enc.encode("a\r\nb");
+    assert.equal(crawlerView(crlf, 2).bytes.length, 2);
+    assert.equal(ROBOTS_TXT_SIZE_LIMIT, 512_000);
+  });
+
+  test("explain and lint read the same lines, and state the limit in use", () => {
+    // The limit falls inside line 3: `Disallow: /private/page` cut to
+    // `Disallow: /priv` must not apply, so /private/other stays allowed.
+    const body = `User-agent: *\nAllow: /\n${rule}`;
+    const limit = body.length - 8;
+    const doc = parseDocument(body, { sizeLimit: limit });
+    assert.equal(doc.lastLineRead, 2);
+    const e = createExplainer(doc, "x");
+    assert.equal(e.fileNotes.length, 1);
+    assert.ok(e.fileNotes[0]!.message.includes(describeLimit(limit)), e.fileNotes[0]!.message);
+    assert.ok(!e.fileNotes[0]!.message.includes("500 KiB"));
+    const u = e.explain("/private/page");
+    assert.equal(u.allowed, true);
+    const note = u.notes.find((n) => n.id === "size-limit");
+    assert.ok(note?.message.includes(`${limit} bytes`), note?.message);
+    const lint = lintRobotsTxt(body, { sizeLimit: limit }).diagnostics.find(
+      (d) => d.id === "file-over-limit",
+    );
+    assert.equal(lint?.line, doc.lastLineRead + 1);
+    assert.ok(lint?.message.includes(`${limit} bytes`), lint?.message);
+    assert.equal(lint?.column, limit - body.lastIndexOf("Disallow") + 1);
+  });
+
+  test("a bad sizeLimit is a RobotsError invalid-option", () => {
+    for (const sizeLimit of [0, -1, 1.5, Number.NaN]) {
+      assert.throws(() => lintRobotsTxt("", { sizeLimit }), { code: "invalid-option" });
+      assert.throws(() => parseDocument("", { sizeLimit }), { code: "invalid-option" });
+    }
+    assert.equal(parseDocument("x", { sizeLimit: Number.POSITIVE_INFINITY }).full, null);
+  });
+});
+
+describe("SPEC.md §9 profiles: one check", () => {
+  test("every entry point rejects an unknown profile with invalid-option", () => {
+    assert.equal(checkProfile(undefined), "google");
+    for (const p of PROFILES) assert.equal(checkProfile(p), p);
+    const bad = { profile: "strict" } as never;
+    for (const call of [
+      () => parseRobotsTxt("", bad),
+      () => lintRobotsTxt("", bad),
+      () => parseDocument("", bad),
+      () => checkProfile(42),
+    ]) {
+      assert.throws(call, (e: unknown) => e instanceof RobotsError && e.code === "invalid-option");
+    }
+  });
+});
