@@ -1,5 +1,6 @@
 /**
- * Building the trie's nodes (layout.ts says what their words mean).
+ * Building the trie's nodes, each appended to the index's words when a
+ * check first reaches it (layout.ts says what each word means).
  */
 import { PatternShape } from "../pattern.js";
 import { entryTextEnd, globStop } from "./entry-text.js";
@@ -35,8 +36,6 @@ import {
 import { ensure } from "./packed-list.js";
 import { GRAM_MIN_GLOBS, gram1, rareChar } from "./prefilters.js";
 
-// ---- the packed index --------------------------------------------------------
-//
 // The trie is built lazily, a node at a time (SPEC.md §5 is unchanged: the
 // same nodes, the same walk). Compiling ranks the entries and builds the
 // root; every other node is built the first time a check reaches it, from
