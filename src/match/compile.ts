@@ -199,6 +199,7 @@ export class RobotsMatcher {
   /** Number of rules that apply to this agent. */
   readonly ruleCount: number;
 
+  /** @internal use compileMatcher */
   constructor(robots: RobotsTxt, agent: string) {
     if (typeof agent !== "string") {
       throw new RobotsError(
@@ -361,7 +362,7 @@ export class RobotsMatcher {
    * explanations: the others lost because they are shorter, or tied and
    * allow wins, or came later). Not a hot path: it tries every rule.
    */
-  matches(url: string): MatchedRule[] {
+  matches(url: string): readonly MatchedRule[] {
     if (typeof url !== "string") throw notAString(url);
     const span = locatePath(url, { str: "", start: 0, end: 0 });
     if (this.#start === LEGACY) {
