@@ -1,5 +1,5 @@
 /**
- * Bulk checks over the real corpus (issue "Bulk checks"): `robots check
+ * Bulk checks over the real corpus: `robots check
  * --robots <file> --agent <token> --format json < urls` on the URL lists of
  * ../shared/corpus/urls/ (INDEX.tsv maps each list to its robots.txt). Every
  * run must finish with exit 0 or 1, print nothing on stderr, and print one

@@ -1,4 +1,4 @@
-/** The CLI contract of the core issue, run as a subprocess: `robots check` (file form) and `robots batch`. */
+/** The CLI contract of the core, run as a subprocess: `robots check` (file form) and `robots batch`. */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -3,6 +3,7 @@
  * one-line message that says what to pass instead (exit status 2).
  */
 import { isValidProductToken, productTokenFromUserAgent } from "../match/agent-token.js";
+import { isProductTokenChar, leadingProductToken } from "../protocol/product-token.js";
 import { CliError } from "./errors.js";
 
 /**
@@ -22,14 +23,14 @@ export function agentOption(
   if (agent.trim() === "") {
     throw new CliError(`empty ${name}: pass the crawler's product token, e.g. ${pass}${example}`);
   }
-  const bad = [...agent].find((ch) => !/[A-Za-z_-]/.test(ch)) ?? "";
+  const bad = [...agent].find((ch) => !isProductTokenChar(ch.charCodeAt(0))) ?? "";
   const shown =
     bad === " "
       ? "a space"
       : /[\u0000-\u001f\u007f]/.test(bad)
         ? "a control character"
         : `"${bad}"`;
-  const lead = /^[A-Za-z_-]*/.exec(agent)?.[0] ?? "";
+  const lead = leadingProductToken(agent);
   let hint = `e.g. ${pass}${example}`;
   if (/[/();]/.test(agent)) {
     // Looks like a User-Agent header or "Name/1.0": suggest its product token.

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { RobotsError } from "../errors.js";
 import { isProfile } from "../protocol/profile.js";
 import { oneLine } from "./args.js";
 import type { OptionSpec, OptionValues } from "./command.js";
@@ -124,12 +125,14 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     process.exitCode = await main(argv);
   } catch (err) {
-    const internal = !(err instanceof CliError);
+    // A RobotsError is an argument the library refused (its message says
+    // what to pass); anything else is a fault of the CLI itself.
+    const known = err instanceof CliError || err instanceof RobotsError;
     // One line, never a stack trace, whatever was thrown.
     const msg = oneLine(
-      internal ? `internal error: ${(err as Error)?.message ?? String(err)}` : err.message,
+      known ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`,
     );
     process.stderr.write(`robots: ${msg}\n`);
-    process.exitCode = internal ? 2 : err.exitCode;
+    process.exitCode = err instanceof CliError ? err.exitCode : EXIT.usage;
   }
 }

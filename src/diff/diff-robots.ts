@@ -63,7 +63,7 @@ function namedTokens(files: readonly RobotsTxt[]): string[] {
 export function agentsToCompare(
   files: readonly RobotsTxt[],
   requested?: readonly string[],
-): DiffAgent[] {
+): readonly DiffAgent[] {
   if (requested !== undefined) {
     return requested.map((token) => ({ token, label: token, generic: false }));
   }
@@ -101,7 +101,7 @@ export class VerdictComparer {
   }
 
   /** The agents whose verdict for `url` differs between the two files. */
-  compare(url: string): VerdictChange[] {
+  compare(url: string): readonly VerdictChange[] {
     const out: VerdictChange[] = [];
     for (const p of this.#pairs) {
       // isAllowed is the allocation-free path; explain only what changed.

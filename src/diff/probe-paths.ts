@@ -40,7 +40,7 @@ export function probesForPattern(pattern: string): string[] {
 }
 
 /** Sorted, distinct probe paths for the patterns of every file, always including `/`. */
-export function probePaths(files: readonly RobotsTxt[]): string[] {
+export function probePaths(files: readonly RobotsTxt[]): readonly string[] {
   const set = new Set<string>(["/"]);
   for (const robots of files) {
     for (const g of robots.groups) {

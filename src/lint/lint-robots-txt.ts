@@ -69,9 +69,9 @@ export interface LineInfo extends LineRecord {
 
 export interface LintResult {
   /** One record per line (SPEC.md §2.2); a final empty line after the last line ending is not listed. */
-  readonly lines: LineInfo[];
+  readonly lines: readonly LineInfo[];
   /** Findings sorted by line, then column. */
-  readonly diagnostics: Diagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   /** Number of findings per severity. */
   readonly counts: Readonly<Record<Severity, number>>;
   /** The parsed file, from the same pass. */

@@ -8,7 +8,7 @@ import type { Directive } from "../parse/types.js";
 import { selectGroups } from "./select-groups.js";
 
 /** Every directive with `key` (case-insensitive) in the groups that apply to `agent`, in file order. */
-export function directivesFor(robots: RobotsTxt, agent: string, key: string): Directive[] {
+export function directivesFor(robots: RobotsTxt, agent: string, key: string): readonly Directive[] {
   const k = key.toLowerCase();
   const out: Directive[] = [];
   for (const g of selectGroups(robots, agent).groups) {
@@ -63,14 +63,14 @@ export function host(robots: RobotsTxt): string | undefined {
 
 export interface CleanParam {
   /** Query parameter names that do not change the page. */
-  readonly params: string[];
+  readonly params: readonly string[];
   /** The path prefix they apply to (all paths when absent). */
   readonly path?: string;
   readonly line: number;
 }
 
 /** `Clean-param: p1&p2 [/path]` (Yandex) for `agent`. */
-export function cleanParams(robots: RobotsTxt, agent: string): CleanParam[] {
+export function cleanParams(robots: RobotsTxt, agent: string): readonly CleanParam[] {
   return directivesFor(robots, agent, "clean-param").flatMap((d) => {
     const [params, path] = d.value.trim().split(/\s+/, 2);
     if (!params) return [];
@@ -92,7 +92,7 @@ export interface ContentSignal {
  * AI usage preferences (`Content-Signal: search=yes, ai-train=no`, and the IETF
  * draft form `Content-Usage: [path] train-ai=n`) for `agent`.
  */
-export function contentSignals(robots: RobotsTxt, agent: string): ContentSignal[] {
+export function contentSignals(robots: RobotsTxt, agent: string): readonly ContentSignal[] {
   const out: ContentSignal[] = [];
   for (const key of ["content-signal", "content-usage"] as const) {
     for (const d of directivesFor(robots, agent, key)) {

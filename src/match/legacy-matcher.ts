@@ -87,6 +87,7 @@ export class LegacyMatcher implements RobotsMatcher {
   /** The applied rules with a pattern, in file order. */
   readonly #rules: readonly LegacyRule[];
 
+  /** @internal use compileMatcher */
   constructor(robots: RobotsTxt, agent: string) {
     const selection = selectGroups(robots, agent);
     const rules: Rule[] = [];
@@ -132,7 +133,7 @@ export class LegacyMatcher implements RobotsMatcher {
     };
   }
 
-  matches(url: string): MatchedRule[] {
+  matches(url: string): readonly MatchedRule[] {
     if (typeof url !== "string") throw notAString(url);
     const path = legacyForm(pathOf(url));
     return this.#rules

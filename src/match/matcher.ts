@@ -61,7 +61,7 @@ export interface RobotsMatcher {
    * Every applied rule that matches `url`, deciding rule first (for
    * explanations). Not a hot path: it tries every rule.
    */
-  matches(url: string): MatchedRule[];
+  matches(url: string): readonly MatchedRule[];
 }
 
 /** A MatchedRule for `rule`, matched with `matchedPattern`. */

@@ -123,6 +123,7 @@ export class TrieMatcher implements RobotsMatcher {
   readonly groups: readonly number[];
   readonly ruleCount: number;
 
+  /** @internal use compileMatcher */
   constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null) {
     // selectGroups without its arrays and result object: an agent the file
     // does not name takes the file's fallback index as it is.
@@ -249,7 +250,7 @@ export class TrieMatcher implements RobotsMatcher {
    * The others lost because they are shorter, or tied and allow wins, or
    * came later.
    */
-  matches(url: string): MatchedRule[] {
+  matches(url: string): readonly MatchedRule[] {
     if (typeof url !== "string") throw notAString(url);
     const span = locatePath(url, { str: "", start: 0, end: 0 });
     const ix = this.#index;

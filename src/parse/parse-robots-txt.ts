@@ -246,7 +246,7 @@ export class RobotsTxt {
   }
 
   /** One record per line, in order (SPEC.md §2.2). */
-  lines(): LineRecord[] {
+  lines(): readonly LineRecord[] {
     const out: LineRecord[] = [];
     for (let i = 1; i <= this.lineCount; i++) out.push(this.lineRecord(i)!);
     return out;
