@@ -16,6 +16,13 @@ if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/nul
   missing+=(redis-server redis-tools)
 fi
 
+# chromium: the web page's tests (test/web-*.test.ts) and `npm run bench -- web`
+# drive Debian's build at /usr/bin/chromium with playwright-core; no browser
+# is downloaded from anywhere else.
+if [ ! -x /usr/bin/chromium ]; then
+  missing+=(chromium)
+fi
+
 if [ "${#missing[@]}" -eq 0 ]; then
   exit 0
 fi

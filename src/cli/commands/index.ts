@@ -7,6 +7,7 @@ import { explainCommand } from "./explain.js";
 import { fetchCommand } from "./fetch.js";
 import { lintCommand } from "./lint.js";
 import { pageCommand } from "./page.js";
+import { serveCommand } from "./serve.js";
 
 /** Every `robots` subcommand, in the order `robots --help` lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -18,4 +19,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   fetch: fetchCommand,
   batch: batchCommand,
   page: pageCommand,
+  serve: serveCommand,
 };

@@ -1,0 +1,105 @@
+/**
+ * What the tester page computes, apart from the DOM: the verdict grid (the
+ * same parse and match as `robots batch`, on the bytes a crawler reads,
+ * SPEC.md §6 and §8 "Size"), and the verdict changes against another
+ * version (`robots diff`). Everything comes from the core modules; this file
+ * only splits the page's inputs and bounds how much one edit recomputes.
+ */
+
+import { agentsToCompare, type VerdictChange, VerdictComparer } from "../diff/diff-robots.js";
+import { probePaths } from "../diff/probe-paths.js";
+import type { RobotsDocument } from "../explain/document.js";
+import { compileMatcher } from "../match/compile.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+
+/** Columns of the grid: more crawlers than this are not shown (the page says so). */
+export const MAX_AGENTS = 50;
+/** Rows of the grid: more URLs than this are not shown (the page says so). */
+export const MAX_URLS = 2000;
+/** Probe paths added to the listed URLs when two versions are compared. */
+export const MAX_PROBES = 5000;
+
+/** A comma-separated crawler list: trimmed, empty entries and repeats dropped. */
+export function agentList(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(",")) {
+    const agent = part.trim();
+    if (agent !== "" && !out.includes(agent)) out.push(agent);
+  }
+  return out;
+}
+
+/** One URL per line: trimmed, empty lines and repeats dropped. */
+export function urlList(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    const url = line.trim();
+    if (url === "" || seen.has(url)) continue;
+    seen.add(url);
+    out.push(url);
+  }
+  return out;
+}
+
+export interface GridCell {
+  readonly agent: string;
+  readonly url: string;
+  readonly allowed: boolean;
+  /** The deciding line, 0 when no rule matched (SPEC.md §6). */
+  readonly line: number;
+}
+
+/**
+ * The verdict and deciding line for every URL (rows) × agent (columns),
+ * row by row. One matcher per agent; agents are compared verbatim, exactly
+ * as `robots batch` does (SPEC.md §4).
+ */
+export function computeGrid(
+  doc: RobotsDocument,
+  agents: readonly string[],
+  urls: readonly string[],
+): GridCell[] {
+  const matchers = agents.map((agent) => compileMatcher(doc.robots, agent));
+  const cells: GridCell[] = [];
+  for (const url of urls) {
+    for (let i = 0; i < agents.length; i++) {
+      const v = matchers[i]!.check(url);
+      cells.push({ agent: agents[i]!, url, allowed: v.allowed, line: v.line });
+    }
+  }
+  return cells;
+}
+
+export interface DiffOutcome {
+  readonly changes: VerdictChange[];
+  /** URLs and probe paths compared. */
+  readonly checked: number;
+  /** Agent labels compared (`*` stands for every crawler neither file names). */
+  readonly agents: readonly string[];
+}
+
+/**
+ * Every verdict that differs between `before` (e.g. the deployed file) and
+ * `after` (the edited one), over the listed URLs plus the paths at the edge
+ * of every pattern of either file (src/diff/probe-paths.ts), for the listed
+ * agents, or, when none are listed, every agent either file names plus `*`.
+ */
+export function computeDiff(
+  before: RobotsTxt,
+  after: RobotsTxt,
+  agents: readonly string[],
+  urls: readonly string[],
+): DiffOutcome {
+  const compared = agentsToCompare([before, after], agents.length > 0 ? agents : undefined);
+  const comparer = new VerdictComparer(before, after, compared);
+  const targets = [...urls];
+  const listed = new Set(urls);
+  for (const p of probePaths([before, after])) {
+    if (targets.length >= urls.length + MAX_PROBES) break;
+    if (!listed.has(p)) targets.push(p);
+  }
+  const changes: VerdictChange[] = [];
+  for (const url of targets) changes.push(...comparer.compare(url));
+  return { changes, checked: targets.length, agents: compared.map((a) => a.label) };
+}

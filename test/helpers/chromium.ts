@@ -1,0 +1,146 @@
+/**
+ * Debian's Chromium, driven by playwright-core, for the web page's tests and
+ * bench (scripts/ensure-test-deps.sh installs it; no browser is downloaded).
+ * Every request the browser makes is recorded, so tests can assert that
+ * nothing left 127.0.0.1. Launch failures throw: a browser test never skips.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import type { BrowserContext, Page } from "playwright-core";
+import { chromium } from "playwright-core";
+import { CLI, REPO_ROOT } from "./shared.js";
+
+export const CHROMIUM = "/usr/bin/chromium";
+/** The single file `npm run build:web` writes. */
+export const PAGE_FILE = path.join(REPO_ROOT, "dist/web/robots-tester.html");
+
+/**
+ * Without the background-networking flags Chromium reaches out to Google
+ * hosts on start; this machine refuses them and the tests would see them.
+ */
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export interface Browser {
+  readonly context: BrowserContext;
+  /** Every URL the browser requested, in order. */
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(
+  options: { colorScheme?: "light" | "dark"; width?: number; height?: number } = {},
+): Promise<Browser> {
+  const profile = mkdtempSync(path.join(tmpdir(), "robots-chromium-"));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      colorScheme: options.colorScheme ?? "light",
+      viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    });
+  } catch (err) {
+    rmSync(profile, { recursive: true, force: true });
+    throw new Error(
+      `cannot start ${CHROMIUM} (run scripts/ensure-test-deps.sh): ${(err as Error).message}`,
+    );
+  }
+  const requests: string[] = [];
+  context.on("request", (r) => requests.push(r.url()));
+  return {
+    context,
+    requests,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Requests that went somewhere other than this machine's 127.0.0.1 (file:, data: and about: stay local). */
+export function outsideRequests(requests: readonly string[]): string[] {
+  return requests.filter((u) => {
+    const url = new URL(u);
+    if (url.protocol === "file:" || url.protocol === "data:" || url.protocol === "about:") {
+      return false;
+    }
+    return url.hostname !== "127.0.0.1";
+  });
+}
+
+export interface Served {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Start `robots serve --port 0` (plus `extra` flags) and read its URL off the first line. */
+export async function startServe(extra: readonly string[] = []): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...extra], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string | null>((resolve) => {
+    lines.once("line", resolve);
+    lines.once("close", () => resolve(null));
+  });
+  if (first === null || !/^http:\/\/127\.0\.0\.1:\d+\/$/.test(first)) {
+    child.kill();
+    throw new Error(`robots serve did not print its URL: ${JSON.stringify(first)} ${stderr}`);
+  }
+  return {
+    url: first,
+    async stop() {
+      child.kill("SIGTERM");
+      const code = await exited;
+      if (code !== 0) throw new Error(`robots serve exited with ${code}: ${stderr}`);
+    },
+  };
+}
+
+/** The few DOM members the helpers below use (the tests compile without the DOM library). */
+interface PageGlobals {
+  document: {
+    querySelector(
+      selector: string,
+    ): { value: string; dispatchEvent(event: unknown): boolean } | null;
+  };
+  Event: new (type: string, init?: { bubbles?: boolean }) => unknown;
+}
+
+/**
+ * Set an input's value and fire `input`, as a paste does. Playwright's
+ * fill() types through the editing machinery, which takes minutes on a
+ * 100 KB textarea; small inputs in the tests use fill() itself.
+ */
+export async function setField(page: Page, testid: string, value: string): Promise<void> {
+  await page.evaluate(
+    ({ testid, value }) => {
+      const g = globalThis as unknown as PageGlobals;
+      const field = g.document.querySelector(`[data-testid="${testid}"]`);
+      if (field === null) throw new Error(`no [data-testid="${testid}"]`);
+      field.value = value;
+      field.dispatchEvent(new g.Event("input", { bubbles: true }));
+    },
+    { testid, value },
+  );
+}

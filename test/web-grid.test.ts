@@ -1,0 +1,159 @@
+/**
+ * The tester page's grid (src/web) in a real Chromium, served by
+ * `robots serve`: every cell equals `robots batch` on conformance records
+ * (verdict and deciding line, SPEC.md §6), and no request leaves 127.0.0.1.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { after, before, test } from "node:test";
+import type { Page } from "playwright-core";
+import {
+  type Browser,
+  launchBrowser,
+  outsideRequests,
+  type Served,
+  setField,
+  startServe,
+} from "./helpers/chromium.js";
+import { bodyOf, CLI, type ConformanceRecord, conformanceSets } from "./helpers/shared.js";
+
+interface GridCase {
+  id: string;
+  body: Buffer;
+  text: string;
+  agents: string[];
+  urls: string[];
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Records a person can type into the page: the body is UTF-8 (a textarea
+ * holds text, not bytes), agents hold no comma (the list's separator) and
+ * URLs no line break, and neither starts or ends with spaces (the inputs are
+ * trimmed). Under 400 KiB, so the crawler's 500 KiB view is the whole file,
+ * as for `robots batch`.
+ */
+function typeable(rec: ConformanceRecord): GridCase | null {
+  const body = bodyOf(rec);
+  if (body.length > 400 * 1024) return null;
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    return null;
+  }
+  if (text.startsWith("\uFEFF")) return null;
+  const agents: string[] = [];
+  const urls: string[] = [];
+  for (const c of rec.checks) {
+    if (c.agent === "" || c.agent.includes(",") || c.agent.trim() !== c.agent) return null;
+    if (c.url === "" || /[\r\n]/.test(c.url) || c.url.trim() !== c.url) return null;
+    if (!agents.includes(c.agent)) agents.push(c.agent);
+    if (!urls.includes(c.url)) urls.push(c.url);
+  }
+  return { id: rec.id, body, text, agents, urls };
+}
+
+function sample(): GridCase[] {
+  const out: GridCase[] = [];
+  for (const set of conformanceSets()) {
+    const want = set.name.includes("corpus") ? 12 : 40;
+    const step = Math.max(1, Math.floor(set.records.length / (want * 3)));
+    let taken = 0;
+    for (let i = 0; i < set.records.length && taken < want; i += step) {
+      const c = typeable(set.records[i]!);
+      if (c === null) continue;
+      out.push(c);
+      taken++;
+    }
+  }
+  return out;
+}
+
+/** `robots batch` on the record's own bytes, for every agent × URL of the case. */
+function batchVerdicts(cases: readonly GridCase[]): Map<string, string>[] {
+  const input = cases
+    .map((c) =>
+      JSON.stringify({
+        robotsBase64: c.body.toString("base64"),
+        checks: c.urls.flatMap((url) => c.agents.map((agent) => ({ agent, url }))),
+      }),
+    )
+    .join("\n");
+  const out = execFileSync(process.execPath, [CLI, "batch"], {
+    input,
+    maxBuffer: 256 * 1024 * 1024,
+  }).toString();
+  return out
+    .trim()
+    .split("\n")
+    .map((line, i) => {
+      const c = cases[i]!;
+      const results = (JSON.parse(line) as { results: { allowed: boolean; line: number }[] })
+        .results;
+      const map = new Map<string, string>();
+      let k = 0;
+      for (const url of c.urls) {
+        for (const agent of c.agents) {
+          const r = results[k++]!;
+          map.set(
+            JSON.stringify([agent, url]),
+            `${r.allowed ? "allowed" : "disallowed"} ${r.line}`,
+          );
+        }
+      }
+      return map;
+    });
+}
+
+/** The grid as the page shows it: [agent, url] → "verdict line". */
+export async function readGrid(page: Page): Promise<Map<string, string>> {
+  const cells = (await page.evaluate(
+    `[...document.querySelectorAll('[data-testid="result"]')].map((e) => [e.dataset.agent, e.dataset.url, e.dataset.verdict, e.dataset.line])`,
+  )) as [string, string, string, string][];
+  return new Map(cells.map(([a, u, v, l]) => [JSON.stringify([a, u]), `${v} ${l}`]));
+}
+
+let browser: Browser;
+let served: Served;
+
+before(async () => {
+  served = await startServe();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+test("grid: every cell equals robots batch on conformance records (SPEC.md §6)", async () => {
+  const cases = sample();
+  assert.ok(cases.length >= 30, `only ${cases.length} typeable records`);
+  const expected = batchVerdicts(cases);
+  const page = await browser.context.newPage();
+  await page.goto(served.url);
+  await page.waitForSelector('[data-testid="result"]');
+  let cells = 0;
+  const verdicts = new Set<string>();
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    await setField(page, "robots-txt", c.text);
+    await setField(page, "agents", c.agents.join(", "));
+    await setField(page, "urls", c.urls.join("\n"));
+    const shown = await readGrid(page);
+    assert.deepEqual(shown, expected[i], `record ${c.id}`);
+    cells += shown.size;
+    for (const v of shown.values()) verdicts.add(v.split(" ")[0]!);
+  }
+  // The sample exercised both verdicts over many cells.
+  assert.ok(cells >= 100, `${cells} cells`);
+  assert.deepEqual([...verdicts].sort(), ["allowed", "disallowed"]);
+  await page.close();
+});
+
+test("page: no request leaves 127.0.0.1", () => {
+  assert.ok(browser.requests.length > 0, "the browser made no request at all");
+  assert.deepEqual(outsideRequests(browser.requests), []);
+});
