@@ -12,7 +12,7 @@ import {
   launchBrowser,
   outsideRequests,
   type Served,
-  setField,
+  setFields,
   startServe,
 } from "./helpers/chromium.js";
 import { bodyOf, CLI, type ConformanceRecord, conformanceSets } from "./helpers/shared.js";
@@ -139,9 +139,11 @@ test("grid: every cell equals robots batch on conformance records (SPEC.md §6)"
   const verdicts = new Set<string>();
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
-    await setField(page, "robots-txt", c.text);
-    await setField(page, "agents", c.agents.join(", "));
-    await setField(page, "urls", c.urls.join("\n"));
+    await setFields(page, {
+      "robots-txt": c.text,
+      agents: c.agents.join(", "),
+      urls: c.urls.join("\n"),
+    });
     const shown = await readGrid(page);
     assert.deepEqual(shown, expected[i], `record ${c.id}`);
     cells += shown.size;

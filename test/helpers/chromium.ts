@@ -128,19 +128,24 @@ interface PageGlobals {
 }
 
 /**
- * Set an input's value and fire `input`, as a paste does. Playwright's
- * fill() types through the editing machinery, which takes minutes on a
- * 100 KB textarea; small inputs in the tests use fill() itself.
+ * Set inputs' values, then fire one `input` event (on the last), as a paste
+ * does; the page reads every input on each event. Playwright's fill() types
+ * through the editing machinery, which takes minutes on a 100 KB textarea;
+ * small inputs in the tests use fill() itself.
  */
-export async function setField(page: Page, testid: string, value: string): Promise<void> {
-  await page.evaluate(
-    ({ testid, value }) => {
-      const g = globalThis as unknown as PageGlobals;
+export async function setFields(
+  page: Page,
+  values: Readonly<Record<string, string>>,
+): Promise<void> {
+  await page.evaluate((values) => {
+    const g = globalThis as unknown as PageGlobals;
+    let last: { dispatchEvent(event: unknown): boolean } | null = null;
+    for (const [testid, value] of Object.entries(values)) {
       const field = g.document.querySelector(`[data-testid="${testid}"]`);
       if (field === null) throw new Error(`no [data-testid="${testid}"]`);
       field.value = value;
-      field.dispatchEvent(new g.Event("input", { bubbles: true }));
-    },
-    { testid, value },
-  );
+      last = field;
+    }
+    last?.dispatchEvent(new g.Event("input", { bubbles: true }));
+  }, values);
 }
