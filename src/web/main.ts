@@ -365,7 +365,9 @@ function renderReport(): void {
         [
           el("th", { scope: "row" }, [e.crawler.token]),
           el("td", {}, [e.crawler.operator]),
-          el("td", {}, [CRAWLER_PURPOSES[e.crawler.purpose]]),
+          el("td", { title: CRAWLER_PURPOSES[e.crawler.purpose] }, [
+            CRAWLER_PURPOSES[e.crawler.purpose].split(":")[0] ?? "",
+          ]),
           el("td", { class: "status" }, [STATUS_TEXT[e.status]]),
           el("td", {}, [
             e.line > 0

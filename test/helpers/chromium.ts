@@ -111,7 +111,9 @@ export async function startServe(extra: readonly string[] = []): Promise<Served>
     url: first,
     async stop() {
       child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
       const code = await exited;
+      clearTimeout(timer);
       if (code !== 0) throw new Error(`robots serve exited with ${code}: ${stderr}`);
     },
   };
@@ -148,4 +150,17 @@ export async function setFields(
     }
     last?.dispatchEvent(new g.Event("input", { bubbles: true }));
   }, values);
+}
+
+/**
+ * Wait until `expression` is true in the page. Polled through evaluate():
+ * Playwright's waitForFunction compiles its argument inside the page, which
+ * the page's Content-Security-Policy (no eval) rightly forbids.
+ */
+export async function waitFor(page: Page, expression: string, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${expression}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

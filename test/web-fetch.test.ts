@@ -1,0 +1,156 @@
+/**
+ * Live fetch in the tester page through `robots serve` (/api/fetch, SPEC.md
+ * §8), against real servers on 127.0.0.1: status, redirects and size shown,
+ * the body loaded into the editor or the compare box; private addresses
+ * refused unless --allow-private; requests naming another host refused.
+ */
+import assert from "node:assert/strict";
+import * as http from "node:http";
+import { after, before, test } from "node:test";
+import type { Page } from "playwright-core";
+import { compileMatcher, parseRobotsTxt } from "../src/index.js";
+import { startServer, type TestServer } from "./fetch-servers.js";
+import {
+  type Browser,
+  launchBrowser,
+  outsideRequests,
+  type Served,
+  startServe,
+  waitFor,
+} from "./helpers/chromium.js";
+
+const BODY = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n";
+
+let browser: Browser;
+let origin: TestServer;
+let open: Served;
+let guarded: Served;
+
+before(async () => {
+  origin = await startServer((req, res) => {
+    if (req.url === "/robots.txt") {
+      res.writeHead(301, { location: "/moved/robots.txt" }).end();
+    } else if (req.url === "/moved/robots.txt") {
+      res.writeHead(200, { "content-type": "text/plain" }).end(BODY);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  open = await startServe(["--allow-private"]);
+  guarded = await startServe();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await open?.stop();
+  await guarded?.stop();
+  await origin?.close();
+});
+
+async function fetchIn(page: Page, url: string, button = "fetch"): Promise<string> {
+  await page.getByTestId("fetch-url").fill(url);
+  await page.getByTestId(button).click();
+  await waitFor(page, `document.documentElement.dataset.fetching === "0"`);
+  return (await page.getByTestId("fetch-status").textContent()) ?? "";
+}
+
+test("live fetch: redirects followed, status and size shown, the body is edited and tested", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(open.url);
+  await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+  const status = await fetchIn(page, `${origin.origin}/some/page`);
+  assert.match(status, /^ok: /);
+  assert.ok(status.includes("HTTP 200"), status);
+  assert.ok(status.includes(`redirect 301 → ${origin.origin}/moved/robots.txt`), status);
+  assert.ok(status.includes(`${BODY.length} bytes`), status);
+  assert.equal(await page.getByTestId("robots-txt").inputValue(), BODY);
+  // The grid now reads the fetched rules.
+  await page.getByTestId("agents").fill("GPTBot, Googlebot");
+  await page.getByTestId("urls").fill("/private/x");
+  const robots = parseRobotsTxt(BODY);
+  for (const agent of ["GPTBot", "Googlebot"]) {
+    const v = compileMatcher(robots, agent).check("/private/x");
+    const cell = page.locator(`[data-testid="result"][data-agent="${agent}"]`);
+    assert.equal(await cell.getAttribute("data-verdict"), v.allowed ? "allowed" : "disallowed");
+    assert.equal(await cell.getAttribute("data-line"), String(v.line));
+  }
+  // "Fetch as deployed version" fills the compare box instead.
+  await page.getByTestId("compare-txt").fill("");
+  await fetchIn(page, `${origin.origin}/`, "fetch-compare");
+  assert.equal(await page.getByTestId("compare-txt").inputValue(), BODY);
+  await page.close();
+});
+
+test("live fetch: a 404 means no robots.txt, a closed port a server error (RFC 9309 §2.3.1.3-4)", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(open.url);
+  await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+  const before = await page.getByTestId("robots-txt").inputValue();
+  const missing = await startServer((_req, res) => res.writeHead(404).end());
+  assert.match(await fetchIn(page, `${missing.origin}/`), /^unavailable: .*HTTP 404/);
+  await missing.close();
+  assert.match(await fetchIn(page, `${missing.origin}/`), /^unreachable: /);
+  // Neither answer replaces the file being edited.
+  assert.equal(await page.getByTestId("robots-txt").inputValue(), before);
+  await page.close();
+});
+
+test("live fetch: private addresses are refused without --allow-private", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(guarded.url);
+  await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+  const hits = origin.hits();
+  const paths = origin.paths.length;
+  for (const url of [`${origin.origin}/`, origin.origin.replace("127.0.0.1", "localhost")]) {
+    const status = await fetchIn(page, url);
+    assert.match(status, /^refused: /, url);
+    assert.match(status, /not a public address/, url);
+  }
+  assert.equal(origin.hits(), hits);
+  assert.equal(origin.paths.length, paths);
+  await page.close();
+});
+
+/** One raw GET to `robots serve`, with a Host header of our choosing. */
+function get(base: string, path: string, host?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(path, base);
+    const req = http.get(url, { headers: host === undefined ? {} : { host } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        body += d;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+  });
+}
+
+test("/api/fetch: bad input is a 400 with a reason; other hosts get 421; unknown paths 404", async () => {
+  const none = await get(guarded.url, "/api/fetch");
+  assert.equal(none.status, 400);
+  assert.match(JSON.parse(none.body).message, /give the site's URL/);
+  const scheme = await get(
+    guarded.url,
+    `/api/fetch?url=${encodeURIComponent("ftp://example.com/")}`,
+  );
+  assert.equal(scheme.status, 400);
+  assert.match(JSON.parse(scheme.body).message, /ftp/);
+  const v6 = await get(guarded.url, `/api/fetch?url=${encodeURIComponent("http://[::1]:9/")}`);
+  assert.equal(v6.status, 403);
+  assert.equal(JSON.parse(v6.body).kind, "refused");
+  // A page elsewhere reaching this server through a DNS name it controls.
+  const rebound = await get(guarded.url, "/", "attacker.example");
+  assert.equal(rebound.status, 421);
+  assert.equal((await get(guarded.url, "/nothing-here")).status, 404);
+  const page = await get(guarded.url, "/");
+  assert.equal(page.status, 200);
+  assert.match(page.body, /data-testid="robots-txt"/);
+});
+
+test("no request leaves 127.0.0.1", () => {
+  assert.ok(browser.requests.length > 0, "the browser made no request at all");
+  assert.deepEqual(outsideRequests(browser.requests), []);
+});

@@ -1,0 +1,281 @@
+/**
+ * The tester page in a real Chromium, opened from file:// (the single file
+ * `npm run build:web` writes, no server): lint findings, explanations, the
+ * crawler report, diff and the profiles each equal what the library or
+ * `robots batch` gives for the same input, and the URL fragment reproduces
+ * the page in a new tab. No request leaves the machine.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import type { Page } from "playwright-core";
+import { probePaths } from "../src/diff/probe-paths.js";
+import { parseDocument } from "../src/explain/document.js";
+import { explainUrl } from "../src/explain/explain-url.js";
+import { compileMatcher, lintRobotsTxt, parseRobotsTxt } from "../src/index.js";
+import { crawlerReport } from "../src/report/crawler-report.js";
+import {
+  type Browser,
+  launchBrowser,
+  outsideRequests,
+  PAGE_FILE,
+  setFields,
+  waitFor,
+} from "./helpers/chromium.js";
+import { CLI } from "./helpers/shared.js";
+
+const PAGE_URL = pathToFileURL(PAGE_FILE).href;
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function open(url = PAGE_URL): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(url);
+  await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+  return page;
+}
+
+/** Wait until lint, report, diff and the fragment have caught up with the last edit. */
+async function settled(page: Page): Promise<void> {
+  await waitFor(page, `document.documentElement.dataset.saved === "1"`);
+}
+
+async function grid(page: Page): Promise<[string, string, string, string][]> {
+  return (await page.evaluate(
+    `[...document.querySelectorAll('[data-testid="result"]')].map((e) => [e.dataset.agent, e.dataset.url, e.dataset.verdict, e.dataset.line])`,
+  )) as [string, string, string, string][];
+}
+
+/** The library's verdicts for the same inputs, in the grid's order (URL rows, agent columns). */
+function libraryGrid(text: string, agents: string[], urls: string[], profile = "google") {
+  const robots = parseRobotsTxt(text, { profile: profile as "google" });
+  const out: [string, string, string, string][] = [];
+  for (const url of urls) {
+    for (const agent of agents) {
+      const v = compileMatcher(robots, agent).check(url);
+      out.push([agent, url, v.allowed ? "allowed" : "disallowed", String(v.line)]);
+    }
+  }
+  return out;
+}
+
+const RULES = `User-agent: *
+Disallow: /private/
+Allow: /private/press/
+Disallow: /*.pdf$
+
+User-agent: GPTBot
+Disallow: /
+`;
+
+test("file://: the page works with no server; live fetch is off and says why", async () => {
+  const page = await open();
+  const agents = ["Googlebot", "GPTBot"];
+  const urls = [
+    "https://example.com/",
+    "https://example.com/private/a",
+    "/private/press/b",
+    "/x.pdf",
+  ];
+  await page.getByTestId("robots-txt").fill(RULES);
+  await page.getByTestId("agents").fill(agents.join(", "));
+  await page.getByTestId("urls").fill(urls.join("\n"));
+  assert.deepEqual(await grid(page), libraryGrid(RULES, agents, urls));
+  assert.equal(await page.getByTestId("fetch").isDisabled(), true);
+  assert.match((await page.getByTestId("fetch-status").textContent()) ?? "", /robots serve/);
+  await page.close();
+});
+
+test("lint: every finding at its line with its fix, as lintRobotsTxt reports it (SPEC.md §2-§7)", async () => {
+  const text =
+    "User-agent: *\nDissallow: /tmp/\nDisallow /nocolon\nAllow: /ok\nCrawl-delay: 10\n\nUser-agent: Googlebot\nDisallow: /a\nNoindex: /b\nSitemap: /relative.xml\n";
+  const page = await open();
+  await setFields(page, { "robots-txt": text });
+  await settled(page);
+  const shown = (await page.evaluate(
+    `[...document.querySelectorAll('[data-testid="diagnostic"]')].map((e) => [e.dataset.id, e.dataset.line, e.querySelector(".fix").textContent])`,
+  )) as [string, string, string][];
+  const expected = lintRobotsTxt(text).diagnostics.map((d) => [
+    d.id,
+    String(d.line),
+    `Fix: ${d.fix}`,
+  ]);
+  assert.ok(expected.length >= 3, `the sample gives ${expected.length} findings`);
+  assert.deepEqual(shown, expected);
+  // Each finding marks its line in the editor.
+  const marked = (await page.evaluate(
+    `document.querySelectorAll("#marks .mark:not(.decide)").length`,
+  )) as number;
+  assert.equal(marked, new Set(expected.map((d) => d[1])).size);
+  await page.close();
+});
+
+test("explain: a cell shows why, and its deciding line is marked (SPEC.md §6)", async () => {
+  const page = await open();
+  await setFields(page, {
+    "robots-txt": RULES,
+    agents: "Googlebot",
+    urls: "https://example.com/private/press/x\n/private/y",
+  });
+  await page.locator('[data-testid="result"]').first().click();
+  const cell = page.locator('[data-testid="result"]').first();
+  const line = Number(await cell.getAttribute("data-line"));
+  const expected = explainUrl(
+    parseDocument(RULES),
+    "Googlebot",
+    "https://example.com/private/press/x",
+  );
+  assert.equal(line, expected.line);
+  assert.ok(line > 0);
+  const text = (await page.getByTestId("explanation").textContent()) ?? "";
+  assert.ok(text.includes(expected.decidedBecause), text);
+  assert.ok(text.includes(expected.groups.summary), text);
+  for (const o of expected.others) assert.ok(text.includes(o.why), `losing rule: ${o.why}`);
+  const deciding = (await page.locator(".context .deciding").textContent()) ?? "";
+  assert.equal(Number(deciding.trim().split(/\s+/)[0]), line);
+  assert.equal(await page.locator("#marks .mark.decide").count(), 1);
+  // Keyboard: the cells are buttons, reachable and pressed with Enter.
+  const second = page.locator('[data-testid="result"]').nth(1);
+  await second.focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await second.getAttribute("aria-pressed"), "true");
+  assert.equal(await cell.getAttribute("aria-pressed"), "false");
+  await page.close();
+});
+
+test("crawler report: every crawler's status equals crawlerReport (robots agents)", async () => {
+  const page = await open();
+  await setFields(page, { "robots-txt": RULES });
+  await settled(page);
+  const shown = (await page.evaluate(
+    `[...document.querySelectorAll('[data-testid="crawler"]')].map((e) => [e.dataset.token, e.dataset.status])`,
+  )) as [string, string][];
+  const expected = crawlerReport(parseRobotsTxt(RULES)).crawlers.map((e) => [
+    e.crawler.token,
+    e.status,
+  ]);
+  assert.deepEqual(shown, expected);
+  const statuses = new Set(shown.map((s) => s[1]));
+  assert.ok(statuses.has("blocked") && statuses.has("partial"), [...statuses].join());
+  await page.close();
+});
+
+test("diff: every verdict that changes from the deployed version is listed, and only those", async () => {
+  const deployed = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n";
+  const edited = "User-agent: *\nDisallow: /private/\nDisallow: /drafts\nAllow: /private/press/\n";
+  const agents = ["Googlebot", "GPTBot"];
+  const urls = ["https://example.com/", "https://example.com/private/press/x"];
+  const page = await open();
+  await setFields(page, {
+    "robots-txt": edited,
+    "compare-txt": deployed,
+    agents: agents.join(", "),
+    urls: urls.join("\n"),
+  });
+  await settled(page);
+  const shown = (await page.evaluate(
+    `[...document.querySelectorAll('[data-testid="change"]')].map((e) => [e.dataset.agent, e.dataset.url, e.dataset.before, e.dataset.after])`,
+  )) as string[][];
+  const before = parseRobotsTxt(deployed);
+  const afterFile = parseRobotsTxt(edited);
+  const expected: string[][] = [];
+  const targets = [...urls, ...probePaths([before, afterFile]).filter((p) => !urls.includes(p))];
+  for (const url of targets) {
+    for (const agent of agents) {
+      const b = compileMatcher(before, agent).isAllowed(url);
+      const a = compileMatcher(afterFile, agent).isAllowed(url);
+      if (a !== b)
+        expected.push([agent, url, b ? "allowed" : "disallowed", a ? "allowed" : "disallowed"]);
+    }
+  }
+  assert.ok(expected.length >= 3, `${expected.length} changes`);
+  assert.deepEqual(shown, expected);
+  await page.close();
+});
+
+test("profiles: the grid equals robots batch --profile for each (SPEC.md §9)", async () => {
+  const text = "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*.pdf$\nDisallow: /c$\n";
+  const agents = ["Googlebot", "Other"];
+  const urls = ["/a", "/a/b", "/a/b.pdf", "/c", "/cd", "/x.pdf"];
+  const page = await open();
+  await setFields(page, { "robots-txt": text, agents: agents.join(", "), urls: urls.join("\n") });
+  const grids = new Map<string, string>();
+  for (const profile of ["google", "rfc9309", "legacy1996"]) {
+    await page.getByTestId("profile").selectOption(profile);
+    const shown = await grid(page);
+    const input = JSON.stringify({
+      robots: text,
+      checks: urls.flatMap((url) => agents.map((agent) => ({ agent, url }))),
+    });
+    const out = execFileSync(process.execPath, [CLI, "batch", "--profile", profile], { input });
+    const results = (
+      JSON.parse(out.toString()) as { results: { allowed: boolean; line: number }[] }
+    ).results;
+    assert.deepEqual(
+      shown.map((c) => `${c[2]} ${c[3]}`),
+      results.map((r) => `${r.allowed ? "allowed" : "disallowed"} ${r.line}`),
+      profile,
+    );
+    grids.set(profile, JSON.stringify(shown));
+  }
+  // The sample file is read differently under the 1996 draft: the selector does something.
+  assert.notEqual(grids.get("google"), grids.get("legacy1996"));
+  await page.close();
+});
+
+test("fragment: a link reproduces the inputs and the grid in a new page", async () => {
+  const page = await open();
+  await page.getByTestId("robots-txt").fill(RULES);
+  await page.getByTestId("agents").fill("GPTBot, Googlebot, ÜberBot");
+  await page.getByTestId("urls").fill("/private/x\n/private/press/y?q=ä\n/z.pdf");
+  await page.getByTestId("compare-txt").fill("User-agent: *\nDisallow:\n");
+  await page.getByTestId("profile").selectOption("rfc9309");
+  await settled(page);
+  const link = page.url();
+  assert.match(link, /#s1=/);
+  const first = await grid(page);
+  const changes = await page.getByTestId("changes").textContent();
+  const other = await open(link);
+  assert.equal(await other.getByTestId("robots-txt").inputValue(), RULES);
+  assert.equal(await other.getByTestId("agents").inputValue(), "GPTBot, Googlebot, ÜberBot");
+  assert.equal(
+    await other.getByTestId("urls").inputValue(),
+    "/private/x\n/private/press/y?q=ä\n/z.pdf",
+  );
+  assert.equal(await other.getByTestId("profile").inputValue(), "rfc9309");
+  assert.deepEqual(await grid(other), first);
+  await settled(other);
+  assert.equal(await other.getByTestId("changes").textContent(), changes);
+  // A damaged fragment falls back to the sample instead of failing.
+  const broken = await open(`${PAGE_URL}#s1=not-deflate!!`);
+  assert.ok((await grid(broken)).length > 0);
+  await Promise.all([page.close(), other.close(), broken.close()]);
+});
+
+test("build: one self-contained file, no outside resources, script ≤ 60 kB gzipped", () => {
+  const html = readFileSync(PAGE_FILE, "utf8");
+  const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? "";
+  assert.ok(script.length > 10_000, "the bundle is inlined");
+  const gz = gzipSync(script).length;
+  assert.ok(gz <= 60_000, `${gz} bytes gzipped`);
+  // Nothing to load: the markup and style have no src or href attribute and
+  // no stylesheet or font URL (the script's own strings are data).
+  const markup = html.replace(script, "");
+  assert.doesNotMatch(markup, /\s(?:src|href)\s*=|@import|url\(/i);
+});
+
+test("no request leaves the machine (file:// only)", () => {
+  assert.ok(browser.requests.length > 0, "the browser made no request at all");
+  assert.deepEqual(outsideRequests(browser.requests), []);
+});
