@@ -5,7 +5,7 @@
  * Decoding never throws: a damaged or foreign fragment gives null, and the
  * inflated size is bounded so a crafted link cannot exhaust memory.
  */
-import { isProfile, type Profile } from "../parse/profile.js";
+import { isProfile, type Profile } from "../protocol/profile.js";
 
 export interface PageState {
   readonly robots: string;

@@ -11,10 +11,11 @@
 
 import { CRAWLER_PURPOSES } from "../data/crawlers.js";
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
-import { createExplainer, groupDigits } from "../explain/explain-url.js";
+import { createExplainer } from "../explain/explain-url.js";
 import type { Diagnostic } from "../lint/diagnostics.js";
 import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
-import { isProfile, type Profile } from "../parse/profile.js";
+import { isProfile, type Profile } from "../protocol/profile.js";
+import { groupDigits } from "../protocol/size-limit.js";
 import { crawlerReport } from "../report/crawler-report.js";
 import { byId, clear, el } from "./dom.js";
 import {
