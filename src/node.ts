@@ -12,6 +12,7 @@ export {
   MemoryRobotsStore,
   type MemoryStoreOptions,
 } from "./cache/memory-store.js";
+export type { SharedRobotsStore } from "./cache/shared-store.js";
 export {
   type RobotsStore,
   STORED_FORMAT,
@@ -25,6 +26,7 @@ export {
   SERVER_ERROR_DISALLOW_MS,
   SERVER_ERROR_LONG_OUTAGE_MS,
 } from "./cache/timeline.js";
+export { POLITENESS_DEFAULTS, type Turn } from "./client/politeness.js";
 export {
   type AccessCheck,
   type CallOptions,

@@ -18,6 +18,7 @@ import {
 } from "../cache/entry-codec.js";
 import { CACHE_DEFAULTS, freshnessLifetime, retryDelay } from "../cache/lifetime.js";
 import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
+import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
 import { isUsable, rulesInForce } from "../cache/timeline.js";
 import { RobotsError } from "../errors.js";
@@ -40,6 +41,15 @@ import {
 import { crawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
+import { fetchOncePerFleet } from "./fleet-flight.js";
+import {
+  nonNegative,
+  POLITENESS_DEFAULTS,
+  Politeness,
+  pause,
+  type Turn,
+  turnHeaders,
+} from "./politeness.js";
 import { robotsItselfState, type SourceState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 
@@ -85,6 +95,13 @@ export interface RobotsClientOptions {
   readonly store?: RobotsStore;
   /** Bound on each store call; after it the client goes on without the store. Default 2000 ms. */
   readonly storeTimeoutMs?: number;
+  /**
+   * waitForTurn's spacing when robots.txt sets no Crawl-delay for the
+   * crawler, and its floor otherwise. Default 0.
+   */
+  readonly minCrawlDelayMs?: number;
+  /** waitForTurn's cap on a Crawl-delay. Default 30000 ms. */
+  readonly maxCrawlDelayMs?: number;
   /** Performs one HTTP GET. Default: createNodeTransport(). */
   readonly transport?: Transport;
   /** The clock for lifetimes and the server-error timeline (ms since the epoch). Default Date.now. */
@@ -180,6 +197,7 @@ export class RobotsClient {
   readonly #lifetime: { ttlMs: number; minTtlMs: number; maxTtlMs: number };
   readonly #retry: { retryMs: number; minRetryMs: number; maxRetryMs: number };
   readonly #bounds: EntryBounds;
+  readonly #turns: Politeness;
 
   /**
    * @param userAgent the crawler's full User-Agent header, e.g.
@@ -261,6 +279,64 @@ export class RobotsClient {
     });
     this.#now = options.now ?? Date.now;
     this.#transport = options.transport;
+    this.#turns = new Politeness(
+      this.#store,
+      {
+        minCrawlDelayMs: nonNegative(
+          "minCrawlDelayMs",
+          options.minCrawlDelayMs ?? POLITENESS_DEFAULTS.minCrawlDelayMs,
+        ),
+        maxCrawlDelayMs: nonNegative(
+          "maxCrawlDelayMs",
+          options.maxCrawlDelayMs ?? POLITENESS_DEFAULTS.maxCrawlDelayMs,
+        ),
+        maxRetryMs: this.#retry.maxRetryMs,
+        storeTimeoutMs: this.#storeTimeoutMs,
+        maxEntries,
+      },
+      (problem) => this.#countStoreProblem(problem),
+    );
+  }
+
+  /**
+   * Resolves when the crawler may request `url` without breaking its
+   * origin's politeness (docs/fleet.md "Politeness"): the Crawl-delay of the
+   * crawler's group (within minCrawlDelayMs and maxCrawlDelayMs) after the
+   * previous turn, and no sooner than a Retry-After reported with
+   * reportResponse(). With a store that reserves turns (the Redis store) the
+   * spacing holds for every process sharing it; otherwise, or while that
+   * store fails, for this client. Call it right before each request.
+   */
+  async waitForTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
+    const turn = await this.takeTurn(url, options);
+    await pause(turn.waitMs, options.signal);
+    return turn;
+  }
+
+  /**
+   * waitForTurn without the wait: reserves the next turn for `url`'s origin
+   * and says how long to wait for it (for crawlers that schedule requests
+   * themselves). The turn is taken: a request is expected at its time.
+   */
+  async takeTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
+    const snap = await this.robots(url, options);
+    const delay = snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
+    return this.#turns.reserve(snap.source.origin, this.#turns.delayFor(delay));
+  }
+
+  /**
+   * Tell the client how the site answered a request for `url`: after a 429
+   * or 503 no turn is given before its Retry-After (capped by maxRetryMs;
+   * 10 s when there is none), fleet-wide with a shared store. Returns the
+   * pause applied in ms (0 for other statuses).
+   */
+  async reportResponse(
+    url: string | URL,
+    status: number,
+    headers?: Headers | Readonly<Record<string, string | readonly string[] | undefined>>,
+  ): Promise<number> {
+    const origin = originOf(parseHttpUrl(url)).origin;
+    return this.#turns.report(origin, status, turnHeaders(headers));
   }
 
   /** True when the crawler may fetch `url`. Throws RobotsError for a malformed or non-http(s) URL. */
@@ -411,11 +487,69 @@ export class RobotsClient {
       const compiled = this.#keep(key, read.entry, previous, read.problem);
       return { compiled, fetched: false, lastFetch: null };
     }
-    const result = await this.#fetchNow(origin);
-    const entry = this.#update(key, read.entry ?? previous?.entry ?? null, result, this.#now());
-    const written = await this.#writeStore(key, entry);
-    const compiled = this.#keep(key, entry, previous, read.problem ?? written);
-    return { compiled, fetched: true, lastFetch: result };
+    const fetchAndRecord = async (): Promise<Resolved> => {
+      const result = await this.#fetchNow(origin);
+      const prev = read.entry ?? previous?.entry ?? null;
+      const { entry, problem } = await this.#record(key, prev, result, this.#now());
+      const compiled = this.#keep(key, entry, previous, read.problem ?? problem);
+      return { compiled, fetched: true, lastFetch: result };
+    };
+    const store = this.#store;
+    if (store === null || !hasLease(store)) return fetchAndRecord();
+    // A fleet sharing the store: one fetch per origin for all (docs/fleet.md).
+    const { value } = await fetchOncePerFleet<Resolved>({
+      store,
+      origin: key,
+      leaseMs: this.#fetch.totalTimeoutMs + 2 * this.#storeTimeoutMs,
+      storeTimeoutMs: this.#storeTimeoutMs,
+      lookup: async () => {
+        const again = await this.#readStore(key);
+        if (again.entry === null || !isUsable(again.entry, this.#now())) {
+          return { value: null, storeDown: again.problem !== null };
+        }
+        const compiled = this.#keep(key, again.entry, previous, again.problem);
+        return { value: { compiled, fetched: false, lastFetch: null }, storeDown: false };
+      },
+      fetch: fetchAndRecord,
+      onProblem: (problem) => this.#countStoreProblem(problem),
+    });
+    return value;
+  }
+
+  /**
+   * The entry after a fetch, written to the store. A store with an atomic
+   * update applies the fetch to its latest entry, so failures of several
+   * processes at once count every attempt and keep the first `since`
+   * (SPEC.md §8 timeline); otherwise (or when the store fails) the entry
+   * follows from `prev`.
+   */
+  async #record(
+    key: string,
+    prev: CachedEntry | null,
+    result: FetchResult,
+    at: number,
+  ): Promise<{ entry: CachedEntry; problem: StoreProblem | null }> {
+    const local = this.#update(key, prev, result, at);
+    const store = this.#store as SharedRobotsStore | null;
+    if (store === null || typeof store.update !== "function") {
+      return { entry: local, problem: await this.#writeStore(key, local) };
+    }
+    let applied = local;
+    const r = await guardStoreCall(
+      "set",
+      () =>
+        store.update!(key, (current) => {
+          const latest = fromStoredEntry(current, key, at, this.#bounds).entry ?? prev;
+          applied = this.#update(key, latest, result, at);
+          return toStoredEntry(applied);
+        }),
+      this.#storeTimeoutMs,
+    );
+    if (r.problem !== null) {
+      this.#countStoreProblem(r.problem);
+      return { entry: local, problem: r.problem };
+    }
+    return { entry: applied, problem: null };
   }
 
   /** The store's entry for `key`, validated; any trouble is a miss with a problem. */

@@ -1,0 +1,269 @@
+/**
+ * A crawler fleet on a real redis-server (docs/fleet.md): several worker
+ * processes, each a RobotsClient over the Redis store, against counting
+ * loopback sites. One robots.txt fetch per origin for the whole fleet; every
+ * verdict right while Redis is killed with SIGKILL mid-run; sharing resumes
+ * after a restart; concurrent failures keep an exact attempt count; page
+ * requests of different processes spaced by the Crawl-delay, read from the
+ * site's own log. No timing is asserted: only counts, verdicts and the
+ * order and spacing of the site's recorded requests against the delay the
+ * site asked for.
+ */
+import assert from "node:assert/strict";
+import * as http from "node:http";
+import type * as net from "node:net";
+import { after, before, describe, it } from "node:test";
+import { startFleet, stopFleet, type Worker } from "./helpers/fleet.js";
+import { type RedisServer, startRedis } from "./helpers/redis-server.js";
+
+interface Site {
+  readonly origin: string;
+  /** Requests for /robots.txt. */
+  robotsHits: number;
+  /** Arrival times (ms) of requests for anything else. */
+  readonly pages: number[];
+  /** Expected verdicts for the test URLs. */
+  readonly expect: Record<string, boolean>;
+  close(): Promise<void>;
+}
+
+type Kind = "rules" | "missing" | "failing";
+
+async function startSite(
+  kind: Kind,
+  options: { crawlDelay?: number; pageStatus?: () => [number, Record<string, string>] } = {},
+): Promise<Site> {
+  const robots =
+    `User-agent: FleetBot\nDisallow: /private\n` +
+    (options.crawlDelay === undefined ? "" : `Crawl-delay: ${options.crawlDelay}\n`) +
+    `\nUser-agent: *\nDisallow: /\n`;
+  const site = { robotsHits: 0, pages: [] as number[] };
+  const server = http.createServer((req, res) => {
+    if (req.url === "/robots.txt") {
+      site.robotsHits++;
+      if (kind === "rules") res.writeHead(200, { "content-type": "text/plain" }).end(robots);
+      else if (kind === "missing") res.writeHead(404).end();
+      else res.writeHead(503).end();
+      return;
+    }
+    site.pages.push(Date.now());
+    const [status, headers] = options.pageStatus?.() ?? [200, {}];
+    res.writeHead(status, headers).end("page");
+  });
+  const sockets = new Set<net.Socket>();
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  const expect: Record<string, boolean> = {
+    [`${origin}/public/page`]: kind !== "failing",
+    [`${origin}/private/page`]: kind === "missing",
+  };
+  return Object.assign(site, {
+    origin,
+    expect,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+async function startSites(n: number): Promise<Site[]> {
+  const kinds: Kind[] = ["rules", "rules", "missing", "failing"];
+  return Promise.all(Array.from({ length: n }, (_, i) => startSite(kinds[i % kinds.length]!)));
+}
+
+interface Checked {
+  results: { url: string; allowed: boolean; storeProblem: string | null; since: number | null }[];
+}
+
+function assertVerdicts(sites: Site[], answers: Checked[], label: string): void {
+  const expected = new Map(sites.flatMap((s) => Object.entries(s.expect)));
+  let n = 0;
+  for (const a of answers) {
+    for (const r of a.results) {
+      assert.equal(r.allowed, expected.get(r.url), `${label}: ${r.url}`);
+      n++;
+    }
+  }
+  assert.ok(n > 0, `${label}: some verdicts were checked`);
+}
+
+const urlsOf = (sites: Site[]) => sites.flatMap((s) => Object.keys(s.expect));
+
+let redis: RedisServer;
+let prefixes = 0;
+before(async () => {
+  redis = await startRedis();
+});
+after(async () => {
+  await redis.stop();
+});
+
+describe("a fleet of crawler processes sharing Redis", () => {
+  it("4 processes, 24 origins: one robots.txt fetch per origin, every verdict right", async () => {
+    const sites = await startSites(24);
+    const fleet = await startFleet(4, { redisUrl: redis.url, prefix: `f${prefixes++}:` });
+    try {
+      // Every process checks every URL at once: all race for every origin.
+      const answers = await Promise.all(
+        fleet.map((w) => w.ask<Checked>({ op: "check", urls: urlsOf(sites) })),
+      );
+      assertVerdicts(sites, answers, "fleet");
+      for (const s of sites) assert.equal(s.robotsHits, 1, `${s.origin} fetched once by the fleet`);
+      const stats = await Promise.all(
+        fleet.map((w) => w.ask<{ client: { fetches: number } }>({ op: "stats" })),
+      );
+      assert.equal(
+        stats.reduce((sum, s) => sum + s.client.fetches, 0),
+        sites.length,
+        "the processes' fetch counts add up to one per origin",
+      );
+    } finally {
+      await stopFleet(fleet);
+      await Promise.all(sites.map((s) => s.close()));
+    }
+  });
+
+  it("Redis killed with SIGKILL mid-run: every verdict right, degraded state shown; after a restart sharing resumes", async () => {
+    const phaseA = await startSites(32);
+    const phaseB = await startSites(12);
+    const fleet = await startFleet(3, { redisUrl: redis.url, prefix: `f${prefixes++}:` });
+    let restarted = false;
+    try {
+      // Phase A: the processes work through the origins in batches; Redis
+      // dies after the first batch and stays down for the rest.
+      const batches = [phaseA.slice(0, 8), phaseA.slice(8, 20), phaseA.slice(20)];
+      const answers: Checked[] = [];
+      for (const [i, batch] of batches.entries()) {
+        if (i === 1) await redis.kill9();
+        answers.push(
+          ...(await Promise.all(
+            fleet.map((w) => w.ask<Checked>({ op: "check", urls: urlsOf(batch) })),
+          )),
+        );
+      }
+      assertVerdicts(phaseA, answers, "through the outage");
+      const during = answers.slice(3).flatMap((a) => a.results);
+      assert.ok(
+        during.some((r) => r.storeProblem !== null),
+        "checks made while Redis was down show the store problem in source",
+      );
+      // Origins loaded before the kill were shared: one fetch each.
+      for (const s of batches[0]!) assert.equal(s.robotsHits, 1, s.origin);
+      // While Redis was down each process fetched for itself, at most once per origin.
+      for (const s of [...batches[1]!, ...batches[2]!]) {
+        assert.ok(
+          s.robotsHits >= 1 && s.robotsHits <= fleet.length,
+          `${s.origin}: ${s.robotsHits}`,
+        );
+      }
+      const down = await Promise.all(
+        fleet.map((w) =>
+          w.ask<{ state: string; events: string[]; client: { storeErrors: number } }>({
+            op: "stats",
+          }),
+        ),
+      );
+      for (const d of down) {
+        assert.equal(d.state, "degraded");
+        assert.deepEqual(d.events, ["degraded"]);
+        assert.ok(d.client.storeErrors > 0);
+      }
+
+      await redis.restart();
+      restarted = true;
+      // Each process waits until its store answers again (bounded), then phase B.
+      await Promise.all(fleet.map((w) => w.ask({ op: "sync" })));
+      const answersB = await Promise.all(
+        fleet.map((w) => w.ask<Checked>({ op: "check", urls: urlsOf(phaseB) })),
+      );
+      assertVerdicts(phaseB, answersB, "after the restart");
+      for (const s of phaseB) assert.equal(s.robotsHits, 1, `${s.origin}: shared again`);
+      const up = await Promise.all(
+        fleet.map((w) => w.ask<{ state: string; events: string[] }>({ op: "stats" })),
+      );
+      for (const u of up) {
+        assert.equal(u.state, "ok");
+        assert.deepEqual(u.events, ["degraded", "recovered"]);
+      }
+    } finally {
+      if (!restarted) await redis.restart();
+      await stopFleet(fleet);
+      await Promise.all([...phaseA, ...phaseB].map((s) => s.close()));
+    }
+  });
+
+  it("concurrent failures from 4 processes keep an exact attempt count and the first since", async () => {
+    const site = await startSite("failing");
+    // No lease: every process fetches on its own, so failures really race;
+    // retries are due after 1 ms, so each check fetches again.
+    const fleet = await startFleet(4, {
+      redisUrl: redis.url,
+      prefix: `f${prefixes++}:`,
+      noLease: true,
+      clientOptions: { retryMs: 1, minRetryMs: 1, maxRetryMs: 1 },
+    });
+    try {
+      const url = `${site.origin}/private/page`;
+      const rounds = Array.from({ length: 10 }, () => url);
+      const answers = await Promise.all(
+        fleet.map((w) => w.ask<Checked>({ op: "check", urls: rounds })),
+      );
+      for (const a of answers) for (const r of a.results) assert.equal(r.allowed, false);
+      // One more look, after every process is done: the attempts in Redis.
+      const last = await fleet[0]!.ask<Checked & { results: { attempts: number | null }[] }>({
+        op: "check",
+        urls: [url],
+      });
+      const final = last.results[0]!;
+      // The last check fetched once more (the retry was due), so it counts too.
+      assert.equal(final.attempts, site.robotsHits, "every failed fetch of every process counted");
+      assert.ok(site.robotsHits > 10, `the processes raced: ${site.robotsHits} fetches`);
+      const sinces = new Set(
+        [...answers, last].flatMap((a) => a.results.map((r) => r.since)).filter((s) => s !== null),
+      );
+      assert.equal(sinces.size, 1, `since never reset: ${[...sinces].join(", ")}`);
+    } finally {
+      await stopFleet(fleet);
+      await site.close();
+    }
+  });
+
+  it("page requests of 3 processes are spaced at least Crawl-delay apart (the site's log)", async () => {
+    const delaySeconds = 0.5;
+    const site = await startSite("rules", { crawlDelay: delaySeconds });
+    const fleet = await startFleet(3, { redisUrl: redis.url, prefix: `f${prefixes++}:` });
+    try {
+      const crawled = await Promise.all(
+        fleet.map((w) =>
+          w.ask<{ turns: { shared: boolean }[] }>({
+            op: "crawl",
+            url: `${site.origin}/public/a`,
+            pages: 3,
+          }),
+        ),
+      );
+      for (const c of crawled) for (const t of c.turns) assert.equal(t.shared, true);
+      const times = [...site.pages].sort((a, b) => a - b);
+      assert.equal(times.length, 9);
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      // Turns are slots on Redis' clock, delay apart; a request leaves when
+      // its turn comes and its arrival can only be later, so the gaps may be
+      // uneven by the delivery jitter of two requests, never by a whole delay.
+      const jitter = 200;
+      for (const g of gaps) {
+        assert.ok(g >= delaySeconds * 1000 - jitter, `gaps ${gaps.join(", ")} ms`);
+      }
+      const span = times.at(-1)! - times[0]!;
+      assert.ok(span >= 8 * delaySeconds * 1000 - jitter, `span ${span} ms for 9 requests`);
+    } finally {
+      await stopFleet(fleet);
+      await site.close();
+    }
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * One crawler process of a fleet, for test/fleet.test.ts and the fleet
+ * bench: a RobotsClient over the Redis store, driven by JSON commands on
+ * stdin (one per line), answering JSON lines on stdout. Running real
+ * processes (not clients in one process) is the point: nothing is shared
+ * but Redis and the sites.
+ *
+ * Commands:
+ *   {"op":"check","urls":[...]}           → {"op":"checked","results":[{url,allowed,storeProblem,since}]}
+ *   {"op":"crawl","url":u,"pages":n}      → waitForTurn + GET per page → {"op":"crawled","statuses":[...]}
+ *   {"op":"sync"}                         → waits until the store answers again → {"op":"synced"}
+ *   {"op":"stats"}                        → {"op":"stats","client":…,"store":…}
+ *   {"op":"exit"}
+ */
+import * as http from "node:http";
+import { createInterface } from "node:readline";
+import { RobotsClient, type RobotsStore } from "../../src/node.js";
+import { redisStore } from "../../src/redis.js";
+
+const config = JSON.parse(process.env.FLEET_WORKER ?? "{}") as {
+  redisUrl: string;
+  prefix: string;
+  /** Hide the lease (and turns) from the client: every process fetches on its own. */
+  noLease?: boolean;
+  clientOptions?: Record<string, number>;
+};
+
+const store = redisStore({
+  url: config.redisUrl,
+  prefix: config.prefix,
+  timeoutMs: 500,
+  retryMs: 200,
+});
+const events: string[] = [];
+store.on("degraded", () => events.push("degraded"));
+store.on("recovered", () => events.push("recovered"));
+const shared: RobotsStore = config.noLease
+  ? ({
+      get: (o) => store.get(o),
+      set: (o, e) => store.set(o, e),
+      delete: (o) => store.delete(o),
+      update: (o: string, f: Parameters<typeof store.update>[1]) => store.update(o, f),
+    } as RobotsStore)
+  : store;
+const client = new RobotsClient("FleetBot/1.0 (+http://127.0.0.1/bot)", {
+  store: shared,
+  // Generous on a loaded machine: a dead Redis refuses at once anyway.
+  storeTimeoutMs: 5000,
+  ...(config.clientOptions ?? {}),
+});
+
+/** One GET with node:http (no client of its own to warm up: its first request is not slower). */
+function get(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "user-agent": client.userAgent } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      })
+      .on("error", reject);
+  });
+}
+
+function send(msg: unknown): void {
+  process.stdout.write(`${JSON.stringify(msg)}\n`);
+}
+
+async function handle(cmd: { op: string; urls?: string[]; url?: string; pages?: number }) {
+  switch (cmd.op) {
+    case "check": {
+      const results = [];
+      for (const url of cmd.urls ?? []) {
+        const r = await client.check(url);
+        results.push({
+          url,
+          allowed: r.allowed,
+          storeProblem: r.source.storeProblem?.kind ?? null,
+          since: r.source.serverError?.since ?? null,
+          attempts: r.source.serverError?.attempts ?? null,
+        });
+      }
+      send({ op: "checked", results });
+      return;
+    }
+    case "crawl": {
+      const statuses: number[] = [];
+      const turns: unknown[] = [];
+      for (let i = 0; i < (cmd.pages ?? 1); i++) {
+        turns.push(await client.waitForTurn(cmd.url!));
+        const res = await get(cmd.url!);
+        statuses.push(res.status);
+        await client.reportResponse(cmd.url!, res.status, res.headers);
+      }
+      send({ op: "crawled", statuses, turns });
+      return;
+    }
+    case "sync": {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        try {
+          await store.get("http://sync.invalid");
+          break;
+        } catch (err) {
+          if (Date.now() > deadline) throw err;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      send({ op: "synced", state: store.state });
+      return;
+    }
+    case "stats":
+      send({ op: "stats", client: client.stats, store: store.stats, events, state: store.state });
+      return;
+    case "exit":
+      await store.close();
+      process.exit(0);
+  }
+}
+
+let queue = Promise.resolve();
+createInterface({ input: process.stdin }).on("line", (line) => {
+  queue = queue.then(() =>
+    handle(JSON.parse(line)).catch((err: unknown) => {
+      send({ op: "error", message: err instanceof Error ? err.stack : String(err) });
+    }),
+  );
+});
+send({ op: "ready", pid: process.pid });

@@ -1,0 +1,137 @@
+/**
+ * waitForTurn and reportResponse (docs/fleet.md "Politeness"): the
+ * Crawl-delay of the crawler's group within the floor and cap, Retry-After
+ * after a 429 or 503, per client without a shared store, fleet-wide with
+ * the Redis store, per client again while Redis is down. Asserts the turns
+ * the client hands out (waits and spacing), never how long anything took.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { RobotsError } from "../src/errors.js";
+import { RobotsClient } from "../src/node.js";
+import { type RedisRobotsStore, redisStore } from "../src/redis.js";
+import { serveText, startServer, type TestServer } from "./fetch-servers.js";
+import { type RedisServer, startRedis } from "./helpers/redis-server.js";
+
+const ROBOTS =
+  "User-agent: FleetBot\nCrawl-delay: 60\nDisallow: /private\n\nUser-agent: *\nCrawl-delay: 1\n";
+
+let site: TestServer;
+let redis: RedisServer;
+const stores: RedisRobotsStore[] = [];
+let n = 0;
+
+function shared(): RedisRobotsStore {
+  const s = redisStore({ url: redis.url, prefix: `p${n}:`, timeoutMs: 5000, retryMs: 100 });
+  stores.push(s);
+  return s;
+}
+
+before(async () => {
+  site = await startServer(serveText(ROBOTS));
+  redis = await startRedis();
+});
+after(async () => {
+  for (const s of stores) await s.close();
+  await redis.stop();
+  await site.close();
+});
+
+describe("waitForTurn without a shared store (per client)", () => {
+  it("the group's Crawl-delay, capped by maxCrawlDelayMs, spaces the turns", async () => {
+    const client = new RobotsClient("FleetBot/1.0", { maxCrawlDelayMs: 200 });
+    const first = await client.waitForTurn(`${site.origin}/a`);
+    assert.equal(first.waitMs, 0);
+    assert.equal(first.delayMs, 200, "Crawl-delay 60 s capped at 200 ms");
+    assert.equal(first.shared, false);
+    const second = await client.waitForTurn(`${site.origin}/b`);
+    assert.ok(second.waitMs > 0 && second.waitMs <= 200, `second waits ${second.waitMs}`);
+  });
+
+  it("another group's delay and the floor: OtherBot falls under * (1 s), the floor lifts it", async () => {
+    const client = new RobotsClient("OtherBot/1.0", { minCrawlDelayMs: 1500 });
+    assert.equal((await client.waitForTurn(`${site.origin}/a`)).delayMs, 1500);
+    const plain = new RobotsClient("OtherBot/1.0");
+    assert.equal((await plain.waitForTurn(`${site.origin}/a`)).delayMs, 1000);
+  });
+
+  it("a 503 with Retry-After holds the next turn back; a 200 changes nothing", async () => {
+    const client = new RobotsClient("FleetBot/1.0", { maxCrawlDelayMs: 0 });
+    assert.equal(await client.reportResponse(`${site.origin}/a`, 200, { "retry-after": "5" }), 0);
+    assert.equal((await client.waitForTurn(`${site.origin}/a`)).waitMs, 0);
+    assert.equal(
+      await client.reportResponse(`${site.origin}/a`, 503, { "Retry-After": "2" }),
+      2000,
+    );
+    const t = await client.waitForTurn(`${site.origin}/x`, { signal: AbortSignal.timeout(5000) });
+    assert.ok(t.waitMs > 1000 && t.waitMs <= 2000, `waits ${t.waitMs}`);
+    // A 429 without Retry-After backs off too, and a Headers object is read as well.
+    const h = new Headers();
+    assert.equal(await client.reportResponse(`${site.origin}/a`, 429, h), 10_000);
+  });
+
+  it("an abort ends the wait with the signal's reason", async () => {
+    const client = new RobotsClient("FleetBot/1.0", {
+      minCrawlDelayMs: 60_000,
+      maxCrawlDelayMs: 60_000,
+    });
+    await client.waitForTurn(`${site.origin}/a`);
+    const ac = new AbortController();
+    const waiting = client.waitForTurn(`${site.origin}/a`, { signal: ac.signal });
+    ac.abort(new Error("stop"));
+    await assert.rejects(waiting, /stop/);
+  });
+
+  it("nonsense bounds are refused", () => {
+    assert.throws(() => new RobotsClient("FleetBot/1.0", { minCrawlDelayMs: -1 }), RobotsError);
+    assert.throws(
+      () => new RobotsClient("FleetBot/1.0", { minCrawlDelayMs: 5, maxCrawlDelayMs: 1 }),
+      /must not exceed/,
+    );
+  });
+});
+
+describe("waitForTurn with the Redis store (fleet-wide)", () => {
+  it("two clients on two connections share the slot: the second waits for the first's delay", async () => {
+    n++;
+    const a = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 30_000 });
+    const b = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 30_000 });
+    const first = await a.waitForTurn(`${site.origin}/a`);
+    assert.deepEqual([first.waitMs, first.shared], [0, true]);
+    const second = await b.takeTurn(`${site.origin}/b`);
+    assert.equal(second.shared, true);
+    // b's turn is 30 s after a's (the calls themselves take a little of it).
+    assert.ok(second.waitMs > 25_000 && second.waitMs <= 30_000, `b waits ${second.waitMs} ms`);
+    const third = await a.takeTurn(`${site.origin}/c`);
+    assert.ok(third.waitMs > 55_000 && third.waitMs <= 60_000, `then a waits ${third.waitMs} ms`);
+  });
+
+  it("a Retry-After reported by one client holds back the other's turn", async () => {
+    n++;
+    const a = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0 });
+    const b = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0 });
+    await a.reportResponse(`${site.origin}/a`, 429, { "retry-after": "1" });
+    const t = await b.waitForTurn(`${site.origin}/b`);
+    assert.equal(t.shared, true);
+    assert.ok(t.waitMs > 500 && t.waitMs <= 1000, `b waited ${t.waitMs} ms`);
+  });
+
+  it("Redis down: the turn is the client's own, the problem is reported, nothing hangs", async () => {
+    n++;
+    const store = redisStore({ url: redis.url, prefix: `p${n}:`, timeoutMs: 500, retryMs: 100 });
+    stores.push(store);
+    const client = new RobotsClient("FleetBot/1.0", { store, maxCrawlDelayMs: 100 });
+    assert.equal((await client.waitForTurn(`${site.origin}/a`)).shared, true);
+    await redis.kill9();
+    try {
+      const t1 = await client.waitForTurn(`${site.origin}/b`);
+      assert.equal(t1.shared, false);
+      assert.ok(t1.storeProblem !== null);
+      assert.ok(t1.waitMs <= 100, "the client's own slot still spaces its requests");
+      assert.ok(client.stats.storeErrors > 0);
+      assert.equal(store.state, "degraded");
+    } finally {
+      await redis.restart();
+    }
+  });
+});
