@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import * as http from "node:http";
 import type * as net from "node:net";
 import { after, before, describe, it } from "node:test";
-import { startFleet, stopFleet, type Worker } from "./helpers/fleet.js";
+import { startFleet, stopFleet } from "./helpers/fleet.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 interface Site {
