@@ -13,16 +13,37 @@
  *   {"op":"exit"}
  */
 import * as http from "node:http";
+import type { LookupFunction } from "node:net";
 import { createInterface } from "node:readline";
-import { RobotsClient, type RobotsStore } from "../../src/node.js";
+import { createNodeTransport, RobotsClient, type RobotsStore } from "../../src/node.js";
 import { redisStore } from "../../src/redis.js";
 
-const config = JSON.parse(process.env.FLEET_WORKER ?? "{}") as {
+// node --test runs every file under dist/test: without its configuration
+// (only test/helpers/fleet.ts starts it with one) this file does nothing.
+if (process.env.FLEET_WORKER === undefined) process.exit(0);
+
+const config = JSON.parse(process.env.FLEET_WORKER) as {
   redisUrl: string;
   prefix: string;
   /** Hide the lease (and turns) from the client: every process fetches on its own. */
   noLease?: boolean;
   clientOptions?: Record<string, number>;
+  /** Bound on Redis calls (store and client), default 5000 ms. */
+  storeTimeoutMs?: number;
+  /** Every host name resolves to 127.0.0.1 (the bench's 1,000 origins on one port). */
+  loopbackLookup?: boolean;
+  /** "none": no shared store at all (each process on its own), for the bench's comparison. */
+  store?: "redis" | "none";
+};
+
+const loopback: LookupFunction = (_hostname, options, callback) => {
+  if ((options as { all?: boolean }).all) {
+    (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+      { address: "127.0.0.1", family: 4 },
+    ]);
+  } else {
+    callback(null, "127.0.0.1", 4);
+  }
 };
 
 const store = redisStore({
@@ -43,9 +64,10 @@ const shared: RobotsStore = config.noLease
     } as RobotsStore)
   : store;
 const client = new RobotsClient("FleetBot/1.0 (+http://127.0.0.1/bot)", {
-  store: shared,
+  ...(config.store === "none" ? {} : { store: shared }),
+  ...(config.loopbackLookup ? { transport: createNodeTransport({ lookup: loopback }) } : {}),
   // Generous on a loaded machine: a dead Redis refuses at once anyway.
-  storeTimeoutMs: 5000,
+  storeTimeoutMs: config.storeTimeoutMs ?? 5000,
   ...(config.clientOptions ?? {}),
 });
 
@@ -65,8 +87,45 @@ function send(msg: unknown): void {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
 }
 
-async function handle(cmd: { op: string; urls?: string[]; url?: string; pages?: number }) {
+async function handle(cmd: {
+  op: string;
+  urls?: string[];
+  url?: string;
+  pages?: number;
+  warm?: number;
+}) {
   switch (cmd.op) {
+    case "bench": {
+      // Cold: every origin loaded once, 32 at a time. Warm: `warm` checks
+      // awaited one by one over the same URLs, timed, with the Redis
+      // commands they sent counted.
+      const urls = cmd.urls ?? [];
+      const t0 = performance.now();
+      for (let i = 0; i < urls.length; i += 32) {
+        await Promise.all(urls.slice(i, i + 32).map((u) => client.isAllowed(u)));
+      }
+      const coldMs = performance.now() - t0;
+      const commands = store.stats.commands;
+      let allowed = 0;
+      const t1 = performance.now();
+      for (let i = 0; i < (cmd.warm ?? 0); i++) {
+        if (await client.isAllowed(urls[i % urls.length]!)) allowed++;
+      }
+      const warmMs = performance.now() - t1;
+      send({
+        op: "benched",
+        coldMs,
+        warmMs,
+        warmChecks: cmd.warm ?? 0,
+        allowed,
+        warmCommands: store.stats.commands - commands,
+        coldCommands: commands,
+        fetches: client.stats.fetches,
+        client: client.stats,
+        store: store.stats,
+      });
+      return;
+    }
     case "check": {
       const results = [];
       for (const url of cmd.urls ?? []) {
@@ -118,7 +177,12 @@ async function handle(cmd: { op: string; urls?: string[]; url?: string; pages?: 
 }
 
 let queue = Promise.resolve();
-createInterface({ input: process.stdin }).on("line", (line) => {
+const input = createInterface({ input: process.stdin });
+// The parent went away (or closed the pipe): nothing more will come.
+input.on("close", () => {
+  void queue.then(() => store.close()).then(() => process.exit(0));
+});
+input.on("line", (line) => {
   queue = queue.then(() =>
     handle(JSON.parse(line)).catch((err: unknown) => {
       send({ op: "error", message: err instanceof Error ? err.stack : String(err) });
