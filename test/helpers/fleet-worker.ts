@@ -49,7 +49,9 @@ const loopback: LookupFunction = (_hostname, options, callback) => {
 const store = redisStore({
   url: config.redisUrl,
   prefix: config.prefix,
-  timeoutMs: 500,
+  // Generous on a loaded machine (a slow answer must not pass for an
+  // outage); a killed Redis refuses at once anyway.
+  timeoutMs: config.storeTimeoutMs ?? 5000,
   retryMs: 200,
 });
 const events: string[] = [];
