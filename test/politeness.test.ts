@@ -118,7 +118,7 @@ describe("waitForTurn with the Redis store (fleet-wide)", () => {
 
   it("Redis down: the turn is the client's own, the problem is reported, nothing hangs", async () => {
     n++;
-    const store = redisStore({ url: redis.url, prefix: `p${n}:`, timeoutMs: 500, retryMs: 100 });
+    const store = redisStore({ url: redis.url, prefix: `p${n}:`, timeoutMs: 5000, retryMs: 100 });
     stores.push(store);
     const client = new RobotsClient("FleetBot/1.0", { store, maxCrawlDelayMs: 100 });
     assert.equal((await client.waitForTurn(`${site.origin}/a`)).shared, true);

@@ -6,9 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { STORED_FORMAT, type StoredEntry } from "../src/node.js";
+import { createClient } from "redis";
+import { RobotsClient, STORED_FORMAT, type StoredEntry } from "../src/node.js";
 import { originKeys, RedisRobotsStore, RedisStoreError, redisStore } from "../src/redis.js";
 import { runStoreSuite, sampleEntry } from "./cache-store-suite.js";
+import { serveText, startServer } from "./fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 let redis: RedisServer;
@@ -258,6 +260,48 @@ describe("Redis outages (kill -9, stall, restart)", () => {
       assert.equal(store.state, "degraded");
     } finally {
       redis.resume();
+    }
+  });
+});
+
+describe("the client over the Redis store", () => {
+  it("warm checks never touch Redis: one read per origin per process, then none", async () => {
+    const site = await startServer(serveText("User-agent: *\nDisallow: /private\n"));
+    try {
+      const store = fresh();
+      const client = new RobotsClient("FleetBot/1.0", { store });
+      assert.equal(await client.isAllowed(`${site.origin}/private/1`), false);
+      const after = store.stats.commands;
+      for (let i = 0; i < 1000; i++) {
+        assert.equal(await client.isAllowed(`${site.origin}/p/${i}`), true);
+      }
+      assert.equal((await client.check(`${site.origin}/private/2`)).allowed, false);
+      assert.equal(store.stats.commands, after, "no Redis command after the first load");
+      // A second process (here: a second client on its own connection) reads once, fetches never.
+      const otherStore = new RedisRobotsStore({ url: redis.url, prefix: store.prefix });
+      stores.push(otherStore);
+      const second = new RobotsClient("FleetBot/1.0", { store: otherStore });
+      assert.equal(await second.isAllowed(`${site.origin}/private/3`), false);
+      assert.equal(site.hits(), 1);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("an existing node-redis client can be passed in; the caller connects and closes it", async () => {
+    const own = createClient({ url: redis.url });
+    own.on("error", () => {});
+    await own.connect();
+    try {
+      const store = redisStore({ client: own, prefix: `own${n++}:` });
+      const entry = sampleEntry("http://own.test", body("User-agent: *\nDisallow: /\n"));
+      await store.set(entry.origin, entry);
+      assert.equal((await store.get(entry.origin))?.good?.status, 200);
+      assert.ok(await store.acquireLease(entry.origin, 1000));
+      await store.close();
+      assert.ok(own.isOpen, "the store does not close a client it did not open");
+    } finally {
+      own.destroy();
     }
   });
 });
