@@ -1,31 +1,163 @@
 /**
- * The folder rules of src (STYLE.md, "Simplicity"): each file holds one
- * concept, so none grows past 800 lines.
+ * The folder rules of src/ (STYLE.md "Shape", "Habits"): data flows one way,
+ * so no two folders import each other, directly or through others; the core
+ * (parse, match, lint, explain, diff, report, protocol, data, and the error
+ * type they throw) imports nothing outside the core; and no module exports
+ * mutable state (`export let`, or an exported object that code mutates);
+ * each file holds one concept, so none grows past 800 lines.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, test } from "node:test";
+import { test } from "node:test";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 const SRC = path.join(REPO_ROOT, "src");
-const MAX_LINES = 800;
+const CORE = new Set([
+  "parse",
+  "match",
+  "lint",
+  "explain",
+  "diff",
+  "report",
+  "protocol",
+  "data",
+  "errors.ts",
+]);
 
-/** Every TypeScript file under src, relative to the repository. */
-function sourceFiles(): string[] {
-  return readdirSync(SRC, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => path.join("src", f));
+interface Source {
+  /** Path relative to src/, with forward slashes. */
+  readonly rel: string;
+  readonly text: string;
+  /** Relative specifiers this file imports or re-exports, resolved against src/. */
+  readonly imports: readonly { readonly target: string; readonly names: string }[];
 }
 
-describe("src structure", () => {
-  test(`no source file is over ${MAX_LINES} lines`, () => {
-    const files = sourceFiles();
-    assert.ok(files.length >= 40, `found ${files.length} source files`);
-    const long = files
-      .map((f) => ({ f, lines: readFileSync(path.join(REPO_ROOT, f), "utf8").split("\n").length }))
-      .filter((x) => x.lines > MAX_LINES)
-      .map((x) => `${x.f}: ${x.lines} lines`);
-    assert.deepEqual(long, [], "split these by concept");
+function readSources(): Source[] {
+  const files = readdirSync(SRC, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => f.split(path.sep).join("/"));
+  return files.map((rel) => {
+    // Comments can quote import statements: drop them first.
+    const text = readFileSync(path.join(SRC, rel), "utf8");
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+    const imports = [...code.matchAll(/(?:^|\n)\s*(?:import|export)\s([^;]*?)\sfrom\s+"([^"]+)"/g)]
+      .filter((m) => m[2]!.startsWith("."))
+      .map((m) => ({
+        target: path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[2]!)),
+        names: m[1]!,
+      }));
+    return { rel, text: code, imports };
   });
+}
+
+/** The folder a file belongs to (its first segment under src/), or the file itself at the top. */
+function folderOf(rel: string): string {
+  const slash = rel.indexOf("/");
+  return slash < 0 ? rel.replace(/\.js$/, ".ts") : rel.slice(0, slash);
+}
+
+const sources = readSources();
+
+test("src has the folders these rules are about", () => {
+  const folders = new Set(sources.map((s) => folderOf(s.rel)));
+  for (const f of CORE) assert.ok(folders.has(f), `src/${f} is missing`);
+  assert.ok(sources.length >= 40, `found ${sources.length} source files`);
+});
+
+test("no import cycle between folders of src", () => {
+  const edges = new Map<string, Map<string, string>>();
+  for (const s of sources) {
+    const from = folderOf(s.rel);
+    for (const { target } of s.imports) {
+      const to = folderOf(target);
+      if (to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      // Remember one file behind each edge, to name it in the failure.
+      if (!edges.get(from)!.has(to)) edges.get(from)!.set(to, s.rel);
+    }
+  }
+  assert.ok(edges.size >= 5, "the import graph was read");
+  // Depth-first search; a back edge closes a cycle.
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const [next, file] of edges.get(node) ?? []) {
+      if (state.get(next) === "open") {
+        const cycle = [...stack.slice(stack.indexOf(next)), next];
+        assert.fail(`import cycle between folders: ${cycle.join(" → ")} (${file} → ${next})`);
+      }
+      if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, "done");
+  };
+  for (const node of edges.keys()) if (!state.has(node)) visit(node);
+});
+
+test("the core imports nothing outside the core", () => {
+  let checked = 0;
+  for (const s of sources) {
+    if (!CORE.has(folderOf(s.rel))) continue;
+    for (const { target } of s.imports) {
+      checked++;
+      assert.ok(CORE.has(folderOf(target)), `src/${s.rel} imports src/${target}`);
+    }
+  }
+  assert.ok(checked > 50, `checked ${checked} imports`);
+});
+
+test("no exported mutable module state", () => {
+  let exported = 0;
+  for (const s of sources) {
+    for (const m of s.text.matchAll(/(?:^|\n)export\s+(let|var)\s+([A-Za-z_$][\w$]*)/g)) {
+      assert.fail(`src/${s.rel} exports a variable: ${m[1]} ${m[2]}`);
+    }
+    for (const m of s.text.matchAll(/(?:^|\n)export\s+const\s+([A-Za-z_$][\w$]*)/g)) {
+      exported++;
+      const name = m[1]!;
+      // Where the binding can be mutated: its own module and the modules importing it by name.
+      const own = s.rel.replace(/\.ts$/, "");
+      const users = sources.filter(
+        (u) =>
+          u === s ||
+          u.imports.some(
+            (i) =>
+              i.target.replace(/\.js$/, "") === own && new RegExp(`\\b${name}\\b`).test(i.names),
+          ),
+      );
+      const mutation = new RegExp(
+        `(?<![\\w$.])${name}(?:\\.[\\w$]+|\\[[^\\]]*\\])*` +
+          `(?:\\s*(?:=(?!=)|\\+=|-=|\\*=|\\|=|&=|\\+\\+|--)|\\.(?:push|pop|shift|unshift|splice|sort|reverse|fill|set|add|delete|clear)\\()`,
+      );
+      for (const u of users) {
+        const lines = u.text.split("\n");
+        for (let i = 0; i < lines.length; i++) {
+          const line = lines[i]!;
+          // A declaration, not an assignment.
+          if (/^\s*(?:export\s+)?(?:const|let|var|type)\s/.test(line)) continue;
+          assert.ok(
+            !mutation.test(line),
+            `src/${u.rel}:${i + 1} mutates the exported ${name} of src/${s.rel}: ${line.trim()}`,
+          );
+        }
+      }
+    }
+  }
+  assert.ok(exported > 20, `checked ${exported} exported constants`);
+});
+
+const MAX_LINES = 800;
+
+test(`no source file is over ${MAX_LINES} lines`, () => {
+  const long = sources
+    .map((s) => ({
+      rel: s.rel,
+      lines: readFileSync(path.join(SRC, s.rel), "utf8").split("\n").length,
+    }))
+    .filter((x) => x.lines > MAX_LINES)
+    .map((x) => `src/${x.rel}: ${x.lines} lines`);
+  assert.deepEqual(long, [], "split these by concept");
 });
