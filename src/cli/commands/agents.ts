@@ -5,10 +5,9 @@
  * in src/report/; this file loads and prints.
  */
 import { CRAWLER_PURPOSES, CRAWLERS, type CrawlerPurpose } from "../../data/crawlers.js";
-import { parseDocument } from "../../explain/document.js";
 import { compileMatcher } from "../../match/compile.js";
 import { type ContentSignal, contentSignals, crawlDelay } from "../../match/directives.js";
-import { describeLimit } from "../../protocol/size-limit.js";
+import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import {
   type CrawlerReportEntry,
   crawlerReport,
@@ -19,8 +18,9 @@ import { formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
+import { esc } from "../escape.js";
 import { writeOut } from "../io.js";
-import { loadRobotsSource } from "../source.js";
+import { loadReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 
 const PURPOSE_KEYS = Object.keys(CRAWLER_PURPOSES) as CrawlerPurpose[];
 
@@ -40,9 +40,11 @@ Options:
   --purpose <list>  only these purposes, comma-separated: ai (all AI kinds),
                     ${PURPOSE_KEYS.join(", ")}
   --format <f>      text (default: a table per purpose) or json
+${WHOLE_FILE_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
-Like crawlers, agents reads only the first 500 KiB of the file. The crawler
+Like crawlers, agents reads only the first 500 KiB of the file (--whole-file:
+all of it, as Google's reference does). The crawler
 list is src/data/crawlers.ts: one entry per crawler, easy to extend.
 Exit status: 0 report printed, 2 usage or I/O error.
 
@@ -148,7 +150,7 @@ function entryJson(e: CrawlerReportEntry): Record<string, unknown> {
 export const agentsCommand: Command = {
   summary: "which crawlers (search, AI, SEO…) may crawl the site: a report by purpose",
   help: agentsHelp,
-  options: { purpose: { type: "string" } },
+  options: { purpose: { type: "string" }, ...WHOLE_FILE_OPTION },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
     if (positionals.length !== 1) {
@@ -157,13 +159,14 @@ export const agentsCommand: Command = {
       );
     }
     const only = purposeFilter(str(values, "purpose"));
-    const loaded = await loadRobotsSource(positionals[0]!, { profile: context.profile });
+    const wholeFile = values["whole-file"] === true;
+    const reading = await loadReading(positionals[0]!, { profile: context.profile, wholeFile });
+    const loaded = reading.source;
     const failed = disallowsEverything(loaded);
     // While the fetch outcome disallows everything, every crawler is blocked (SPEC.md §8).
-    const doc = parseDocument(failed ? new Uint8Array(0) : loaded.body, {
+    const robots = parseRobotsTxt(failed ? new Uint8Array(0) : reading.bytes, {
       profile: context.profile,
     });
-    const robots = doc.robots;
     // Other agents are those the whole list does not know, whatever --purpose shows.
     const full = crawlerReport(robots, CRAWLERS);
     const shown = full.crawlers.filter((e) => only === null || only.has(e.crawler.purpose));
@@ -184,7 +187,7 @@ export const agentsCommand: Command = {
         robots: loaded.label,
         ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
         ...(failed ? { disallowsEverything: true } : {}),
-        ...(doc.full === null ? {} : { truncatedAtLine: doc.lastLineRead }),
+        notes: reading.notes,
         anyOther: {
           rootAllowed: anyRoot.allowed && !failed,
           line: anyRoot.line,
@@ -201,15 +204,11 @@ export const agentsCommand: Command = {
     }
 
     const paint = makePaint();
-    const out: string[] = [`robots.txt: ${loaded.label}`];
-    if (loaded.note !== undefined) out.push(`fetch: ${loaded.note}`);
+    const out: string[] = [`robots.txt: ${esc(loaded.label)}`];
+    if (loaded.note !== undefined) out.push(`fetch: ${esc(loaded.note)}`);
+    for (const n of reading.notes) out.push(`note: ${esc(n)}`);
     if (failed) {
       out.push("every crawler is blocked while this lasts: no rules were read");
-    }
-    if (doc.full !== null) {
-      out.push(
-        `note: over ${describeLimit(doc.sizeLimit)}; crawlers ignore everything after line ${doc.lastLineRead}`,
-      );
     }
     const anyText =
       anyOther.source === "none"
@@ -232,7 +231,7 @@ export const agentsCommand: Command = {
           e.status,
           groupText(e.source, e.groupLines, e.crawler.fallback),
           e.crawlDelay === undefined ? "-" : String(e.crawlDelay),
-          signalsText(e.contentSignals),
+          esc(signalsText(e.contentSignals)),
         ]),
       ];
       out.push(
@@ -254,7 +253,7 @@ export const agentsCommand: Command = {
     if (report.otherAgents.length > 0) {
       out.push(
         "",
-        `Other agents named in this file: ${report.otherAgents.map((a) => `${a.token} (${lines(a.lines)})`).join(", ")}`,
+        `Other agents named in this file: ${report.otherAgents.map((a) => `${esc(a.token)} (${lines(a.lines)})`).join(", ")}`,
       );
     }
     await writeOut(`${out.join("\n")}\n`);
