@@ -25,6 +25,7 @@ import { COMMANDS } from "../src/cli/commands/index.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 
 const SITE = readFileSync(path.join(REPO_ROOT, "examples/site/robots.txt"));
+const PAGE = '<!doctype html><html><head><meta name="robots" content="noarchive"></head><body>x</body></html>\n';
 const dir = mkdtempSync(path.join(tmpdir(), "robots-help-examples-"));
 let server: Server;
 let base = "";
@@ -73,8 +74,8 @@ before(async () => {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(SITE);
     } else {
-      res.writeHead(404);
-      res.end();
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(PAGE);
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -93,6 +94,7 @@ before(async () => {
   for (const f of ["robots.new.txt", "new.txt", "sites/b.txt"])
     writeFileSync(path.join(dir, f), changed);
   writeFileSync(path.join(dir, "urls.txt"), "/blog/post\n/cart\n");
+  writeFileSync(path.join(dir, "page.html"), PAGE);
   writeFileSync(path.join(dir, "top-urls.txt"), "/blog/post\n/cart\n/search?q=x\n");
   // `git show HEAD:public/robots.txt` needs a repository with a commit.
   const git = ["-c", "user.name=t", "-c", "user.email=t@example.com"];
