@@ -301,3 +301,51 @@ describe("errors say what went wrong", () => {
     assert.equal(agent.status, 1, agent.stderr);
   });
 });
+
+describe("documented exceptions: check, explain and agents say the same (SPEC.md §4)", () => {
+  const file = path.join(tmp, "operators.txt");
+  before(() =>
+    writeFileSync(
+      file,
+      "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /private\n",
+    ),
+  );
+
+  test("the reference decides by default; each command notes the documented reading", async () => {
+    const check = await robots(["check", file, "AdsBot-Google", "/x"]);
+    assert.equal(check.status, 1);
+    assert.match(
+      check.stdout,
+      /ignores the \* group; under that reading: ALLOWED \(--operator-rules\)/,
+    );
+    const explain = await robots(["explain", file, "--agent", "Applebot", "/x"]);
+    assert.equal(explain.status, 1);
+    assert.match(
+      explain.stdout,
+      /follows Googlebot's group when no group names it; under that reading: ALLOWED/,
+    );
+    const agents = await robots(["agents", file, "--format", "json"]);
+    const json = JSON.parse(agents.stdout) as {
+      reading: string;
+      crawlers: { token: string; status: string; documented?: { status: string } }[];
+    };
+    assert.equal(json.reading, "reference");
+    const ads = json.crawlers.find((c) => c.token === "AdsBot-Google")!;
+    assert.deepEqual([ads.status, ads.documented?.status], ["blocked", "allowed"]);
+  });
+
+  test("--operator-rules lets the documented exception decide", async () => {
+    const check = await robots(["check", file, "AdsBot-Google", "/x", "--operator-rules"]);
+    assert.equal(check.status, 0);
+    assert.match(check.stdout, /the reference answers DISALLOWED by line 2/);
+    const apple = await robots(["check", file, "Applebot", "/private/a", "--operator-rules"]);
+    assert.equal(apple.status, 1);
+    assert.match(apple.stdout, /line 5: Disallow: \/private/);
+    const agents = await robots(["agents", file, "--format", "json", "--operator-rules"]);
+    const json = JSON.parse(agents.stdout) as {
+      crawlers: { token: string; status: string; reference?: { status: string } }[];
+    };
+    const ads = json.crawlers.find((c) => c.token === "AdsBot-Google")!;
+    assert.deepEqual([ads.status, ads.reference?.status], ["allowed", "blocked"]);
+  });
+});

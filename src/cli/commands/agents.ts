@@ -20,6 +20,7 @@ import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc } from "../escape.js";
 import { writeOut } from "../io.js";
+import { OPERATOR_RULES_HELP, OPERATOR_RULES_OPTION } from "../operator-rules.js";
 import { loadReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 
 const PURPOSE_KEYS = Object.keys(CRAWLER_PURPOSES) as CrawlerPurpose[];
@@ -41,6 +42,7 @@ Options:
                     ${PURPOSE_KEYS.join(", ")}
   --format <f>      text (default: a table per purpose) or json
 ${WHOLE_FILE_HELP}
+${OPERATOR_RULES_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Like crawlers, agents reads only the first 500 KiB of the file (--whole-file:
@@ -144,13 +146,15 @@ function entryJson(e: CrawlerReportEntry): Record<string, unknown> {
     disallowRules: e.disallowRules,
     crawlDelay: e.crawlDelay ?? null,
     contentSignals: e.contentSignals,
+    ...(e.documented === undefined ? {} : { documented: e.documented }),
+    ...(e.reference === undefined ? {} : { reference: e.reference }),
   };
 }
 
 export const agentsCommand: Command = {
   summary: "which crawlers (search, AI, SEO…) may crawl the site: a report by purpose",
   help: agentsHelp,
-  options: { purpose: { type: "string" }, ...WHOLE_FILE_OPTION },
+  options: { purpose: { type: "string" }, ...WHOLE_FILE_OPTION, ...OPERATOR_RULES_OPTION },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
     if (positionals.length !== 1) {
@@ -168,7 +172,8 @@ export const agentsCommand: Command = {
       profile: context.profile,
     });
     // Other agents are those the whole list does not know, whatever --purpose shows.
-    const full = crawlerReport(robots, CRAWLERS);
+    const operatorRules = values["operator-rules"] === true;
+    const full = crawlerReport(robots, CRAWLERS, { operatorRules });
     const shown = full.crawlers.filter((e) => only === null || only.has(e.crawler.purpose));
     const report = {
       crawlers: failed
@@ -196,6 +201,7 @@ export const agentsCommand: Command = {
           crawlDelay: crawlDelay(robots, "*") ?? null,
           contentSignals: anySignals,
         },
+        reading: operatorRules ? "operator-rules" : "reference",
         crawlers: report.crawlers.map(entryJson),
         otherAgents: report.otherAgents,
       };
@@ -249,6 +255,22 @@ export const agentsCommand: Command = {
         `  ${purpose.padEnd(13)} ${blocked} of ${entries.length} blocked${partial > 0 ? `, ${partial} partly` : ""}`,
       );
     }
+    // The reading not applied, where it answers differently (check and
+    // explain say the same for one URL).
+    const readings = report.crawlers.flatMap((e) => {
+      const o = operatorRules ? e.reference : e.documented;
+      if (o === undefined) return [];
+      const what =
+        e.crawler.ignoresGlobal === true
+          ? "its operator documents that it ignores the * group"
+          : `its operator documents that it follows ${e.crawler.fallback}'s group`;
+      return [
+        operatorRules
+          ? `  ${e.crawler.token}: ${what} (--operator-rules); the reference reads it as ${o.status}`
+          : `  ${e.crawler.token}: ${what}; under that reading: ${o.status} (--operator-rules)`,
+      ];
+    });
+    if (readings.length > 0) out.push("", "Readings:", ...readings);
     out.push("", "Summary:", ...summary);
     if (report.otherAgents.length > 0) {
       out.push(

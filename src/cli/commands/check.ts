@@ -17,6 +17,13 @@ import { CliError, EXIT } from "../errors.js";
 import { esc } from "../escape.js";
 import { describeGroups, describeRule, verdictWord } from "../format.js";
 import { isUrlArg, writeOut } from "../io.js";
+import {
+  documentedReading,
+  documentedVerdict,
+  OPERATOR_RULES_HELP,
+  OPERATOR_RULES_OPTION,
+  verdictText,
+} from "../operator-rules.js";
 import { Progress } from "../progress.js";
 import {
   loadReading,
@@ -59,6 +66,7 @@ Options:
   --format <f>        text (default), tsv or json (JSON Lines in bulk mode)
   --timeout <s>       with a URL: give up fetching robots.txt after this many seconds (default 15)
 ${WHOLE_FILE_HELP}
+${OPERATOR_RULES_HELP}
   --profile <p>       google (default), rfc9309 or legacy1996
 
 Examples:
@@ -73,6 +81,7 @@ export interface CheckOptions {
   format?: string | undefined;
   timeout?: string | undefined;
   wholeFile?: boolean;
+  operatorRules?: boolean;
   profile: Profile;
 }
 
@@ -101,12 +110,13 @@ function formatOne(
   robots: RobotsTxt,
   format: string,
   notes: readonly string[],
+  groupsLine = describeGroups(v, robots),
 ): string {
   if (format === "json") return `${verdictJson(v, url, notes)}\n`;
   if (format === "tsv") {
     return `${esc(url)}\t${v.allowed ? "allowed" : "disallowed"}\t${v.line}\t${esc(notes.join("; "))}\n`;
   }
-  let out = `${verdictWord(v.allowed)} ${esc(url)}\n  ${esc(describeRule(v))}\n  ${esc(describeGroups(v, robots))}\n`;
+  let out = `${verdictWord(v.allowed)} ${esc(url)}\n  ${esc(describeRule(v))}\n  ${esc(groupsLine)}\n`;
   for (const n of notes) out += `  note: ${esc(n)}\n`;
   return out;
 }
@@ -183,11 +193,39 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
   const robots = parseRobotsTxt(reading.bytes, { profile: opts.profile });
   const m = compileMatcher(robots, agent);
   const failed = disallowsEverything(source);
-  const v = failed ? disallowAll(m, url) : m.check(url);
+  let v = failed ? disallowAll(m, url) : m.check(url);
   const notes = [...sourceNotes(source), ...reading.notes];
+  const documented = failed ? null : documentedReading(robots, agent);
+  if (documented !== null) {
+    // Which reading decides: the reference by default, the operator's
+    // documented exception with --operator-rules; the other is a note.
+    const d = documentedVerdict(robots, documented, url);
+    if (opts.operatorRules === true) {
+      const reference = v;
+      v =
+        documented.kind === "fallback"
+          ? compileMatcher(robots, documented.token).check(url)
+          : { ...disallowAll(m, url), allowed: true };
+      notes.push(
+        `${documented.why} (--operator-rules); the reference answers ${verdictText(reference)}`,
+      );
+    } else if (d.allowed !== v.allowed || d.line !== v.line) {
+      notes.push(`${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`);
+    }
+  }
   if (!failed) notes.push(...urlNotes(m, v, url, otherReading(reading, opts.profile, agent)));
   if (format === "tsv") for (const n of notes) process.stderr.write(`robots: note: ${esc(n)}\n`);
-  await writeOut(formatOne(v, url, robots, format, format === "tsv" ? [] : notes));
+  const ignoring = opts.operatorRules === true && documented?.kind === "ignores-global";
+  await writeOut(
+    formatOne(
+      v,
+      url,
+      robots,
+      format,
+      format === "tsv" ? [] : notes,
+      ignoring ? `${JSON.stringify(agent)} is not named, and it ignores the * group` : undefined,
+    ),
+  );
   return v.allowed ? EXIT.allowed : EXIT.disallowed;
 }
 
@@ -321,6 +359,7 @@ export const checkCommand: Command = {
     robots: { type: "string" },
     timeout: { type: "string" },
     ...WHOLE_FILE_OPTION,
+    ...OPERATOR_RULES_OPTION,
   },
   run(positionals, values, context) {
     return runCheck(positionals, {
@@ -328,6 +367,7 @@ export const checkCommand: Command = {
       robots: str(values, "robots"),
       timeout: str(values, "timeout"),
       wholeFile: values["whole-file"] === true,
+      operatorRules: values["operator-rules"] === true,
       format: context.format,
       profile: context.profile,
     });

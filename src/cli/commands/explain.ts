@@ -15,6 +15,7 @@ import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc } from "../escape.js";
 import { writeOut } from "../io.js";
+import { documentedReading, documentedVerdict, verdictText } from "../operator-rules.js";
 import { loadReading, otherReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 
 export const explainHelp = `Usage: robots explain <robots.txt | url | -> --agent <token> <url>...
@@ -196,6 +197,19 @@ export const explainCommand: Command = {
       ? urls.map((u) => fetchFailed(u, agent))
       : urls.map((u) => withLimitNote(explainer.explain(u), other));
     const fileNotes = [...reading.notes, ...explainer.fileNotes.map((n) => n.message)];
+    // explain applies the reference's group selection, as check does by
+    // default; a documented exception that answers differently is a note.
+    const documented = disallowsEverything(loaded) ? null : documentedReading(doc.robots, agent);
+    if (documented !== null) {
+      for (const r of results) {
+        const d = documentedVerdict(doc.robots, documented, r.url);
+        if (d.allowed !== r.allowed || d.line !== r.line) {
+          fileNotes.push(
+            `${r.url}: ${documented.why}; under that reading: ${verdictText(d)} (robots check --operator-rules)`,
+          );
+        }
+      }
+    }
     if (format === "json") {
       const json = {
         robots: loaded.label,
