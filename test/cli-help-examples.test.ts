@@ -25,7 +25,8 @@ import { COMMANDS } from "../src/cli/commands/index.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 
 const SITE = readFileSync(path.join(REPO_ROOT, "examples/site/robots.txt"));
-const PAGE = '<!doctype html><html><head><meta name="robots" content="noarchive"></head><body>x</body></html>\n';
+const PAGE =
+  '<!doctype html><html><head><meta name="robots" content="noarchive"></head><body>x</body></html>\n';
 const dir = mkdtempSync(path.join(tmpdir(), "robots-help-examples-"));
 let server: Server;
 let base = "";
