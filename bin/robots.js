@@ -13,14 +13,23 @@ function die(err) {
   }
   process.exit(2);
 }
-process.on("uncaughtException", die);
-process.on("unhandledRejection", die);
-
-process.stdout.on("error", (err) => {
-  // A closed pipe (`robots … | head`) is not an error worth a stack trace.
-  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  die(err);
-});
+/** A failed write to stdout (a full disk, /dev/full) is said as such, not as an internal error. */
+function writeFailed(err) {
+  // A closed pipe (`robots … | head`) is not an error worth a message.
+  if (err?.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  const why = err?.code === "ENOSPC" ? "no space left on device" : String(err?.message ?? err);
+  try {
+    process.stderr.write(
+      `robots: cannot write the output: ${why.replace(/\s*[\r\n]+\s*/g, " ")}\n`,
+    );
+  } catch {
+    // stderr is gone too: nothing left to tell
+  }
+  process.exit(2);
+}
+process.on("uncaughtException", (err) => (err?.syscall === "write" ? writeFailed(err) : die(err)));
+process.on("unhandledRejection", (err) => (err?.syscall === "write" ? writeFailed(err) : die(err)));
+process.stdout.on("error", writeFailed);
 let runCli;
 try {
   ({ runCli } = await import("../dist/src/cli/main.js"));

@@ -70,12 +70,21 @@ describe("robots check <file> <agent> <url>", () => {
     assert.equal(r.status, 2);
     assert.match(r.stderr, /expected <robots.txt> <agent> <url>/);
   });
-  test("malformed URLs and binary bodies still get a verdict", () => {
-    const r = robots(
-      ["check", "-", "a", "ht!tp:/\\/%%zz?#"],
-      Buffer.from([0xff, 0x00, 0x0d, 0xfe]),
-    );
-    assert.equal(r.status, 0);
+  test("binary bodies still get a verdict; a non-URL is a usage error (exit 2)", () => {
+    const body = Buffer.from([0xff, 0x00, 0x0d, 0xfe]);
+    assert.equal(robots(["check", "-", "a", "/%%zz?#"], body).status, 0);
+    for (const url of [
+      "ht!tp:/\\/%%zz?#",
+      "",
+      "::::",
+      "ftp://example.com/x",
+      "javascript:alert(1)",
+    ]) {
+      const r = robots(["check", "-", "a", url], body);
+      assert.equal(r.status, 2, url);
+      assert.match(r.stderr, /^robots: (empty URL|not a URL|not an http\(s\) URL)/, url);
+      assert.equal(r.stderr.split("\n").length, 2, url);
+    }
   });
 });
 

@@ -7,8 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 
@@ -16,6 +19,7 @@ const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallo
 
 let server: Server;
 let base = "";
+const tmp = mkdtempSync(path.join(tmpdir(), "robots-url-sources-"));
 
 before(async () => {
   server = createServer((req, res) => {
@@ -33,6 +37,7 @@ before(async () => {
 
 after(() => {
   server.close();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 /** Async: the server answers from this process, so the CLI must not block it. */
@@ -94,7 +99,27 @@ describe("URL arguments go through the fetching client", () => {
       "/a\n/private/b\n",
     );
     assert.equal(r.status, 1);
-    assert.equal(r.stdout, "url\tverdict\tline\n/a\tallowed\t0\n/private/b\tdisallowed\t2\n");
+    assert.equal(
+      r.stdout,
+      "url\tverdict\tline\tnotes\n/a\tallowed\t0\t\n/private/b\tdisallowed\t2\t\n",
+    );
+    assert.match(r.stderr, /checked 2 URLs: 1 allowed, 1 disallowed\n$/);
+  });
+
+  test("bulk check --robots <url>: URLs of another origin are flagged, not checked", async () => {
+    const r = await robots(
+      ["check", "--robots", `${base}/robots.txt`, "--agent", "FooBot", "--format", "json"],
+      `${base}/private/b\nhttps://other.example/private/b\n`,
+    );
+    assert.equal(r.status, 2, r.stderr);
+    const [mine, other] = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    assert.equal(mine.allowed, false);
+    assert.equal(other.allowed, null);
+    assert.match(other.notes[0], /another origin/);
+    assert.match(r.stderr, /1 of another origin \(not checked\)/);
   });
 });
 
@@ -123,6 +148,47 @@ describe("a server error disallows everything (SPEC.md §8)", () => {
       "/a\n/b\n",
     );
     assert.equal(r.status, 1, r.stderr);
-    assert.equal(r.stdout, "url\tverdict\tline\n/a\tdisallowed\t0\n/b\tdisallowed\t0\n");
+    const note = "robots.txt could not be fetched: disallowed for now (SPEC.md §8)";
+    assert.equal(
+      r.stdout,
+      `url\tverdict\tline\tnotes\n/a\tdisallowed\t0\t${note}\n/b\tdisallowed\t0\t${note}\n`,
+    );
+    // The failure is on stderr too, with the summary.
+    assert.match(r.stderr, /could not be fetched: every URL is disallowed for now/);
+    assert.match(
+      r.stderr,
+      /checked 2 URLs: 0 allowed, 2 disallowed; the robots.txt could not be fetched\n$/,
+    );
+  });
+
+  test("lint exits non-zero and says crawlers are disallowed for now", async () => {
+    const r = await robots(["lint", `${down()}/robots.txt`]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /nothing to lint, and crawlers are disallowed for now/);
+    assert.doesNotMatch(r.stdout, /no problems found/);
+  });
+
+  test("diff against a server error invents no rule", async () => {
+    const file = `${tmp}/one.txt`;
+    writeFileSync(file, "User-agent: *\nDisallow: /private\n");
+    const r = await robots(["diff", file, `${down()}/robots.txt`, "--format", "json"]);
+    assert.equal(r.status, 1, r.stderr);
+    const json = JSON.parse(r.stdout) as { changes: { new: Record<string, unknown> }[] };
+    assert.ok(json.changes.length > 0);
+    for (const c of json.changes) {
+      assert.deepEqual(c.new, {
+        allowed: false,
+        line: 0,
+        rule: null,
+        source: "none",
+        fetchFailed: true,
+      });
+    }
+    const text = await robots(["diff", file, `${down()}/robots.txt`]);
+    assert.doesNotMatch(text.stdout, /Disallow: \//);
+    assert.match(
+      text.stdout,
+      /new: robots.txt could not be fetched: everything disallowed for now/,
+    );
   });
 });

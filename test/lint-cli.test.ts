@@ -143,7 +143,7 @@ test("an unreadable file: exit 2, one line on stderr, the other files still lint
   assert.equal(text.stderr.trimEnd().split("\n").length, 1);
   assert.match(text.stderr, /^robots: cannot read .*nope\.txt.*: no such file\n$/);
   assert.match(text.stdout, /errors\.txt:3:11: error pattern-without-leading-slash/);
-  assert.match(text.stdout, /\(1 file could not be read\)\n$/);
+  assert.match(text.stdout, / in 2 files; 1 file could not be read\n$/);
 
   const json = lint(["--format", "json", missing, CLEAN]);
   assert.equal(json.status, 2);

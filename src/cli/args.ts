@@ -74,14 +74,30 @@ export function formatOption<F extends string>(
   throw new CliError(`unknown --format ${JSON.stringify(format)}: use ${list}`);
 }
 
-/** A URL argument: anything non-empty is matched as written (SPEC.md §5). */
+/**
+ * A URL argument for the human-facing commands: a path (`/page`, matched as
+ * written, SPEC.md §5) or an absolute http(s) URL. Anything else (`""`,
+ * `::::`, `ftp://…`, `javascript:…`, `example.com/x`) is a usage error: it is
+ * no URL a crawler would fetch, and matching it would answer a question
+ * nobody asked. `batch` keeps the reference's raw strings.
+ */
 export function urlArgument(url: string): string {
-  if (url.trim() === "") {
-    throw new CliError(
-      "empty URL: pass a URL such as https://example.com/page or a path such as /page",
-    );
+  const hint = "pass a URL such as https://example.com/page or a path such as /page";
+  if (url.trim() === "") throw new CliError(`empty URL: ${hint}`);
+  if (url.startsWith("/")) return url;
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    scheme = undefined;
   }
-  return url;
+  if (scheme === "http:" || scheme === "https:") return url;
+  const shown = JSON.stringify(url.length > 80 ? `${url.slice(0, 80)}…` : url);
+  throw new CliError(
+    scheme === undefined
+      ? `not a URL: ${shown}; ${hint}`
+      : `not an http(s) URL: ${shown} (${scheme}): this tool checks http and https URLs; ${hint}`,
+  );
 }
 
 /** Collapse a message to one line (errors are one line on stderr). */

@@ -6,9 +6,10 @@
 import type { AccessCheck, RobotsSnapshot } from "../node.js";
 import type { Profile } from "../protocol/profile.js";
 import { CliError, EXIT } from "./errors.js";
+import { esc } from "./escape.js";
 import { describeGroups, describeRule, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";
-import { asCliError, cliClient, describeSource } from "./source.js";
+import { asCliError, checkFetchUrl, cliClient, describeSource } from "./source.js";
 
 export interface UrlCheckOptions {
   readonly agent: string;
@@ -21,16 +22,19 @@ export interface UrlCheckOptions {
 /** Parse --timeout <seconds> into ms. */
 export function parseTimeout(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const s = Number(value);
-  if (!Number.isFinite(s) || s <= 0 || s > 3600) {
+  const s = value.trim() === "" ? Number.NaN : Number(value);
+  // A millisecond is the client's smallest timeout: smaller values would
+  // reach it as 0 and fail with the client's option name, not --timeout.
+  if (!Number.isFinite(s) || s < 0.001 || s > 3600) {
     throw new CliError(
-      `invalid --timeout ${JSON.stringify(value)}: pass a number of seconds, e.g. --timeout 10`,
+      `invalid --timeout ${JSON.stringify(value)}: pass a number of seconds from 0.001 to 3600, e.g. --timeout 10`,
     );
   }
   return Math.round(s * 1000);
 }
 
 export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<number> {
+  checkFetchUrl(url);
   const timeoutMs = parseTimeout(opts.timeout);
   const client = await cliClient({
     profile: opts.profile,
@@ -71,7 +75,7 @@ function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: str
     })}\n`;
   }
   if (format === "tsv") {
-    return `${r.url}\t${r.allowed ? "allowed" : "disallowed"}\t${r.line}\t${r.source.basis}\n`;
+    return `${esc(r.url)}\t${r.allowed ? "allowed" : "disallowed"}\t${r.line}\t${r.source.basis}\n`;
   }
   const lines = [`${verdictWord(r.allowed)} ${r.url}`];
   if (r.verdict !== null && snap?.robots) {
@@ -80,7 +84,7 @@ function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: str
     lines.push(`  no rule applies: ${blanket(r)}`);
   }
   lines.push(`  source: ${r.source.robotsUrl}: ${describeSource(r.source)}`);
-  return `${lines.join("\n")}\n`;
+  return `${lines.map(esc).join("\n")}\n`;
 }
 
 function blanket(r: AccessCheck): string {

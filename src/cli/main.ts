@@ -12,6 +12,7 @@ import { oneLine } from "./args.js";
 import type { OptionSpec, OptionValues } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { CliError, EXIT } from "./errors.js";
+import { esc } from "./escape.js";
 
 const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: "boolean", short: "h" },
@@ -64,10 +65,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   let values: OptionValues;
   let positionals: string[];
+  const options = { ...COMMON_OPTIONS, ...(command?.options ?? {}) };
   try {
     const parsed = parseArgs({
-      args: argv,
-      options: { ...COMMON_OPTIONS, ...(command?.options ?? {}) },
+      args: joinOptionValues(argv, options),
+      options,
       allowPositionals: true,
       strict: true,
     });
@@ -105,6 +107,32 @@ export async function main(argv: string[]): Promise<number> {
   return command.run(positionals.slice(1), values, { profile, format });
 }
 
+/**
+ * `--timeout -1` → `--timeout=-1`: the word after an option that takes a
+ * value is its value, even when it starts with "-" (a negative number, an
+ * agent such as "-bot"). parseArgs alone reads it as another option. After
+ * `--`, nothing is touched.
+ */
+function joinOptionValues(argv: readonly string[], options: Record<string, OptionSpec>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = a.startsWith("--") ? a.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (name !== undefined && options[name]?.type === "string" && next?.startsWith("-") === true) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
+}
+
 /** node:util parseArgs errors, shortened to what a person needs. */
 function describeArgError(err: unknown): string {
   const e = err as { code?: string; message?: string };
@@ -125,6 +153,15 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     process.exitCode = await main(argv);
   } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.syscall === "write") {
+      // A failed write to stdout (a full disk): said as such.
+      const code = (err as NodeJS.ErrnoException).code;
+      process.stderr.write(
+        `robots: cannot write the output: ${code === "ENOSPC" ? "no space left on device" : esc(oneLine(String((err as Error).message)))}\n`,
+      );
+      process.exitCode = 2;
+      return;
+    }
     // A RobotsError is an argument the library refused (its message says
     // what to pass); anything else is a fault of the CLI itself.
     const known = err instanceof CliError || err instanceof RobotsError;
@@ -132,7 +169,7 @@ export async function runCli(argv: string[]): Promise<void> {
     const msg = oneLine(
       known ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`,
     );
-    process.stderr.write(`robots: ${msg}\n`);
+    process.stderr.write(`robots: ${esc(msg)}\n`);
     process.exitCode = err instanceof CliError ? err.exitCode : EXIT.usage;
   }
 }

@@ -20,6 +20,10 @@ export interface RobotsSource {
    * `server-error-disallow` disallow everything although `body` is empty.
    */
   readonly basis?: SourceState["basis"];
+  /** A file or stdin had more bytes than were read (`readMax`): the rest was not read. */
+  readonly more?: boolean;
+  /** For URLs: the client cut the body at its size limit. */
+  readonly truncated?: boolean;
 }
 
 export interface SourceOptions {
@@ -28,6 +32,8 @@ export interface SourceOptions {
   readonly agent?: string;
   /** Total fetch timeout in ms (default: the client's, 15 s). */
   readonly timeoutMs?: number;
+  /** The most bytes to read of a file or stdin (default READ_CAP). */
+  readonly readMax?: number;
 }
 
 /** Product token sent when a command fetches without an --agent. */
@@ -65,9 +71,28 @@ export function asCliError(err: unknown): unknown {
   return err instanceof RobotsError ? new CliError(err.message) : err;
 }
 
+/**
+ * A URL argument the CLI fetches: port 0 is no port a server listens on (the
+ * socket layer would pick the scheme's default instead), so it is refused.
+ */
+export function checkFetchUrl(arg: string): void {
+  let port: string | undefined;
+  try {
+    port = new URL(arg).port;
+  } catch {
+    return; // the client reports a malformed URL itself
+  }
+  if (port === "0") {
+    throw new CliError(
+      `invalid URL ${JSON.stringify(arg)}: port 0 is not a port a server listens on`,
+    );
+  }
+}
+
 /** Load a robots.txt argument: file, `-`, or http(s) URL. */
 export async function loadRobotsSource(arg: string, options: SourceOptions): Promise<RobotsSource> {
   if (isUrlArg(arg)) {
+    checkFetchUrl(arg);
     const client = await cliClient(options);
     let snap: RobotsSnapshot;
     try {
@@ -83,9 +108,11 @@ export async function loadRobotsSource(arg: string, options: SourceOptions): Pro
       label: snap.source.robotsUrl,
       note: describeSource(snap.source),
       basis: snap.source.basis,
+      truncated: snap.source.truncated,
     };
   }
-  return { body: await readBodyArg(arg), label: arg === "-" ? "<stdin>" : arg };
+  const { bytes, more } = await readBodyArg(arg, options.readMax);
+  return { body: bytes, label: arg === "-" ? "<stdin>" : arg, more };
 }
 
 function iso(ms: number): string {

@@ -43,6 +43,10 @@ export interface CrawlerReportEntry {
   readonly disallowRules: number;
   readonly crawlDelay: number | undefined;
   readonly contentSignals: readonly ContentSignal[];
+  /** Without operator rules: the outcome under the exception the operator documents, when it differs. */
+  readonly documented?: OtherReading;
+  /** With operator rules: the reference's outcome, when it differs. */
+  readonly reference?: OtherReading;
 }
 
 export interface OtherAgent {
@@ -61,12 +65,27 @@ function isNamed(robots: RobotsTxt, token: string): boolean {
   return robots.groups.some((g) => namesAgent(g, token));
 }
 
-function entry(robots: RobotsTxt, crawler: CrawlerInfo): CrawlerReportEntry {
+/**
+ * How a crawler reads the file: the reference's group selection (SPEC.md
+ * §4), or with the exceptions its operator documents (`fallback`,
+ * `ignoresGlobal` in src/data/crawlers.ts) when `operatorRules` is set.
+ */
+function entry(
+  robots: RobotsTxt,
+  crawler: CrawlerInfo,
+  operatorRules: boolean,
+): CrawlerReportEntry {
   const matchedAs = leadingProductToken(crawler.token);
   let m: RobotsMatcher = compileMatcher(robots, matchedAs);
   let source: ReportSource = m.source;
   let signalsFor = matchedAs;
-  if (m.source !== "named" && crawler.fallback !== undefined && isNamed(robots, crawler.fallback)) {
+  if (!operatorRules) {
+    // the reference's reading: no exception applies
+  } else if (
+    m.source !== "named" &&
+    crawler.fallback !== undefined &&
+    isNamed(robots, crawler.fallback)
+  ) {
     m = compileMatcher(robots, crawler.fallback);
     source = "fallback";
     signalsFor = crawler.fallback;
@@ -108,10 +127,30 @@ function entry(robots: RobotsTxt, crawler: CrawlerInfo): CrawlerReportEntry {
 }
 
 /** The report for `crawlers` (default: the built-in list) under `robots`. */
+export interface CrawlerReportOptions {
+  /**
+   * Apply the exceptions crawler operators document (AdsBot-Google and
+   * Mediapartners-Google ignore `*`; Applebot follows Googlebot's group).
+   * Default true; false gives the reference's reading, as `check` and
+   * `explain` apply it, and `documented` on each entry the exception changes.
+   */
+  readonly operatorRules?: boolean;
+}
+
+/** The outcome under the reading the report did not apply, when it differs. */
+export interface OtherReading {
+  readonly status: CrawlerStatus;
+  readonly rootAllowed: boolean;
+  readonly source: ReportSource;
+  readonly line: number;
+}
+
 export function crawlerReport(
   robots: RobotsTxt,
   crawlers: readonly CrawlerInfo[] = CRAWLERS,
+  options: CrawlerReportOptions = {},
 ): CrawlerReport {
+  const operatorRules = options.operatorRules ?? true;
   const known = new Set(crawlers.map((c) => asciiLower(leadingProductToken(c.token))));
   const others = new Map<string, { token: string; lines: number[] }>();
   for (const g of robots.groups) {
@@ -125,7 +164,19 @@ export function crawlerReport(
     }
   }
   return {
-    crawlers: crawlers.map((c) => entry(robots, c)),
+    crawlers: crawlers.map((c) => {
+      const e = entry(robots, c, operatorRules);
+      if (c.fallback === undefined && c.ignoresGlobal !== true) return e;
+      const o = entry(robots, c, !operatorRules);
+      if (o.source === e.source && o.status === e.status && o.line === e.line) return e;
+      const other: OtherReading = {
+        status: o.status,
+        rootAllowed: o.rootAllowed,
+        source: o.source,
+        line: o.line,
+      };
+      return operatorRules ? { ...e, reference: other } : { ...e, documented: other };
+    }),
     otherAgents: [...others.values()],
   };
 }

@@ -5,10 +5,9 @@
  * in src/report/; this file loads and prints.
  */
 import { CRAWLER_PURPOSES, CRAWLERS, type CrawlerPurpose } from "../../data/crawlers.js";
-import { parseDocument } from "../../explain/document.js";
 import { compileMatcher } from "../../match/compile.js";
 import { type ContentSignal, contentSignals, crawlDelay } from "../../match/directives.js";
-import { describeLimit } from "../../protocol/size-limit.js";
+import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import {
   type CrawlerReportEntry,
   crawlerReport,
@@ -19,8 +18,10 @@ import { formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
+import { esc } from "../escape.js";
 import { writeOut } from "../io.js";
-import { loadRobotsSource } from "../source.js";
+import { OPERATOR_RULES_HELP, OPERATOR_RULES_OPTION } from "../operator-rules.js";
+import { loadReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 
 const PURPOSE_KEYS = Object.keys(CRAWLER_PURPOSES) as CrawlerPurpose[];
 
@@ -40,9 +41,12 @@ Options:
   --purpose <list>  only these purposes, comma-separated: ai (all AI kinds),
                     ${PURPOSE_KEYS.join(", ")}
   --format <f>      text (default: a table per purpose) or json
+${WHOLE_FILE_HELP}
+${OPERATOR_RULES_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
-Like crawlers, agents reads only the first 500 KiB of the file. The crawler
+Like crawlers, agents reads only the first 500 KiB of the file (--whole-file:
+all of it, as Google's reference does). The crawler
 list is src/data/crawlers.ts: one entry per crawler, easy to extend.
 Exit status: 0 report printed, 2 usage or I/O error.
 
@@ -142,13 +146,15 @@ function entryJson(e: CrawlerReportEntry): Record<string, unknown> {
     disallowRules: e.disallowRules,
     crawlDelay: e.crawlDelay ?? null,
     contentSignals: e.contentSignals,
+    ...(e.documented === undefined ? {} : { documented: e.documented }),
+    ...(e.reference === undefined ? {} : { reference: e.reference }),
   };
 }
 
 export const agentsCommand: Command = {
   summary: "which crawlers (search, AI, SEO…) may crawl the site: a report by purpose",
   help: agentsHelp,
-  options: { purpose: { type: "string" } },
+  options: { purpose: { type: "string" }, ...WHOLE_FILE_OPTION, ...OPERATOR_RULES_OPTION },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
     if (positionals.length !== 1) {
@@ -157,15 +163,17 @@ export const agentsCommand: Command = {
       );
     }
     const only = purposeFilter(str(values, "purpose"));
-    const loaded = await loadRobotsSource(positionals[0]!, { profile: context.profile });
+    const wholeFile = values["whole-file"] === true;
+    const reading = await loadReading(positionals[0]!, { profile: context.profile, wholeFile });
+    const loaded = reading.source;
     const failed = disallowsEverything(loaded);
     // While the fetch outcome disallows everything, every crawler is blocked (SPEC.md §8).
-    const doc = parseDocument(failed ? new Uint8Array(0) : loaded.body, {
+    const robots = parseRobotsTxt(failed ? new Uint8Array(0) : reading.bytes, {
       profile: context.profile,
     });
-    const robots = doc.robots;
     // Other agents are those the whole list does not know, whatever --purpose shows.
-    const full = crawlerReport(robots, CRAWLERS);
+    const operatorRules = values["operator-rules"] === true;
+    const full = crawlerReport(robots, CRAWLERS, { operatorRules });
     const shown = full.crawlers.filter((e) => only === null || only.has(e.crawler.purpose));
     const report = {
       crawlers: failed
@@ -184,7 +192,7 @@ export const agentsCommand: Command = {
         robots: loaded.label,
         ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
         ...(failed ? { disallowsEverything: true } : {}),
-        ...(doc.full === null ? {} : { truncatedAtLine: doc.lastLineRead }),
+        notes: reading.notes,
         anyOther: {
           rootAllowed: anyRoot.allowed && !failed,
           line: anyRoot.line,
@@ -193,6 +201,7 @@ export const agentsCommand: Command = {
           crawlDelay: crawlDelay(robots, "*") ?? null,
           contentSignals: anySignals,
         },
+        reading: operatorRules ? "operator-rules" : "reference",
         crawlers: report.crawlers.map(entryJson),
         otherAgents: report.otherAgents,
       };
@@ -201,15 +210,11 @@ export const agentsCommand: Command = {
     }
 
     const paint = makePaint();
-    const out: string[] = [`robots.txt: ${loaded.label}`];
-    if (loaded.note !== undefined) out.push(`fetch: ${loaded.note}`);
+    const out: string[] = [`robots.txt: ${esc(loaded.label)}`];
+    if (loaded.note !== undefined) out.push(`fetch: ${esc(loaded.note)}`);
+    for (const n of reading.notes) out.push(`note: ${esc(n)}`);
     if (failed) {
       out.push("every crawler is blocked while this lasts: no rules were read");
-    }
-    if (doc.full !== null) {
-      out.push(
-        `note: over ${describeLimit(doc.sizeLimit)}; crawlers ignore everything after line ${doc.lastLineRead}`,
-      );
     }
     const anyText =
       anyOther.source === "none"
@@ -232,7 +237,7 @@ export const agentsCommand: Command = {
           e.status,
           groupText(e.source, e.groupLines, e.crawler.fallback),
           e.crawlDelay === undefined ? "-" : String(e.crawlDelay),
-          signalsText(e.contentSignals),
+          esc(signalsText(e.contentSignals)),
         ]),
       ];
       out.push(
@@ -250,11 +255,27 @@ export const agentsCommand: Command = {
         `  ${purpose.padEnd(13)} ${blocked} of ${entries.length} blocked${partial > 0 ? `, ${partial} partly` : ""}`,
       );
     }
+    // The reading not applied, where it answers differently (check and
+    // explain say the same for one URL).
+    const readings = report.crawlers.flatMap((e) => {
+      const o = operatorRules ? e.reference : e.documented;
+      if (o === undefined) return [];
+      const what =
+        e.crawler.ignoresGlobal === true
+          ? "its operator documents that it ignores the * group"
+          : `its operator documents that it follows ${e.crawler.fallback}'s group`;
+      return [
+        operatorRules
+          ? `  ${e.crawler.token}: ${what} (--operator-rules); the reference reads it as ${o.status}`
+          : `  ${e.crawler.token}: ${what}; under that reading: ${o.status} (--operator-rules)`,
+      ];
+    });
+    if (readings.length > 0) out.push("", "Readings:", ...readings);
     out.push("", "Summary:", ...summary);
     if (report.otherAgents.length > 0) {
       out.push(
         "",
-        `Other agents named in this file: ${report.otherAgents.map((a) => `${a.token} (${lines(a.lines)})`).join(", ")}`,
+        `Other agents named in this file: ${report.otherAgents.map((a) => `${esc(a.token)} (${lines(a.lines)})`).join(", ")}`,
       );
     }
     await writeOut(`${out.join("\n")}\n`);

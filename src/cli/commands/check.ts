@@ -10,24 +10,49 @@ import { pathOf } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
-import { agentOption } from "../args.js";
-import { runUrlCheck } from "../check-url.js";
+import { agentOption, urlArgument } from "../args.js";
+import { parseTimeout, runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
+import { esc } from "../escape.js";
 import { describeGroups, describeRule, verdictWord } from "../format.js";
-import { isUrlArg, readBodyArg, writeOut } from "../io.js";
+import { isUrlArg, writeOut } from "../io.js";
+import {
+  documentedReading,
+  documentedVerdict,
+  OPERATOR_RULES_HELP,
+  OPERATOR_RULES_OPTION,
+  verdictText,
+} from "../operator-rules.js";
 import { Progress } from "../progress.js";
-import { loadRobotsSource } from "../source.js";
+import {
+  loadReading,
+  otherReading,
+  type Reading,
+  unencodedNote,
+  WHOLE_FILE_HELP,
+  WHOLE_FILE_OPTION,
+} from "../reading.js";
+import type { RobotsSource } from "../source.js";
 
 export const checkHelp = `Usage:
-  robots check <robots.txt | -> <agent> <url>
+  robots check <robots.txt | url | -> <agent> <url>
+  robots check <robots.txt | url | -> --agent <token> <url>
   robots check <url> --agent <token> [--timeout <seconds>]
-  robots check --robots <robots.txt | -> --agent <token> [--format text|tsv|json] < urls.txt
+  robots check --robots <robots.txt | url> --agent <token> [--format text|tsv|json] < urls.txt
 
 Prints whether <agent> may fetch <url> under the given robots.txt, and the
 line that decided it. Exit status: 0 allowed, 1 disallowed, 2 usage or I/O
 error. With --robots, reads one URL per line from stdin and prints one
-verdict per URL (exit 1 if any was disallowed).
+verdict per URL (exit 1 if any was disallowed, 2 if a line was not a URL
+or, for a fetched robots.txt, a URL of another origin), then a summary on
+stderr. A robots.txt that could not be fetched disallows every URL for now:
+said on stderr and in each record.
+
+The robots.txt is read as crawlers read it: the first 500 KiB, a line the
+limit cuts dropped (SPEC.md §8). Notes say when the size limit, a byte-order
+mark, an HTML page or a URL that is not percent-encoded changes or may
+change the verdict.
 
 With a single http(s) URL, fetches that origin's /robots.txt as a crawler
 would (redirects, size limit, server-error rules: SPEC.md §8) and prints the
@@ -40,11 +65,14 @@ Options:
                       ("-" is not allowed: the URLs come on stdin)
   --format <f>        text (default), tsv or json (JSON Lines in bulk mode)
   --timeout <s>       with a URL: give up fetching robots.txt after this many seconds (default 15)
+${WHOLE_FILE_HELP}
+${OPERATOR_RULES_HELP}
   --profile <p>       google (default), rfc9309 or legacy1996
 
 Examples:
-  robots check examples/robots.txt Googlebot https://example.com/private/x
-  robots check --robots examples/robots.txt --agent GPTBot < urls.txt
+  robots check examples/site/robots.txt Googlebot https://example.com/private/x
+  robots check examples/site/robots.txt --agent GPTBot /blog/post
+  printf '/private/x\\n/blog/\\n' | robots check --robots examples/site/robots.txt --agent GPTBot
   robots check https://example.com/private/x --agent Googlebot`;
 
 export interface CheckOptions {
@@ -52,10 +80,12 @@ export interface CheckOptions {
   robots?: string | undefined;
   format?: string | undefined;
   timeout?: string | undefined;
+  wholeFile?: boolean;
+  operatorRules?: boolean;
   profile: Profile;
 }
 
-function verdictJson(v: Verdict, url: string): string {
+function verdictJson(v: Verdict, url: string, notes: readonly string[]): string {
   return JSON.stringify({
     url,
     allowed: v.allowed,
@@ -70,13 +100,40 @@ function verdictJson(v: Verdict, url: string): string {
       : null,
     source: v.source,
     groups: v.groups,
+    ...(notes.length === 0 ? {} : { notes }),
   });
 }
 
-function formatOne(v: Verdict, url: string, robots: RobotsTxt, format: string): string {
-  if (format === "json") return `${verdictJson(v, url)}\n`;
-  if (format === "tsv") return `${url}\t${v.allowed ? "allowed" : "disallowed"}\t${v.line}\n`;
-  return `${verdictWord(v.allowed)} ${url}\n  ${describeRule(v)}\n  ${describeGroups(v, robots)}\n`;
+function formatOne(
+  v: Verdict,
+  url: string,
+  robots: RobotsTxt,
+  format: string,
+  notes: readonly string[],
+  groupsLine = describeGroups(v, robots),
+): string {
+  if (format === "json") return `${verdictJson(v, url, notes)}\n`;
+  if (format === "tsv") {
+    return `${esc(url)}\t${v.allowed ? "allowed" : "disallowed"}\t${v.line}\t${esc(notes.join("; "))}\n`;
+  }
+  let out = `${verdictWord(v.allowed)} ${esc(url)}\n  ${esc(describeRule(v))}\n  ${esc(groupsLine)}\n`;
+  for (const n of notes) out += `  note: ${esc(n)}\n`;
+  return out;
+}
+
+/** The notes for one URL: the reading's own, the other reading's verdict, an unencoded URL. */
+function urlNotes(
+  m: RobotsMatcher,
+  v: Verdict,
+  url: string,
+  other: ReturnType<typeof otherReading>,
+): string[] {
+  const notes: string[] = [];
+  const limit = other?.(url, v.allowed, v.line);
+  if (limit !== undefined) notes.push(limit);
+  const enc = unencodedNote(url, (u) => m.check(u), v);
+  if (enc !== undefined) notes.push(enc);
+  return notes;
 }
 
 export async function runCheck(positionals: string[], opts: CheckOptions): Promise<number> {
@@ -84,6 +141,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
   if (!["text", "tsv", "json"].includes(format)) {
     throw new CliError(`unknown --format ${JSON.stringify(format)}: use text, tsv or json`);
   }
+  const wholeFile = opts.wholeFile === true;
   if (opts.robots !== undefined) {
     if (positionals.length > 0) {
       throw new CliError("with --robots, URLs are read from stdin: remove the extra arguments");
@@ -91,84 +149,225 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     if (opts.robots === "-")
       throw new CliError("--robots - conflicts with URLs on stdin: pass a file");
     const agent = requireAgent(opts.agent);
+    const timeoutMs = parseTimeout(opts.timeout);
     // A file or an http(s) URL (fetched once through the access-method client).
-    const source = await loadRobotsSource(opts.robots, { profile: opts.profile, agent });
-    const robots = parseRobotsTxt(source.body, { profile: opts.profile });
-    return bulk(compileMatcher(robots, agent), robots, format, disallowsEverything(source));
+    const reading = await loadReading(opts.robots, {
+      profile: opts.profile,
+      agent,
+      wholeFile,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+    return bulk(reading, agent, format, opts.profile);
   }
   if (positionals.length === 1 && isUrlArg(positionals[0]!)) {
     return runUrlCheck(positionals[0]!, { ...opts, format, agent: requireAgent(opts.agent) });
   }
-  if (positionals.length !== 3) {
+  let file: string;
+  let agent: string;
+  let url: string;
+  if (positionals.length === 3) {
+    if (opts.agent !== undefined) {
+      throw new CliError(
+        "the agent is given twice (as an argument and with --agent): pass one of them",
+      );
+    }
+    [file, , url] = positionals as [string, string, string];
+    agent = requireAgent(positionals[1], "<agent>");
+  } else if (positionals.length === 2 && opts.agent !== undefined) {
+    [file, url] = positionals as [string, string];
+    agent = requireAgent(opts.agent);
+  } else {
     throw new CliError(
-      `expected <robots.txt> <agent> <url>, got ${positionals.length} argument(s); see robots check --help`,
+      `expected <robots.txt> <agent> <url> (or <robots.txt> --agent <token> <url>), got ${positionals.length} argument(s); see robots check --help`,
     );
   }
-  const [file, agentArg, url] = positionals as [string, string, string];
-  const agent = requireAgent(agentArg, "<agent>");
-  const robots = parseRobotsTxt(await readBodyArg(file), { profile: opts.profile });
-  const v = compileMatcher(robots, agent).check(url);
-  await writeOut(formatOne(v, url, robots, format));
+  urlArgument(url);
+  const timeoutMs = parseTimeout(opts.timeout);
+  const reading = await loadReading(file, {
+    profile: opts.profile,
+    agent,
+    wholeFile,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+  const source = reading.source;
+  const robots = parseRobotsTxt(reading.bytes, { profile: opts.profile });
+  const m = compileMatcher(robots, agent);
+  const failed = disallowsEverything(source);
+  let v = failed ? disallowAll(m, url) : m.check(url);
+  const notes = [...sourceNotes(source), ...reading.notes];
+  const documented = failed ? null : documentedReading(robots, agent);
+  if (documented !== null) {
+    // Which reading decides: the reference by default, the operator's
+    // documented exception with --operator-rules; the other is a note.
+    const d = documentedVerdict(robots, documented, url);
+    if (opts.operatorRules === true) {
+      const reference = v;
+      v =
+        documented.kind === "fallback"
+          ? compileMatcher(robots, documented.token).check(url)
+          : { ...disallowAll(m, url), allowed: true };
+      notes.push(
+        `${documented.why} (--operator-rules); the reference answers ${verdictText(reference)}`,
+      );
+    } else if (d.allowed !== v.allowed || d.line !== v.line) {
+      notes.push(`${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`);
+    }
+  }
+  if (!failed) notes.push(...urlNotes(m, v, url, otherReading(reading, opts.profile, agent)));
+  if (format === "tsv") for (const n of notes) process.stderr.write(`robots: note: ${esc(n)}\n`);
+  const ignoring = opts.operatorRules === true && documented?.kind === "ignores-global";
+  await writeOut(
+    formatOne(
+      v,
+      url,
+      robots,
+      format,
+      format === "tsv" ? [] : notes,
+      ignoring ? `${JSON.stringify(agent)} is not named, and it ignores the * group` : undefined,
+    ),
+  );
   return v.allowed ? EXIT.allowed : EXIT.disallowed;
+}
+
+/** Where a fetched robots.txt came from, and what a failing fetch means, as notes. */
+function sourceNotes(source: RobotsSource): string[] {
+  if (source.note === undefined) return [];
+  return [`${source.label}: ${source.note}`];
+}
+
+/** A fetch outcome that disallows everything (SPEC.md §8): no rule decides. */
+function disallowAll(m: RobotsMatcher, url: string): Verdict {
+  return {
+    allowed: false,
+    line: 0,
+    rule: null,
+    source: "none",
+    groups: [],
+    agent: m.agent,
+    path: pathOf(url),
+  };
 }
 
 export function requireAgent(agent: string | undefined, name = "--agent"): string {
   return agentOption(agent, "Googlebot", name);
 }
 
+/** The origin of an http(s) URL, or null for a path or a non-URL. */
+function originOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * One verdict per URL on stdin, streamed: readline yields a line at a time and
  * writeOut waits when stdout is full, so memory stays constant however long
- * the list. Progress goes to stderr only when it is a terminal.
+ * the list. Progress goes to stderr only when it is a terminal. A fetch that
+ * failed is said on stderr and in every record; a URL of another origin than
+ * a fetched robots.txt's is flagged (that file does not govern it); a line
+ * that is not a URL is flagged too. The summary goes to stderr.
  */
 async function bulk(
-  m: RobotsMatcher,
-  robots: RobotsTxt,
+  reading: Reading,
+  agent: string,
   format: string,
-  disallowAll: boolean,
+  profile: Profile,
 ): Promise<number> {
+  const source = reading.source;
+  const robots = parseRobotsTxt(reading.bytes, { profile });
+  const m = compileMatcher(robots, agent);
+  const other = otherReading(reading, profile, agent);
+  const failed = disallowsEverything(source);
+  const origin = source.note === undefined ? null : originOf(source.label);
+  for (const n of [...sourceNotes(source), ...reading.notes]) {
+    process.stderr.write(`robots: note: ${esc(n)}\n`);
+  }
+  if (failed) {
+    process.stderr.write(
+      `robots: ${esc(source.label)} could not be fetched: every URL is disallowed for now (SPEC.md §8)\n`,
+    );
+  }
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-  let anyDisallowed = false;
+  const counts = { allowed: 0, disallowed: 0, otherOrigin: 0, invalid: 0 };
   let n = 0;
   const progress = new Progress("URLs checked");
-  if (format === "tsv") await writeOut("url\tverdict\tline\n");
+  if (format === "tsv") await writeOut("url\tverdict\tline\tnotes\n");
   for await (const raw of rl) {
     const url = raw.trim();
     if (url === "") continue;
-    // A fetch outcome that disallows everything (SPEC.md §8): no rule decides.
-    const v: Verdict = disallowAll
-      ? {
-          allowed: false,
-          line: 0,
-          rule: null,
-          source: "none",
-          groups: [],
-          agent: m.agent,
-          path: pathOf(url),
-        }
-      : m.check(url);
-    if (!v.allowed) anyDisallowed = true;
-    const wait = writeOut(
-      format === "text"
-        ? `${v.allowed ? "allowed   " : "disallowed"} ${v.line}\t${url}\n`
-        : formatOne(v, url, robots, format),
-    );
+    let notes: string[] = [];
+    let v: Verdict | null = null;
+    try {
+      urlArgument(url);
+    } catch (err) {
+      notes = [(err as Error).message];
+    }
+    if (notes.length > 0) {
+      counts.invalid++;
+    } else if (origin !== null && originOf(url) !== null && originOf(url) !== origin) {
+      counts.otherOrigin++;
+      notes = [`another origin: ${source.label} governs only ${origin}`];
+    } else {
+      v = failed ? disallowAll(m, url) : m.check(url);
+      if (failed) notes.push("robots.txt could not be fetched: disallowed for now (SPEC.md §8)");
+      else notes.push(...urlNotes(m, v, url, other));
+      if (v.allowed) counts.allowed++;
+      else counts.disallowed++;
+    }
+    const wait = writeOut(bulkRecord(v, url, robots, format, notes));
     if (wait) await wait;
     progress.tick(++n);
   }
   progress.done(n);
-  return anyDisallowed ? EXIT.disallowed : EXIT.allowed;
+  const parts = [`${counts.allowed} allowed`, `${counts.disallowed} disallowed`];
+  if (counts.otherOrigin > 0) parts.push(`${counts.otherOrigin} of another origin (not checked)`);
+  if (counts.invalid > 0) parts.push(`${counts.invalid} not URLs (not checked)`);
+  process.stderr.write(
+    `robots: checked ${n} URL${n === 1 ? "" : "s"}: ${parts.join(", ")}${failed ? "; the robots.txt could not be fetched" : ""}\n`,
+  );
+  // A URL left unchecked makes the run incomplete; a failed fetch is a
+  // disallow verdict for every URL, as in a single check (exit 1).
+  if (counts.invalid > 0 || counts.otherOrigin > 0) return EXIT.usage;
+  return counts.disallowed > 0 ? EXIT.disallowed : EXIT.allowed;
+}
+
+function bulkRecord(
+  v: Verdict | null,
+  url: string,
+  robots: RobotsTxt,
+  format: string,
+  notes: readonly string[],
+): string {
+  if (v === null) {
+    if (format === "json") return `${JSON.stringify({ url, allowed: null, notes })}\n`;
+    if (format === "tsv") return `${esc(url)}\tnot-checked\t0\t${esc(notes.join("; "))}\n`;
+    return `not-checked  ${esc(url)}\t# ${esc(notes.join("; "))}\n`;
+  }
+  if (format !== "text") return formatOne(v, url, robots, format, notes);
+  const tail = notes.length === 0 ? "" : `\t# ${esc(notes.join("; "))}`;
+  return `${v.allowed ? "allowed   " : "disallowed"} ${v.line}\t${esc(url)}${tail}\n`;
 }
 
 export const checkCommand: Command = {
   summary: "is a URL allowed for a crawler? (verdict and deciding line)",
   help: checkHelp,
-  options: { agent: { type: "string" }, robots: { type: "string" }, timeout: { type: "string" } },
+  options: {
+    agent: { type: "string" },
+    robots: { type: "string" },
+    timeout: { type: "string" },
+    ...WHOLE_FILE_OPTION,
+    ...OPERATOR_RULES_OPTION,
+  },
   run(positionals, values, context) {
     return runCheck(positionals, {
       agent: str(values, "agent"),
       robots: str(values, "robots"),
       timeout: str(values, "timeout"),
+      wholeFile: values["whole-file"] === true,
+      operatorRules: values["operator-rules"] === true,
       format: context.format,
       profile: context.profile,
     });

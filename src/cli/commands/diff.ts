@@ -7,21 +7,22 @@
 import { createInterface } from "node:readline";
 import {
   agentsToCompare,
+  type DiffAgent,
   type DiffSide,
   type VerdictChange,
   VerdictComparer,
 } from "../../diff/diff-robots.js";
 import { probePaths } from "../../diff/probe-paths.js";
-import { parseDocument } from "../../explain/document.js";
-import { describeLimit } from "../../protocol/size-limit.js";
+import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
 import { agentListOption, formatOption } from "../args.js";
 import { makePaint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
+import { esc } from "../escape.js";
 import { openTextInput, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
-import { loadRobotsSource, type RobotsSource } from "../source.js";
+import { loadReading, percentEncode, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 
 export const diffHelp = `Usage: robots diff <old> <new> [--urls FILE] [--agent a,b] [--format text|json]
 
@@ -40,9 +41,12 @@ Options:
                     Without it: every agent named in either file, plus "*",
                     which stands for any other crawler.
   --format <f>      text (default) or json (one JSON document)
+${WHOLE_FILE_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
-Like crawlers, diff reads only the first 500 KiB of each file.
+Like crawlers, diff reads only the first 500 KiB of each file (--whole-file:
+all of it, as Google's reference does). Text output lists the first 50 URLs
+of each kind of change; --format json lists every one, streamed.
 Exit status: 0 no verdict changed, 1 some verdict changed, 2 usage or I/O error.
 
 Examples:
@@ -51,7 +55,8 @@ Examples:
   robots diff old.txt new.txt --urls top-urls.txt --format json
   git show HEAD:public/robots.txt | robots diff - public/robots.txt || echo "verdicts changed"`;
 
-function sideText(s: DiffSide): string {
+function sideText(s: DiffSide, failed: boolean): string {
+  if (failed) return "robots.txt could not be fetched: everything disallowed for now (SPEC.md §8)";
   const from =
     s.source === "named"
       ? "named group"
@@ -65,8 +70,14 @@ function sideText(s: DiffSide): string {
   return `line ${s.line}: ${name}: ${s.rule.value} (${from}${empty})`;
 }
 
-function sideJson(s: DiffSide): Record<string, unknown> {
-  return { allowed: s.allowed, line: s.line, rule: s.rule, source: s.source };
+function sideJson(s: DiffSide, failed: boolean): Record<string, unknown> {
+  return {
+    allowed: s.allowed,
+    line: s.line,
+    rule: s.rule,
+    source: s.source,
+    ...(failed ? { fetchFailed: true } : {}),
+  };
 }
 
 /** `items` joined with ", " and wrapped at `width` columns. */
@@ -96,10 +107,22 @@ async function* readUrls(arg: string): AsyncGenerator<string> {
   }
 }
 
+/** URLs listed per group of identical changes in text output; --format json lists them all. */
+const LIST_PER_GROUP = 50;
+
+interface Group {
+  readonly first: VerdictChange;
+  count: number;
+  readonly urls: string[];
+}
+
+/** A side whose robots.txt could not be fetched: no rule decides (SPEC.md §8). */
+const FAILED_SIDE: DiffSide = { allowed: false, line: 0, rule: null, source: "none" };
+
 export const diffCommand: Command = {
   summary: "verdicts that change between two versions of a robots.txt (exit 1 if any)",
   help: diffHelp,
-  options: { urls: { type: "string" }, agent: { type: "string" } },
+  options: { urls: { type: "string" }, agent: { type: "string" }, ...WHOLE_FILE_OPTION },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
     if (positionals.length !== 2) {
@@ -114,107 +137,161 @@ export const diffCommand: Command = {
       throw new CliError("only one of <old>, <new> and --urls can be - (standard input)");
     }
     const requested = agentListOption(str(values, "agent"));
-    const sourceOptions = { profile: context.profile };
-    const oldSrc = await loadRobotsSource(oldArg, sourceOptions);
-    const newSrc = await loadRobotsSource(newArg, sourceOptions);
-    // A fetch that disallows everything (server error) compares as `Disallow: /` for all.
-    const bodyOf = (src: RobotsSource) => (disallowsEverything(src) ? DISALLOW_ALL_BODY : src.body);
-    const before = parseDocument(bodyOf(oldSrc), { profile: context.profile });
-    const after = parseDocument(bodyOf(newSrc), { profile: context.profile });
-    const agents = agentsToCompare([before.robots, after.robots], requested);
-    const comparer = new VerdictComparer(before.robots, after.robots, agents);
-
-    const changes: VerdictChange[] = [];
-    let count = 0;
+    const options = { profile: context.profile, wholeFile: values["whole-file"] === true };
+    const oldReading = await loadReading(oldArg, options);
+    const newReading = await loadReading(newArg, options);
+    const oldSrc = oldReading.source;
+    const newSrc = newReading.source;
+    // A fetch that disallows everything (server error) compares as disallowing
+    // every URL for every agent; its side names no line (nothing was read).
+    const oldFailed = disallowsEverything(oldSrc);
+    const newFailed = disallowsEverything(newSrc);
+    const robotsOf = (r: typeof oldReading, failed: boolean) =>
+      parseRobotsTxt(failed ? DISALLOW_ALL_BODY : r.bytes, { profile: context.profile });
+    const before = robotsOf(oldReading, oldFailed);
+    const after = robotsOf(newReading, newFailed);
+    const agents = agentsToCompare(
+      [
+        oldFailed ? robotsOf(oldReading, false) : before,
+        newFailed ? robotsOf(newReading, false) : after,
+      ],
+      requested,
+    );
+    const comparer = new VerdictComparer(before, after, agents);
+    const fix = (c: VerdictChange): VerdictChange =>
+      oldFailed || newFailed
+        ? {
+            ...c,
+            before: oldFailed ? FAILED_SIDE : c.before,
+            after: newFailed ? FAILED_SIDE : c.after,
+          }
+        : c;
     const urls: AsyncIterable<string> | Iterable<string> =
-      urlsArg === undefined ? probePaths([before.robots, after.robots]) : readUrls(urlsArg);
-    const progress = new Progress("URLs compared");
-    for await (const url of urls) {
-      count++;
-      for (const c of comparer.compare(url)) changes.push(c);
-      progress.tick(count);
-    }
-    progress.done(count);
-
+      urlsArg === undefined ? probePaths([before, after]) : readUrls(urlsArg);
     const urlKind =
       urlsArg === undefined
         ? "probe paths derived from both files' patterns"
         : `URLs from ${urlsArg === "-" ? "<stdin>" : urlsArg}`;
-    const agentLabels = agents.map((a) => a.label);
-    const changedAgents = new Set(changes.map((c) => c.agent.label));
+    const notes = [
+      ...oldReading.notes.map((n) => `old: ${n}`),
+      ...newReading.notes.map((n) => `new: ${n}`),
+    ];
+    if (oldFailed)
+      notes.push(
+        "old: robots.txt could not be fetched: everything is disallowed for now (SPEC.md §8)",
+      );
+    if (newFailed)
+      notes.push(
+        "new: robots.txt could not be fetched: everything is disallowed for now (SPEC.md §8)",
+      );
+    const progress = new Progress("URLs compared");
+    let count = 0;
+    let changed = 0;
+    let unencoded = 0;
+    const changedAgents = new Set<string>();
+
     if (format === "json") {
-      const json = {
-        old: oldSrc.label,
-        new: newSrc.label,
-        ...(before.full === null ? {} : { oldTruncatedAtLine: before.lastLineRead }),
-        ...(after.full === null ? {} : { newTruncatedAtLine: after.lastLineRead }),
-        agents: agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })),
-        urls: { count, from: urlsArg === undefined ? "probes" : urlsArg },
-        changed: changes.length,
-        changes: changes.map((c) => ({
-          agent: c.agent.label,
-          url: c.url,
-          path: c.path,
-          old: sideJson(c.before),
-          new: sideJson(c.after),
-        })),
-      };
-      await writeOut(`${JSON.stringify(json, null, 2)}\n`);
-    } else {
-      const paint = makePaint();
-      const cut = (d: typeof before) =>
-        d.full === null
-          ? ""
-          : ` (over ${describeLimit(d.sizeLimit)}: crawlers read up to line ${d.lastLineRead})`;
-      const out: string[] = [`old: ${oldSrc.label}${cut(before)}`];
-      if (oldSrc.note !== undefined) out.push(`     ${oldSrc.note}`);
-      out.push(`new: ${newSrc.label}${cut(after)}`);
-      if (newSrc.note !== undefined) out.push(`     ${newSrc.note}`);
-      out.push(
-        `compared ${count} ${urlKind} for ${agents.length} agent${agents.length === 1 ? "" : "s"}: ${agentLabels.join(", ")}`,
+      // Streamed: one change per write, so memory stays flat however many
+      // URLs change; the counts come last.
+      await writeOut(
+        `{\n  "old": ${JSON.stringify(oldSrc.label)},\n  "new": ${JSON.stringify(newSrc.label)},\n  "agents": ${JSON.stringify(agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })))},\n  "changes": [`,
       );
-      if (agents.some((a) => a.generic)) {
-        out.push(`("*" stands for any crawler named in neither file)`);
-      }
-      for (const a of agents) {
-        const mine = changes.filter((c) => c.agent === a);
-        if (mine.length === 0) continue;
-        out.push("", paint.bold(a.generic ? "* (any other crawler)" : a.label));
-        // URLs that changed the same way (same verdicts, same deciding lines) are listed together.
-        const byTransition = new Map<string, VerdictChange[]>();
-        for (const c of mine) {
-          const key = `${c.before.allowed}:${c.before.line}:${c.before.source}>${c.after.allowed}:${c.after.line}:${c.after.source}`;
-          const list = byTransition.get(key);
-          if (list === undefined) byTransition.set(key, [c]);
-          else list.push(c);
+      for await (const url of urls) {
+        count++;
+        if (percentEncode(url) !== url) unencoded++;
+        for (const raw of comparer.compare(url)) {
+          const c = fix(raw);
+          changedAgents.add(c.agent.label);
+          const item = JSON.stringify({
+            agent: c.agent.label,
+            url: c.url,
+            path: c.path,
+            old: sideJson(c.before, oldFailed),
+            new: sideJson(c.after, newFailed),
+          });
+          const wait = writeOut(`${changed++ === 0 ? "" : ","}\n    ${item}`);
+          if (wait) await wait;
         }
-        const word = (allowed: boolean) =>
-          allowed ? paint.green("allowed") : paint.red("DISALLOWED");
-        for (const list of byTransition.values()) {
-          const first = list[0]!;
-          const n = list.length;
-          out.push(
-            `  ${word(first.before.allowed)} → ${word(first.after.allowed)}: ${n} ${urlsArg === undefined ? "path" : "URL"}${n === 1 ? "" : "s"}`,
-          );
-          out.push(`    old: ${sideText(first.before)}`);
-          out.push(`    new: ${sideText(first.after)}`);
-          out.push(
-            ...wrapList(
-              list.map((c) => c.url),
-              "      ",
-              100,
-            ),
-          );
-        }
+        progress.tick(count);
       }
-      out.push(
-        "",
-        changes.length === 0
-          ? "no verdict changed"
-          : `${changes.length} verdict${changes.length === 1 ? "" : "s"} changed for ${changedAgents.size} agent${changedAgents.size === 1 ? "" : "s"}`,
+      progress.done(count);
+      if (unencoded > 0) notes.push(unencodedText(unencoded));
+      await writeOut(
+        `${changed === 0 ? "" : "\n  "}],\n  "changed": ${changed},\n  "urls": ${JSON.stringify({ count, from: urlsArg === undefined ? "probes" : urlsArg })},\n  "notes": ${JSON.stringify(notes)}\n}\n`,
       );
-      await writeOut(`${out.join("\n")}\n`);
+      return changed > 0 ? EXIT.findings : EXIT.ok;
     }
-    return changes.length > 0 ? EXIT.findings : EXIT.ok;
+
+    // Text: changes grouped per agent and per transition (same verdicts, same
+    // deciding lines), each group with its count and its first URLs. Memory
+    // is bounded by the number of groups, not of URLs.
+    const groups = new Map<DiffAgent, Map<string, Group>>();
+    for await (const url of urls) {
+      count++;
+      if (percentEncode(url) !== url) unencoded++;
+      for (const raw of comparer.compare(url)) {
+        const c = fix(raw);
+        changed++;
+        changedAgents.add(c.agent.label);
+        let byTransition = groups.get(c.agent);
+        if (byTransition === undefined) {
+          byTransition = new Map();
+          groups.set(c.agent, byTransition);
+        }
+        const key = `${c.before.allowed}:${c.before.line}:${c.before.source}>${c.after.allowed}:${c.after.line}:${c.after.source}`;
+        const g = byTransition.get(key);
+        if (g === undefined) byTransition.set(key, { first: c, count: 1, urls: [c.url] });
+        else if (++g.count <= LIST_PER_GROUP) g.urls.push(c.url);
+      }
+      progress.tick(count);
+    }
+    progress.done(count);
+    if (unencoded > 0) notes.push(unencodedText(unencoded));
+
+    const paint = makePaint();
+    const out: string[] = [`old: ${esc(oldSrc.label)}`];
+    if (oldSrc.note !== undefined) out.push(`     ${esc(oldSrc.note)}`);
+    out.push(`new: ${esc(newSrc.label)}`);
+    if (newSrc.note !== undefined) out.push(`     ${esc(newSrc.note)}`);
+    for (const n of notes) out.push(`note: ${esc(n)}`);
+    out.push(
+      `compared ${count} ${esc(urlKind)} for ${agents.length} agent${agents.length === 1 ? "" : "s"}: ${esc(agents.map((a) => a.label).join(", "))}`,
+    );
+    if (agents.some((a) => a.generic)) {
+      out.push(`("*" stands for any crawler named in neither file)`);
+    }
+    await writeOut(`${out.join("\n")}\n`);
+    const word = (allowed: boolean) => (allowed ? paint.green("allowed") : paint.red("DISALLOWED"));
+    for (const a of agents) {
+      const mine = groups.get(a);
+      if (mine === undefined) continue;
+      const lines = ["", paint.bold(a.generic ? "* (any other crawler)" : esc(a.label))];
+      for (const g of mine.values()) {
+        const n = g.count;
+        lines.push(
+          `  ${word(g.first.before.allowed)} → ${word(g.first.after.allowed)}: ${n} ${urlsArg === undefined ? "path" : "URL"}${n === 1 ? "" : "s"}`,
+        );
+        lines.push(`    old: ${esc(sideText(g.first.before, oldFailed))}`);
+        lines.push(`    new: ${esc(sideText(g.first.after, newFailed))}`);
+        lines.push(...wrapList(g.urls.map(esc), "      ", 100));
+        if (n > g.urls.length) {
+          lines.push(`      … and ${n - g.urls.length} more (--format json lists every one)`);
+        }
+      }
+      const wait = writeOut(`${lines.join("\n")}\n`);
+      if (wait) await wait;
+    }
+    await writeOut(
+      `\n${
+        changed === 0
+          ? "no verdict changed"
+          : `${changed} verdict${changed === 1 ? "" : "s"} changed for ${changedAgents.size} agent${changedAgents.size === 1 ? "" : "s"}`
+      }\n`,
+    );
+    return changed > 0 ? EXIT.findings : EXIT.ok;
   },
 };
+
+function unencodedText(n: number): string {
+  return `${n} URL${n === 1 ? " is" : "s are"} not percent-encoded: matched as written, while a crawler requests the encoded form, which may decide differently`;
+}

@@ -13,8 +13,10 @@ import { agentOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
+import { esc } from "../escape.js";
 import { writeOut } from "../io.js";
-import { loadRobotsSource } from "../source.js";
+import { documentedReading, documentedVerdict, verdictText } from "../operator-rules.js";
+import { loadReading, otherReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 
 export const explainHelp = `Usage: robots explain <robots.txt | url | -> --agent <token> <url>...
 
@@ -29,7 +31,8 @@ Explains, for each URL, how a crawler reads the robots.txt:
   - notes when a typo, a missing colon, a cut user-agent token, the 500 KiB
     size limit, an unencoded URL or letter case changed the outcome.
 
-Like crawlers, explain reads only the first 500 KiB of the file.
+Like crawlers, explain reads only the first 500 KiB of the file (a line the
+limit cuts is dropped); --whole-file reads it as Google's reference does.
 
 Arguments:
   <robots.txt>      a file, "-" for standard input, or an http(s) URL to fetch
@@ -38,6 +41,7 @@ Arguments:
 Options:
   --agent <token>   the crawler's product token (letters, "-" and "_"), e.g. Googlebot
   --format <f>      text (default) or json (one JSON document)
+${WHOLE_FILE_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Exit status: 0 all allowed, 1 any disallowed, 2 usage or I/O error.
@@ -88,25 +92,25 @@ export function explanationJson(e: UrlExplanation): Record<string, unknown> {
 export function renderExplanation(e: UrlExplanation, paint: Paint): string {
   const word = e.allowed ? paint.green("ALLOWED") : paint.red("DISALLOWED");
   const out: string[] = [
-    paint.bold(printable(e.url, 400)),
-    `  ${word} for ${e.agent} (path ${printable(e.path, 400)})`,
+    paint.bold(esc(printable(e.url, 400))),
+    `  ${word} for ${e.agent} (path ${esc(printable(e.path, 400))})`,
   ];
-  out.push(`  groups: ${e.groups.summary}`);
+  out.push(`  groups: ${esc(e.groups.summary)}`);
   const d = e.rule;
   if (d === null) {
-    out.push(`  decided by: no rule; ${e.decidedBecause}`);
+    out.push(`  decided by: no rule; ${esc(e.decidedBecause)}`);
   } else {
-    out.push(`  decided by line ${d.line}: ${ruleName(d)}: ${d.value}`);
-    out.push(`    why: ${e.decidedBecause}`);
-    out.push(`    pattern as written: ${d.value === "" ? "(empty)" : d.value}`);
-    out.push(`    normalised:         ${d.pattern === "" ? "(empty)" : d.pattern}`);
-    if (d.viaIndexHtml) out.push(`    matched as:         ${d.matchedPattern}`);
+    out.push(`  decided by line ${d.line}: ${ruleName(d)}: ${esc(d.value)}`);
+    out.push(`    why: ${esc(e.decidedBecause)}`);
+    out.push(`    pattern as written: ${d.value === "" ? "(empty)" : esc(d.value)}`);
+    out.push(`    normalised:         ${d.pattern === "" ? "(empty)" : esc(d.pattern)}`);
+    if (d.viaIndexHtml) out.push(`    matched as:         ${esc(d.matchedPattern)}`);
     const width = String(Math.max(...e.context.map((c) => c.line))).length;
     let prev = 0;
     for (const c of e.context) {
       if (prev > 0 && c.line > prev + 1) out.push(`    ${" ".repeat(width + 2)}…`);
       const mark = c.deciding ? ">" : " ";
-      const text = `    ${mark} ${String(c.line).padStart(width)} | ${c.text}`.trimEnd();
+      const text = `    ${mark} ${String(c.line).padStart(width)} | ${esc(c.text)}`.trimEnd();
       out.push(c.deciding ? paint.bold(text) : paint.dim(text));
       prev = c.line;
     }
@@ -116,15 +120,25 @@ export function renderExplanation(e: UrlExplanation, paint: Paint): string {
     for (const o of e.others) {
       const via = o.rule.viaIndexHtml ? ` (as ${o.rule.matchedPattern})` : "";
       out.push(
-        `    line ${o.rule.line}: ${ruleName(o.rule)}: ${o.rule.value}${via}: lost, ${o.why}`,
+        `    line ${o.rule.line}: ${ruleName(o.rule)}: ${esc(o.rule.value)}${esc(via)}: lost, ${esc(o.why)}`,
       );
     }
   }
   if (e.notes.length > 0) {
     out.push("  notes:");
-    for (const n of e.notes) out.push(`    - ${paint.yellow(n.id)}: ${n.message}`);
+    for (const n of e.notes) out.push(`    - ${paint.yellow(n.id)}: ${esc(n.message)}`);
   }
   return `${out.join("\n")}\n`;
+}
+
+/** The 500 KiB limit's own note, when the other reading decides differently. */
+function withLimitNote(e: UrlExplanation, other: ReturnType<typeof otherReading>): UrlExplanation {
+  const message = other?.(e.url, e.allowed, e.line);
+  if (message === undefined) return e;
+  return {
+    ...e,
+    notes: [...e.notes, { id: "size-limit", line: e.line, message }],
+  };
 }
 
 /** A URL under a fetch outcome that disallows everything (SPEC.md §8): no rule is involved. */
@@ -153,7 +167,7 @@ function fetchFailed(url: string, agent: string): UrlExplanation {
 export const explainCommand: Command = {
   summary: "why a URL is allowed or disallowed: groups, deciding line, rules that lost",
   help: explainHelp,
-  options: { agent: { type: "string" } },
+  options: { agent: { type: "string" }, ...WHOLE_FILE_OPTION },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
     const [source, ...urlArgs] = positionals;
@@ -169,27 +183,48 @@ export const explainCommand: Command = {
       );
     }
     const urls = urlArgs.map(urlArgument);
-    const loaded = await loadRobotsSource(source, { profile: context.profile, agent });
-    const doc = parseDocument(loaded.body, { profile: context.profile });
+    const wholeFile = values["whole-file"] === true;
+    const reading = await loadReading(source, { profile: context.profile, agent, wholeFile });
+    const loaded = reading.source;
+    // The bytes the verdicts use: the crawler's view, or the whole file.
+    const doc = parseDocument(reading.bytes, {
+      profile: context.profile,
+      ...(wholeFile ? { sizeLimit: Number.POSITIVE_INFINITY } : {}),
+    });
     const explainer = createExplainer(doc, agent);
+    const other = otherReading(reading, context.profile, agent);
     const results = disallowsEverything(loaded)
       ? urls.map((u) => fetchFailed(u, agent))
-      : urls.map((u) => explainer.explain(u));
+      : urls.map((u) => withLimitNote(explainer.explain(u), other));
+    const fileNotes = [...reading.notes, ...explainer.fileNotes.map((n) => n.message)];
+    // explain applies the reference's group selection, as check does by
+    // default; a documented exception that answers differently is a note.
+    const documented = disallowsEverything(loaded) ? null : documentedReading(doc.robots, agent);
+    if (documented !== null) {
+      for (const r of results) {
+        const d = documentedVerdict(doc.robots, documented, r.url);
+        if (d.allowed !== r.allowed || d.line !== r.line) {
+          fileNotes.push(
+            `${r.url}: ${documented.why}; under that reading: ${verdictText(d)} (robots check --operator-rules)`,
+          );
+        }
+      }
+    }
     if (format === "json") {
       const json = {
         robots: loaded.label,
         ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
         agent,
         profile: context.profile,
-        fileNotes: explainer.fileNotes,
+        fileNotes: fileNotes,
         results: results.map(explanationJson),
       };
       await writeOut(`${JSON.stringify(json, null, 2)}\n`);
     } else {
       const paint = makePaint();
-      let text = `robots.txt: ${loaded.label}\n`;
-      if (loaded.note !== undefined) text += `fetch: ${loaded.note}\n`;
-      for (const n of explainer.fileNotes) text += `note: ${n.message}\n`;
+      let text = `robots.txt: ${esc(loaded.label)}\n`;
+      if (loaded.note !== undefined) text += `fetch: ${esc(loaded.note)}\n`;
+      for (const n of fileNotes) text += `note: ${esc(n)}\n`;
       for (const r of results) text += `\n${renderExplanation(r, paint)}`;
       await writeOut(text);
     }

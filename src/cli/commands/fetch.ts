@@ -11,8 +11,9 @@ import type { Profile } from "../../protocol/profile.js";
 import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
+import { esc } from "../escape.js";
 import { isUrlArg, writeOut } from "../io.js";
-import { asCliError, cliClient, describeSource, duration } from "../source.js";
+import { asCliError, checkFetchUrl, cliClient, describeSource, duration } from "../source.js";
 
 export const fetchHelp = `Usage:
   robots fetch <url> [--agent <token>] [--timeout <seconds>] [--format text|json]
@@ -101,7 +102,9 @@ function render(
     if (sum.crawlDelay !== undefined) out.push(`  crawl-delay for ${agent}: ${sum.crawlDelay} s`);
     for (const url of sum.sitemaps) out.push(`  sitemap: ${url}`);
   }
-  return `${out.join("\n")}\n`;
+  // Every line may quote the server (a redirect target, a content type, an
+  // error message, user-agent names, sitemaps): one escape for all of them.
+  return `${out.map(esc).join("\n")}\n`;
 }
 
 export async function runFetch(
@@ -126,6 +129,7 @@ export async function runFetch(
       throw new CliError((err as Error).message);
     }
   }
+  checkFetchUrl(positionals[0]!);
   const timeoutMs = parseTimeout(opts.timeout);
   const client = await cliClient({
     profile,

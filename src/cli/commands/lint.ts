@@ -9,6 +9,7 @@ import type { Profile } from "../../protocol/profile.js";
 import { colorEnabled, makePaint, type Paint } from "../color.js";
 import type { Command } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
+import { esc } from "../escape.js";
 import { writeOut } from "../io.js";
 import { loadRobotsSource, type RobotsSource } from "../source.js";
 
@@ -61,10 +62,11 @@ function formatText(
   result: LintResult,
   paint: Paint,
 ): string {
-  let out = note === undefined ? "" : `${paint.bold(label)}: ${note}\n`;
+  const where = esc(label);
+  let out = note === undefined ? "" : `${paint.bold(where)}: ${esc(note)}\n`;
   for (const d of result.diagnostics) {
-    out += `${paint.bold(`${label}:${d.line}:${d.column ?? 1}:`)} ${severityStyle(paint, d.severity)(d.severity)} ${paint.dim(d.id)}: ${d.message}\n`;
-    out += `    ${paint.dim("fix:")} ${d.fix}\n`;
+    out += `${paint.bold(`${where}:${d.line}:${d.column ?? 1}:`)} ${severityStyle(paint, d.severity)(d.severity)} ${paint.dim(d.id)}: ${esc(d.message)}\n`;
+    out += `    ${paint.dim("fix:")} ${esc(d.fix)}\n`;
   }
   return out;
 }
@@ -88,11 +90,28 @@ type Loaded = { ok: true; source: RobotsSource } | { ok: false; message: string 
 /** Load without rejecting, so a read can run ahead while the previous file is linted. */
 async function load(arg: string, profile: Profile): Promise<Loaded> {
   try {
-    return { ok: true, source: await loadRobotsSource(arg, { profile }) };
+    const source = await loadRobotsSource(arg, { profile });
+    // A failing fetch is never "no problems": there is no file to lint, and
+    // crawlers meanwhile follow the fetch outcome (SPEC.md §8).
+    const failing = failingFetch(source);
+    if (failing !== undefined) return { ok: false, message: failing };
+    return { ok: true, source };
   } catch (err) {
     if (err instanceof CliError) return { ok: false, message: err.message };
     throw err;
   }
+}
+
+/** The message for a fetch whose outcome is not a robots.txt to lint, or undefined. */
+function failingFetch(source: RobotsSource): string | undefined {
+  const what =
+    source.basis === "server-error-disallow" || source.basis === "forbidden"
+      ? "crawlers are disallowed for now"
+      : source.basis === "server-error-allow"
+        ? "crawlers allow everything for now, for want of a usable copy"
+        : undefined;
+  if (what === undefined) return undefined;
+  return `${source.label}: ${source.note ?? "the fetch failed"}; nothing to lint, and ${what}`;
 }
 
 /** "[12/400] path" on stderr when it is a terminal and there are many files. */
@@ -111,7 +130,7 @@ class Progress {
     if (now - this.#last < 100) return;
     this.#last = now;
     const width = (process.stderr.columns ?? 80) - 1;
-    const text = `[${done}/${this.#total}] ${label}`;
+    const text = `[${done}/${this.#total}] ${esc(label)}`;
     process.stderr.write(`\r\x1b[K${text.length > width ? text.slice(0, width) : text}`);
     this.#shown = true;
   }
@@ -150,10 +169,14 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
     if (!loaded.ok) {
       failed++;
       progress.clear();
-      process.stderr.write(`robots: ${loaded.message}\n`);
+      process.stderr.write(`robots: ${esc(loaded.message)}\n`);
       out = format === "json" ? `${JSON.stringify({ file: arg, error: loaded.message })}\n` : "";
     } else {
-      const { body, label, note } = loaded.source;
+      const { body, label, more } = loaded.source;
+      const note =
+        more === true
+          ? `over 8 MiB: only the first 8 MiB were read and linted${loaded.source.note === undefined ? "" : `; ${loaded.source.note}`}`
+          : loaded.source.note;
       const result = lintRobotsTxt(body, { profile: opts.profile, lines: format === "json" });
       totals.error += result.counts.error;
       totals.warning += result.counts.warning;
@@ -171,13 +194,16 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
   }
   progress.clear();
   if (format === "text") {
-    const files = plural(args.length, "file");
+    // Only the files read count: an unreadable one is never "no problems".
+    const files = plural(args.length - failed, "file");
     const found = totals.error + totals.warning + totals.info;
-    const unread = failed > 0 ? ` (${plural(failed, "file")} could not be read)` : "";
+    const unread = failed > 0 ? `; ${plural(failed, "file")} could not be read` : "";
     await writeOut(
-      found === 0
-        ? `no problems found in ${files}${unread}\n`
-        : `${plural(totals.error, "error")}, ${plural(totals.warning, "warning")}, ${plural(totals.info, "note")} in ${files}${unread}\n`,
+      failed === args.length
+        ? `nothing linted: ${plural(failed, "file")} could not be read\n`
+        : found === 0
+          ? `no problems found in ${files}${unread}\n`
+          : `${plural(totals.error, "error")}, ${plural(totals.warning, "warning")}, ${plural(totals.info, "note")} in ${files}${unread}\n`,
     );
   }
   if (failed > 0) return EXIT.usage;

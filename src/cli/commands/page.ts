@@ -259,7 +259,7 @@ async function runForFile(
   headers: [string, string][],
 ) {
   const page = await import("../../page.js");
-  const body = await readBodyArg(arg);
+  const { bytes: body } = await readBodyArg(arg);
   const head = page.readHeadMetas(body);
   const fromHeaders = page.readPageRuleHeaders(headers);
   const statements = [

@@ -1,0 +1,176 @@
+/**
+ * One reading everywhere: how the human-facing commands (check, explain,
+ * agents, diff) read a robots.txt. By default as a crawler does (SPEC.md §8
+ * "Size"): the first 500 KiB, a line the limit cuts dropped (`crawlerView`,
+ * the one home of that rule). With --whole-file, the whole body as Google's
+ * reference reads it, up to READ_CAP (8 MiB; more is an error). `batch` keeps the reference's
+ * whole-file protocol and does not come here.
+ *
+ * Whenever the limit, a byte-order mark, an HTML page or binary data instead
+ * of a robots.txt changes or may change a verdict, the reading carries a note
+ * that every command prints.
+ */
+import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
+import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
+import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Profile } from "../protocol/profile.js";
+import { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import { CliError } from "./errors.js";
+import { READ_CAP } from "./io.js";
+import { loadRobotsSource, type RobotsSource, type SourceOptions } from "./source.js";
+
+/** The --whole-file option, shared by every command that reads like a crawler. */
+export const WHOLE_FILE_OPTION = { "whole-file": { type: "boolean" } } as const;
+
+export const WHOLE_FILE_HELP = `  --whole-file      read the whole file, as Google's reference does (up to 8 MiB),
+                    instead of the first 500 KiB that crawlers read`;
+
+export interface Reading {
+  readonly source: RobotsSource;
+  readonly wholeFile: boolean;
+  /** The bytes the verdicts use. */
+  readonly bytes: Uint8Array;
+  /** The other reading's bytes, when they differ (the file is over 500 KiB); else null. */
+  readonly otherBytes: Uint8Array | null;
+  /** One line each, for people: how the file was read, and what may change a verdict. */
+  readonly notes: readonly string[];
+}
+
+/** "1,234,567". */
+function digits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** Lines in `bytes` up to `end` (CR, LF and CRLF each end one). */
+function lineNumberAt(bytes: Uint8Array, end: number): number {
+  let n = 0;
+  for (let i = 0; i < end; i++) {
+    const b = bytes[i];
+    if (b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) n++;
+  }
+  return n;
+}
+
+/** Lint findings that say the bytes are not read as a person reading the file would expect. */
+const READING_IDS = new Set(["bom", "html-instead-of-robots", "binary-instead-of-robots"]);
+
+export interface ReadingOptions extends SourceOptions {
+  readonly wholeFile: boolean;
+}
+
+/**
+ * Load a robots.txt argument (file, `-` or URL) and read it as the command
+ * applies it. Reading stops at what is needed: one byte past the 500 KiB
+ * limit by default (enough to know the file goes on), READ_CAP with
+ * --whole-file (more is an error). A fetched body is what the client read.
+ */
+export async function loadReading(arg: string, options: ReadingOptions): Promise<Reading> {
+  const source = await loadRobotsSource(arg, {
+    ...options,
+    readMax: options.wholeFile ? READ_CAP : ROBOTS_TXT_SIZE_LIMIT + 1,
+  });
+  return readSource(source, options);
+}
+
+/** How a command applies a loaded source (SPEC.md §8 "Size"). */
+export function readSource(
+  source: RobotsSource,
+  options: { wholeFile: boolean; profile: Profile },
+): Reading {
+  const body = source.body;
+  const notes: string[] = [];
+  if (options.wholeFile && source.more === true) {
+    throw new CliError(
+      `${source.label} is larger than 8 MiB, the most --whole-file reads; without --whole-file it is read as crawlers read it (the first 500 KiB)`,
+    );
+  }
+  const view = crawlerView(body);
+  let bytes = body;
+  let otherBytes: Uint8Array | null = null;
+  if (view.truncated || source.more === true) {
+    const last = lineNumberAt(body, view.bytes.length);
+    if (options.wholeFile) {
+      otherBytes = view.bytes;
+      notes.push(
+        `the file is ${digits(body.length)} bytes, read whole (--whole-file) as Google's reference does; crawlers read only the first 500 KiB, up to line ${last}`,
+      );
+    } else {
+      bytes = view.bytes;
+      const upTo =
+        last === 0
+          ? "and its first 500 KiB hold no complete line, so no rule applies"
+          : `up to line ${last}, and ignore the rest`;
+      notes.push(
+        `the file is over 500 KiB: crawlers read only the first 500 KiB, ${upTo}; the rest was not read, and its rules may change a verdict under --whole-file`,
+      );
+    }
+  }
+  if (source.truncated === true && options.wholeFile) {
+    notes.push(
+      "the fetched file was cut at the client's 500 KiB limit, so --whole-file reads only that",
+    );
+  }
+  // The linter is the one home of these checks; a BOM or an HTML page shows
+  // within the bytes the verdicts use.
+  for (const d of lintRobotsTxt(bytes, { profile: options.profile, lines: false }).diagnostics) {
+    if (READING_IDS.has(d.id)) notes.push(`line ${d.line}: ${d.message}`);
+  }
+  return { source, wholeFile: options.wholeFile, bytes, otherBytes, notes };
+}
+
+/**
+ * "the other reading would answer …" for one URL: undefined when both
+ * readings agree (or only one exists). Compiles the other reading once per
+ * agent; reuse the returned function for every URL.
+ */
+export function otherReading(
+  reading: Reading,
+  profile: Profile,
+  agent: string,
+): ((url: string, allowed: boolean, line: number) => string | undefined) | null {
+  if (reading.otherBytes === null) return null;
+  let m: RobotsMatcher | undefined;
+  let robots: RobotsTxt | undefined;
+  return (url, allowed, line) => {
+    robots ??= parseRobotsTxt(reading.otherBytes!, { profile });
+    m ??= compileMatcher(robots, agent);
+    const v = m.check(url);
+    if (v.allowed === allowed && v.line === line) return undefined;
+    const verdict = `${v.allowed ? "ALLOWED" : "DISALLOWED"}${v.line > 0 ? ` by line ${v.line}` : ""}`;
+    return reading.wholeFile
+      ? `the 500 KiB limit changes this verdict: crawlers, reading the first 500 KiB, answer ${verdict}`
+      : `the 500 KiB limit changes this verdict: reading the whole file (--whole-file), the answer is ${verdict}`;
+  };
+}
+
+/**
+ * A note when `url` has characters a crawler percent-encodes before it
+ * requests it (non-ASCII, spaces, controls; SPEC.md §5): the rules were
+ * matched against the URL as written, and the encoded form may decide
+ * differently.
+ */
+export function unencodedNote(
+  url: string,
+  check: (u: string) => { allowed: boolean; line: number },
+  written: { allowed: boolean; line: number },
+): string | undefined {
+  const encoded = percentEncode(url);
+  if (encoded === url) return undefined;
+  const v = check(encoded);
+  const same = v.allowed === written.allowed && v.line === written.line;
+  return same
+    ? `the URL is not percent-encoded; matched as written. A crawler requests ${encoded}, with the same verdict`
+    : `the URL is not percent-encoded; matched as written. A crawler requests ${encoded}, which is ${v.allowed ? "ALLOWED" : "DISALLOWED"}${v.line > 0 ? ` by line ${v.line}` : ""}`;
+}
+
+/** Percent-encode what a crawler would have encoded: non-ASCII as UTF-8 bytes, spaces, controls. */
+export function percentEncode(url: string): string {
+  let out = "";
+  const enc = new TextEncoder();
+  for (const ch of url) {
+    const cp = ch.codePointAt(0)!;
+    if (cp > 0x20 && cp < 0x7f) out += ch;
+    else for (const b of enc.encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}

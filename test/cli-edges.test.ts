@@ -1,0 +1,351 @@
+/**
+ * The CLI at the edges: one reading of a file in every command (SPEC.md §8
+ * "Size"), bounded reading of endless input, streamed diff output, one
+ * escape for remote bytes, and errors that say what went wrong.
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { CLI, REPO_ROOT } from "./helpers/shared.js";
+
+const tmp = mkdtempSync(path.join(tmpdir(), "robots-edges-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** The child's peak resident memory in MiB. */
+  maxRssMiB: number;
+}
+
+/**
+ * Run the CLI with a hook that reports its peak memory on exit (a memory
+ * bound, not a timing). `input` is a string, or a command whose output is
+ * piped in (an endless `yes`).
+ */
+function robots(args: string[], input: string | { command: string[] } = ""): Promise<Run> {
+  const hook = `data:text/javascript,${encodeURIComponent('process.on("exit",()=>process.stderr.write("\\n#maxrss "+process.resourceUsage().maxRSS+"\\n"))')}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", hook, CLI, ...args], { cwd: REPO_ROOT });
+    let feeder: ReturnType<typeof spawn> | undefined;
+    if (typeof input === "string") {
+      child.stdin.on("error", () => {});
+      child.stdin.end(input);
+    } else {
+      feeder = spawn(input.command[0]!, input.command.slice(1));
+      feeder.stdout!.pipe(child.stdin);
+      child.stdin.on("error", () => {});
+      feeder.stdout!.on("error", () => {});
+    }
+    const out: Buffer[] = [];
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => {
+      stderr += b.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (status) => {
+      feeder?.kill();
+      const m = /\n#maxrss (\d+)\n$/.exec(stderr);
+      resolve({
+        status,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: m === null ? stderr : stderr.slice(0, m.index),
+        maxRssMiB: m === null ? Number.NaN : Number(m[1]) / 1024,
+      });
+    });
+  });
+}
+
+/** A file over 500 KiB whose rule for /late lies past the limit, and a line the limit cuts. */
+const BIG = path.join(tmp, "big.txt");
+const pad = "# padding padding padding padding padding\n";
+const BIG_BODY = `User-agent: *\nDisallow: /early\n${pad.repeat(Math.ceil(512_000 / pad.length))}Disallow: /late\n`;
+const BIG_LATE_LINE = BIG_BODY.split("\n").length - 1;
+
+before(() => writeFileSync(BIG, BIG_BODY));
+
+describe("one reading everywhere (SPEC.md §8 Size)", () => {
+  test("check, explain, diff and agents read the first 500 KiB by default, and say so", async () => {
+    const check = await robots(["check", BIG, "FooBot", "/late"]);
+    assert.equal(check.status, 0, check.stderr);
+    assert.match(check.stdout, /^ALLOWED \/late/);
+    assert.match(
+      check.stdout,
+      /note: the file is over 500 KiB: crawlers read only the first 500 KiB/,
+    );
+
+    const explain = await robots(["explain", BIG, "--agent", "FooBot", "/late"]);
+    assert.equal(explain.status, 0, explain.stderr);
+    assert.match(explain.stdout, /ALLOWED for FooBot/);
+    assert.match(explain.stdout, /note: the file is over 500 KiB/);
+
+    const empty = path.join(tmp, "empty.txt");
+    writeFileSync(empty, "");
+    const diff = await robots(["diff", empty, BIG, "--urls", "-", "--agent", "FooBot"], "/late\n");
+    assert.equal(diff.status, 0, diff.stdout);
+    assert.match(diff.stdout, /note: new: the file is over 500 KiB/);
+
+    const agents = await robots(["agents", BIG, "--format", "json"]);
+    assert.equal(agents.status, 0, agents.stderr);
+    assert.match((JSON.parse(agents.stdout) as { notes: string[] }).notes[0]!, /over 500 KiB/);
+  });
+
+  test("--whole-file gives the reference's reading, and says what crawlers answer", async () => {
+    const check = await robots(["check", BIG, "FooBot", "/late", "--whole-file"]);
+    assert.equal(check.status, 1, check.stderr);
+    assert.match(check.stdout, new RegExp(`line ${BIG_LATE_LINE}: Disallow: /late`));
+    assert.match(check.stdout, /crawlers, reading the first 500 KiB, answer ALLOWED/);
+
+    const explain = await robots(["explain", BIG, "--agent", "FooBot", "/late", "--whole-file"]);
+    assert.equal(explain.status, 1, explain.stderr);
+    assert.match(explain.stdout, /crawlers, reading the first 500 KiB, answer ALLOWED/);
+  });
+
+  test("a line the limit cuts is dropped in every command (crawlerView)", async () => {
+    // "Allow: /private/page" cut to "Allow: /private" would allow more.
+    const head = "User-agent: *\nDisallow: /private\n";
+    const filler = `#${"x".repeat(500 * 1024 - head.length - "Allow: /private".length - 2)}\n`;
+    const cut = path.join(tmp, "cut.txt");
+    writeFileSync(cut, `${head}${filler}Allow: /private/page\n`);
+    for (const args of [
+      ["check", cut, "FooBot", "/private/secret"],
+      ["explain", cut, "--agent", "FooBot", "/private/secret"],
+    ]) {
+      const r = await robots(args);
+      assert.equal(r.status, 1, `${args[0]}: ${r.stdout}`);
+    }
+  });
+
+  test("a BOM, an HTML page and an unencoded URL are said in the output", async () => {
+    const html = path.join(tmp, "page.html");
+    writeFileSync(html, "<!doctype html><html><body>Disallow: /x</body></html>\n");
+    for (const args of [
+      ["check", html, "FooBot", "/x"],
+      ["explain", html, "--agent", "FooBot", "/x"],
+      ["agents", html],
+    ]) {
+      const r = await robots(args);
+      assert.match(r.stdout, /HTML/, args[0]);
+    }
+    const bom = path.join(tmp, "bom.txt");
+    writeFileSync(bom, "User-agent: *\nDisallow: /a\n\uFEFFUser-agent: FooBot\nDisallow: /b\n");
+    const r = await robots(["check", bom, "FooBot", "/b"]);
+    assert.match(r.stdout, /byte-order mark/);
+    const u = await robots(["check", bom, "FooBot", "/ünï"]);
+    assert.match(
+      u.stdout,
+      /not percent-encoded; matched as written\. A crawler requests \/%C3%BCn%C3%AF/,
+    );
+  });
+
+  test("check takes a URL as the robots source and --agent in both forms", async () => {
+    const a = await robots(["check", "examples/site/robots.txt", "GPTBot", "/blog/"]);
+    const b = await robots(["check", "examples/site/robots.txt", "--agent", "GPTBot", "/blog/"]);
+    assert.equal(a.status, 1);
+    assert.equal(a.stdout, b.stdout);
+    const both = await robots([
+      "check",
+      "examples/site/robots.txt",
+      "GPTBot",
+      "/x",
+      "--agent",
+      "X",
+    ]);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /given twice/);
+  });
+});
+
+describe("bounded reading: endless input neither hangs nor grows memory", () => {
+  // Each run reads at most 500 KiB + 1 byte (8 MiB with --whole-file).
+  const cases: [string, string[], string | { command: string[] }][] = [
+    ["check /dev/zero", ["check", "/dev/zero", "FooBot", "/x"], ""],
+    ["explain /dev/zero", ["explain", "/dev/zero", "--agent", "FooBot", "/x"], ""],
+    ["agents /dev/zero", ["agents", "/dev/zero"], ""],
+    ["diff /dev/zero", ["diff", "/dev/zero", "/dev/zero"], ""],
+    ["check - < yes", ["check", "-", "FooBot", "/x"], { command: ["yes", "Disallow: /x"] }],
+    ["lint - < yes", ["lint", "-"], { command: ["yes", "Disallow: /x"] }],
+    ["lint /dev/zero", ["lint", "/dev/zero"], ""],
+  ];
+  for (const [name, args, input] of cases) {
+    test(name, async () => {
+      const r = await robots(args, input);
+      assert.ok(r.status === 0 || r.status === 1, `${name}: exit ${r.status}: ${r.stderr}`);
+      assert.ok(r.maxRssMiB < 300, `${name}: ${r.maxRssMiB} MiB`);
+    });
+  }
+
+  test("--whole-file stops at 8 MiB with a clear error", async () => {
+    const r = await robots(["check", "/dev/zero", "FooBot", "/x", "--whole-file"]);
+    assert.equal(r.status, 2);
+    assert.match(
+      r.stderr,
+      /^robots: \/dev\/zero is larger than 8 MiB, the most --whole-file reads/,
+    );
+  });
+});
+
+describe("robots diff streams (memory flat in the number of URLs)", () => {
+  const N = 200_000;
+  const urls = path.join(tmp, "urls.txt");
+  before(() => {
+    const lines: string[] = [];
+    for (let i = 0; i < N; i++) lines.push(`/p/${i}`);
+    writeFileSync(urls, `${lines.join("\n")}\n`);
+    writeFileSync(path.join(tmp, "open.txt"), "User-agent: *\nAllow: /\n");
+    writeFileSync(path.join(tmp, "closed.txt"), "User-agent: *\nDisallow: /p/\n");
+  });
+  for (const format of ["text", "json"]) {
+    test(`${N} changed URLs, --format ${format}`, async () => {
+      const r = await robots([
+        "diff",
+        path.join(tmp, "open.txt"),
+        path.join(tmp, "closed.txt"),
+        "--urls",
+        urls,
+        "--format",
+        format,
+      ]);
+      assert.equal(r.status, 1, r.stderr);
+      if (format === "json") {
+        const json = JSON.parse(r.stdout) as { changed: number; changes: { url: string }[] };
+        assert.equal(json.changed, N);
+        assert.equal(json.changes.length, N);
+        assert.equal(json.changes[N - 1]!.url, `/p/${N - 1}`);
+      } else {
+        assert.match(r.stdout, new RegExp(`allowed → DISALLOWED: ${N} URLs`));
+        assert.match(r.stdout, /… and 199950 more \(--format json lists every one\)/);
+      }
+      assert.ok(r.maxRssMiB < 300, `${r.maxRssMiB} MiB`);
+    });
+  }
+});
+
+describe("bytes from a file or a server are escaped before the terminal", () => {
+  let server: Server;
+  let base = "";
+  const NASTY =
+    "User-agent: Evil\u001b]0;pwned\u0007Bot\nDisallow: /x\u001b[2J\nSitemap: https://e.example/\u009b31m\u202e.xml\n";
+  before(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(NASTY);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeFileSync(path.join(tmp, "nasty.txt"), NASTY);
+  });
+  after(() => server.close());
+
+  test("no raw control, C1 or bidi character reaches stdout or stderr", async () => {
+    const file = path.join(tmp, "nasty.txt");
+    const runs = [
+      await robots(["fetch", `${base}/`, "--agent", "FooBot"]),
+      await robots(["check", file, "FooBot", "/x\u001b[2J"]),
+      await robots(["check", "--robots", file, "--agent", "FooBot"], "/x\u001b[2J\n\u0007/y\n"),
+      await robots(["explain", file, "--agent", "FooBot", "/x\u001b[2J"]),
+      await robots(["agents", file]),
+      await robots(["diff", file, path.join(tmp, "big.txt"), "--urls", "-"], "/x\u001b[2J\n"),
+      await robots(["lint", file]),
+      await robots(["explain", `${base}/robots.txt`, "--agent", "Evil", "/\u0007"]),
+    ];
+    for (const r of runs) {
+      const all = r.stdout + r.stderr;
+      assert.doesNotMatch(all, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/, all);
+    }
+    assert.match(runs[0]!.stdout, /\\x1b\]0;pwned\\x07Bot/);
+  });
+});
+
+describe("errors say what went wrong", () => {
+  test("a failed write is reported as such, not as an internal error", () => {
+    for (const args of [
+      ["check", "examples/site/robots.txt", "GPTBot", "/"],
+      ["lint", "examples/site/robots.txt"],
+      ["agents", "examples/site/robots.txt", "--format", "json"],
+    ]) {
+      const r = spawnSync(
+        "sh",
+        ["-c", `"${process.execPath}" "${CLI}" "$@" > /dev/full`, "sh", ...args],
+        {
+          cwd: REPO_ROOT,
+        },
+      );
+      assert.equal(r.status, 2, args[0]);
+      assert.equal(
+        r.stderr.toString(),
+        "robots: cannot write the output: no space left on device\n",
+      );
+    }
+  });
+
+  test("values that start with - are values; --timeout errors name the flag; port 0 is refused", async () => {
+    const t = await robots(["check", "http://127.0.0.1:9/x", "--agent", "X", "--timeout", "-1"]);
+    assert.equal(t.status, 2);
+    assert.match(t.stderr, /^robots: invalid --timeout "-1"/);
+    const tiny = await robots(["fetch", "http://127.0.0.1:9/", "--timeout", "0.0001"]);
+    assert.match(tiny.stderr, /^robots: invalid --timeout "0.0001"/);
+    const p = await robots(["fetch", "http://127.0.0.1:0/"]);
+    assert.equal(p.status, 2);
+    assert.match(p.stderr, /port 0 is not a port a server listens on/);
+    const c = await robots(["check", "http://127.0.0.1:0/x", "--agent", "X"]);
+    assert.equal(c.status, 2);
+    const agent = await robots(["check", "examples/site/robots.txt", "--agent", "-x", "/cart"]);
+    assert.equal(agent.status, 1, agent.stderr);
+  });
+});
+
+describe("documented exceptions: check, explain and agents say the same (SPEC.md §4)", () => {
+  const file = path.join(tmp, "operators.txt");
+  before(() =>
+    writeFileSync(
+      file,
+      "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /private\n",
+    ),
+  );
+
+  test("the reference decides by default; each command notes the documented reading", async () => {
+    const check = await robots(["check", file, "AdsBot-Google", "/x"]);
+    assert.equal(check.status, 1);
+    assert.match(
+      check.stdout,
+      /ignores the \* group; under that reading: ALLOWED \(--operator-rules\)/,
+    );
+    const explain = await robots(["explain", file, "--agent", "Applebot", "/x"]);
+    assert.equal(explain.status, 1);
+    assert.match(
+      explain.stdout,
+      /follows Googlebot's group when no group names it; under that reading: ALLOWED/,
+    );
+    const agents = await robots(["agents", file, "--format", "json"]);
+    const json = JSON.parse(agents.stdout) as {
+      reading: string;
+      crawlers: { token: string; status: string; documented?: { status: string } }[];
+    };
+    assert.equal(json.reading, "reference");
+    const ads = json.crawlers.find((c) => c.token === "AdsBot-Google")!;
+    assert.deepEqual([ads.status, ads.documented?.status], ["blocked", "allowed"]);
+  });
+
+  test("--operator-rules lets the documented exception decide", async () => {
+    const check = await robots(["check", file, "AdsBot-Google", "/x", "--operator-rules"]);
+    assert.equal(check.status, 0);
+    assert.match(check.stdout, /the reference answers DISALLOWED by line 2/);
+    const apple = await robots(["check", file, "Applebot", "/private/a", "--operator-rules"]);
+    assert.equal(apple.status, 1);
+    assert.match(apple.stdout, /line 5: Disallow: \/private/);
+    const agents = await robots(["agents", file, "--format", "json", "--operator-rules"]);
+    const json = JSON.parse(agents.stdout) as {
+      crawlers: { token: string; status: string; reference?: { status: string } }[];
+    };
+    const ads = json.crawlers.find((c) => c.token === "AdsBot-Google")!;
+    assert.deepEqual([ads.status, ads.reference?.status], ["allowed", "blocked"]);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Every example in every `robots <command> --help` runs, as written, in a
+ * shell: in a scratch directory holding the files the examples name, with
+ * https://example.com served by a real server on loopback (no internet).
+ * An example may answer "disallowed" or "changed" (exit 1); none may fail
+ * with a usage or I/O error (exit 2, or a "robots: …" error line).
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { COMMANDS } from "../src/cli/commands/index.js";
+import { CLI, REPO_ROOT } from "./helpers/shared.js";
+
+const SITE = readFileSync(path.join(REPO_ROOT, "examples/site/robots.txt"));
+const PAGE =
+  '<!doctype html><html><head><meta name="robots" content="noarchive"></head><body>x</body></html>\n';
+const dir = mkdtempSync(path.join(tmpdir(), "robots-help-examples-"));
+let server: Server;
+let base = "";
+
+/** The example lines of a help text: the indented lines after "Example(s):". */
+export function helpExamples(help: string): string[] {
+  const at = help.search(/^Examples?:$/m);
+  if (at < 0) return [];
+  const lines = help.slice(at).split("\n").slice(1);
+  const out: string[] = [];
+  for (const l of lines) {
+    if (!l.startsWith("  ")) break;
+    out.push(l.trim());
+  }
+  return out;
+}
+
+function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync("bash", ["-c", command], { cwd, env, encoding: "utf8" });
+}
+
+/** Async: the loopback server answers from this process, so the shell must not block it. */
+function shAsync(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => {
+      stdout += b.toString("utf8");
+    });
+    child.stderr.on("data", (b: Buffer) => {
+      stderr += b.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+before(async () => {
+  server = createServer((req, res) => {
+    if (req.url === "/robots.txt") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(SITE);
+    } else {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(PAGE);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The files the examples name.
+  mkdirSync(path.join(dir, "examples/site"), { recursive: true });
+  copyFileSync(
+    path.join(REPO_ROOT, "examples/site/robots.txt"),
+    path.join(dir, "examples/site/robots.txt"),
+  );
+  for (const f of ["robots.txt", "old.txt", "sites/a.txt", "public/robots.txt"]) {
+    mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    writeFileSync(path.join(dir, f), SITE);
+  }
+  const changed = `${SITE.toString("utf8")}\nUser-agent: Bingbot\nDisallow: /blog/\n`;
+  for (const f of ["robots.new.txt", "new.txt", "sites/b.txt"])
+    writeFileSync(path.join(dir, f), changed);
+  writeFileSync(path.join(dir, "urls.txt"), "/blog/post\n/cart\n");
+  writeFileSync(path.join(dir, "page.html"), PAGE);
+  writeFileSync(path.join(dir, "top-urls.txt"), "/blog/post\n/cart\n/search?q=x\n");
+  // `git show HEAD:public/robots.txt` needs a repository with a commit.
+  const git = ["-c", "user.name=t", "-c", "user.email=t@example.com"];
+  sh(
+    `git init -q && git ${git.join(" ")} add public/robots.txt && git ${git.join(" ")} commit -qm init`,
+    dir,
+  );
+  writeFileSync(path.join(dir, "public/robots.txt"), changed);
+  // `robots` on the PATH runs this checkout's CLI.
+  mkdirSync(path.join(dir, "bin"));
+  const shim = path.join(dir, "bin/robots");
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(shim, 0o755);
+});
+
+after(() => {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("every --help example runs", () => {
+  test("each command's help has examples", () => {
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      assert.ok(helpExamples(command.help).length > 0, name);
+    }
+  });
+
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    test(`robots ${name} --help`, async () => {
+      const env = { ...process.env, PATH: `${path.join(dir, "bin")}:${process.env.PATH}` };
+      for (const example of helpExamples(command.help)) {
+        const line = example.replaceAll("https://example.com", base);
+        const r = await shAsync(line, dir, env);
+        const where = `${example}\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`;
+        assert.ok(r.status === 0 || r.status === 1, where);
+        // Notes and the bulk summary are fine; an error line is not.
+        const errors = r.stderr.split("\n").filter((l) => /^robots: (?!note: |checked )/.test(l));
+        assert.deepEqual(errors, [], where);
+        assert.ok(r.stdout.length > 0 || /> \S+$/.test(example), `no output: ${where}`);
+      }
+    });
+  }
+});
