@@ -96,7 +96,12 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     const robots = parseRobotsTxt(source.body, { profile: opts.profile });
     return bulk(compileMatcher(robots, agent), robots, format, disallowsEverything(source));
   }
-  if (positionals.length === 1 && isUrlArg(positionals[0]!)) {
+  // One argument is a crawl URL: `http:` is enough (`http:/host/x` is what
+  // an HTTP client requests as http://host/x, docs/fetching.md "The path rule").
+  if (
+    positionals.length === 1 &&
+    (isUrlArg(positionals[0]!) || /^https?:/i.test(positionals[0]!))
+  ) {
     return runUrlCheck(positionals[0]!, { ...opts, format, agent: requireAgent(opts.agent) });
   }
   if (positionals.length !== 3) {
