@@ -25,7 +25,7 @@ describe("SPEC.md §8 scenarios (robots check <url> subprocess)", { concurrency:
             "--agent",
             "OtherBot",
             "--timeout",
-            "1",
+            "3",
             "--format",
             "json",
           ]);

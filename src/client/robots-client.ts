@@ -42,6 +42,7 @@ import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
 import { canonicalPathStart, isRobotsTxtPath, requestTarget } from "./request-path.js";
+import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, type SourceState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 
@@ -79,9 +80,13 @@ export interface RobotsClientOptions {
   readonly minRetryMs?: number;
   /** Upper bound for Retry-After and back-off. Default 1 h. */
   readonly maxRetryMs?: number;
-  /** Origins kept in memory (default store and compiled matchers). Default 10000. */
+  /** Origins kept in process. Default 10000. */
   readonly maxEntries?: number;
-  /** Estimated bytes kept in memory (default store and compiled matchers). Default 64 MiB. */
+  /**
+   * Bytes kept in process: bodies, parsed files and compiled matchers, as
+   * estimated by src/client/retained-size.ts. Default 64 MiB; at least
+   * 32 × maxBodyBytes (16 MiB at the default body limit).
+   */
   readonly maxBytes?: number;
   /**
    * A store shared with other clients or processes (a MemoryRobotsStore, a
@@ -273,12 +278,13 @@ export class RobotsClient {
       MEMORY_STORE_DEFAULTS.maxEntries,
     );
     const maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
-    // A file at the body limit must fit, or that origin would be refetched on every check.
-    const largest = this.#fetch.maxBodyBytes + 64 * 1024;
+    // A file at the body limit, parsed and compiled, must fit: the worst
+    // measured is ~24 bytes retained per body byte (one-rule lines).
+    const largest = 32 * this.#fetch.maxBodyBytes;
     if (maxBytes < largest) {
       throw new RobotsError(
         "invalid-option",
-        `maxBytes (${maxBytes}) must be at least maxBodyBytes + 64 KiB (${largest}) so a robots.txt at the size limit can be cached`,
+        `maxBytes (${maxBytes}) must be at least 32 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
       );
     }
     if (options.store !== undefined && !isStore(options.store)) {
@@ -291,7 +297,10 @@ export class RobotsClient {
     this.#compiled = new LRUCache<string, Compiled>({
       max: maxEntries,
       maxSize: maxBytes,
-      sizeCalculation: retainedSize,
+      // An estimate above the whole bound is charged as the bound: the entry
+      // then stays alone instead of being refused (which would mean a fetch
+      // per check). The floor on maxBytes keeps that for pathological files.
+      sizeCalculation: (c) => Math.min(retainedSize(c.entry, c.robots), maxBytes),
     });
     this.#now = options.now ?? Date.now;
     if (typeof options.transport !== "function") {
@@ -495,7 +504,7 @@ export class RobotsClient {
     };
   }
 
-  /** Origins held in process (compiled), and their estimated bytes (see retainedSize). */
+  /** Origins held in process (compiled), and their estimated bytes (src/client/retained-size.ts). */
   get cached(): { entries: number; bytes: number } {
     return { entries: this.#compiled.size, bytes: this.#compiled.calculatedSize };
   }
@@ -765,19 +774,4 @@ function isStore(v: unknown): v is RobotsStore {
     typeof s.set === "function" &&
     typeof s.delete === "function"
   );
-}
-
-/**
- * Estimated bytes held for an origin in process: the body plus a fixed
- * allowance for the objects and the compiled matcher.
- */
-function retainedSize(c: Compiled): number {
-  let size = 512 + c.entry.origin.length * 2;
-  const good = c.entry.good;
-  if (good !== null) {
-    size += good.body.byteLength;
-    for (const r of good.redirects) size += r.length * 2;
-  }
-  if (c.entry.error !== null) size += 128 + c.entry.error.message.length * 2;
-  return size;
 }
