@@ -115,7 +115,7 @@ export async function run(): Promise<void> {
     let disagree = 0;
     for (let i = 0; i < 2000; i++) {
       const u = urls[i]!;
-      if ((await client.isAllowed(u)) !== (peer.get(new URL(u).origin)!.isAllowed(u, UA) ?? true))
+      if ((await client.isAllowed(u)) !== (peer.get(new URL(u).origin)!.isAllowed(u, TOKEN) ?? true))
         disagree++;
     }
 
@@ -128,7 +128,7 @@ export async function run(): Promise<void> {
         "robots-parser + Map<origin, parsed>",
         async () => {
           let n = 0;
-          for (const u of urls) if (peer.get(new URL(u).origin)!.isAllowed(u, UA) !== false) n++;
+          for (const u of urls) if (peer.get(new URL(u).origin)!.isAllowed(u, TOKEN) !== false) n++;
           return n;
         },
       ],
