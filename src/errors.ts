@@ -9,6 +9,8 @@ export const RobotsErrorCode = {
   unsupportedScheme: "unsupported-scheme",
   invalidOption: "invalid-option",
   invalidArgument: "invalid-argument",
+  /** A RobotsClient was used after close(). */
+  clientClosed: "client-closed",
 } as const;
 
 export type RobotsErrorCode = (typeof RobotsErrorCode)[keyof typeof RobotsErrorCode];

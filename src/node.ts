@@ -1,63 +1,33 @@
 /**
  * robots-exclusion/node: the access method (SPEC.md §8) for Node.js — the
- * crawler-facing client that fetches, caches and applies robots.txt. A
- * separate entry because it uses node:http, node:https and node:zlib, while
- * the main entry (the parser and matcher) must run in any runtime.
+ * crawler-facing client that fetches, caches and applies robots.txt, over
+ * node:http/node:https with Content-Encoding decoded by node:zlib. For other
+ * runtimes with a WHATWG `fetch`, use robots-exclusion/fetch. The main entry
+ * (the parser and matcher) runs in any runtime.
  */
-
-export type { CachedCopy, CachedEntry } from "./cache/entry-codec.js";
-export { CACHE_DEFAULTS } from "./cache/lifetime.js";
-export {
-  MEMORY_STORE_DEFAULTS,
-  MemoryRobotsStore,
-  type MemoryStoreOptions,
-} from "./cache/memory-store.js";
-export type { SharedRobotsStore } from "./cache/shared-store.js";
-export {
-  type RobotsStore,
-  STORED_FORMAT,
-  type StoredCopy,
-  type StoredEntry,
-  type StoredError,
-} from "./cache/store.js";
-export {
-  type CopyFreshness,
-  type RulesBasis,
-  SERVER_ERROR_DISALLOW_MS,
-  SERVER_ERROR_LONG_OUTAGE_MS,
-} from "./cache/timeline.js";
-export { POLITENESS_DEFAULTS, type Turn } from "./client/politeness.js";
-export {
-  type AccessCheck,
-  type CallOptions,
-  type ClientStats,
-  RobotsClient,
-  type RobotsClientOptions,
-  type RobotsSnapshot,
-} from "./client/robots-client.js";
-export type { ServerErrorState, SourceState } from "./client/source-state.js";
-export { STORE_TIMEOUT_MS, type StoreOperation, type StoreProblem } from "./client/store-guard.js";
-export {
-  type CacheHeaders,
-  FETCH_DEFAULTS,
-  type FetchOk,
+import { RobotsClient as AccessClient, type RobotsClientOptions } from "./client/robots-client.js";
+import {
   type FetchOptions,
   type FetchResult,
-  type FetchUnavailable,
-  type FetchUnreachable,
-  fetchRobotsTxt,
-  MAX_REDIRECTS,
-  MIN_BODY_BYTES,
-  type RedirectHop,
-  type UnavailableReason,
-  type UnreachableReason,
+  fetchRobotsTxt as fetchWith,
 } from "./fetch/fetch-robots-txt.js";
+import { createNodeTransport } from "./fetch/node-transport.js";
+import type { RobotsOrigin } from "./fetch/origin.js";
+
+export * from "./access.js";
 export { createNodeTransport, type NodeTransportOptions } from "./fetch/node-transport.js";
-export { isRobotsTxtUrl, type RobotsOrigin, robotsOrigin } from "./fetch/origin.js";
-export {
-  type FetchLike,
-  fetchTransport,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from "./fetch/transport.js";
+
+/** The crawler-facing client; its default transport is createNodeTransport(). */
+export class RobotsClient extends AccessClient {
+  constructor(userAgent: string, options: RobotsClientOptions = {}) {
+    super(userAgent, { ...options, transport: options.transport ?? createNodeTransport() });
+  }
+}
+
+/** One fetch of an origin's robots.txt as a value; the default transport is createNodeTransport(). */
+export function fetchRobotsTxt(
+  target: string | URL | RobotsOrigin,
+  options: FetchOptions,
+): Promise<FetchResult> {
+  return fetchWith(target, { ...options, transport: options.transport ?? createNodeTransport() });
+}

@@ -18,7 +18,7 @@ import {
   RobotsErrorCode,
   validateProductToken,
 } from "../src/index.js";
-import { robotsOrigin } from "../src/node.js";
+import { RobotsClient, robotsOrigin } from "../src/node.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 /** Calls that pass the wrong thing, by the code they must throw. */
@@ -43,21 +43,32 @@ const MISTAKES: Record<RobotsErrorCode, readonly (() => unknown)[]> = {
     () => lintRobotsTxt(null as never),
     () => parseDocument({} as never),
   ],
+  // The client's methods are async: this mistake rejects rather than throws.
+  "client-closed": [
+    async () => {
+      const client = new RobotsClient("ClosedBot/1.0");
+      await client.close();
+      return client.isAllowed("http://closed.test/");
+    },
+  ],
 };
 
 describe("programmer errors are RobotsErrors with a code", () => {
   for (const code of Object.values(RobotsErrorCode)) {
-    test(`${code}: thrown, with a message that says what was wrong`, () => {
+    test(`${code}: thrown, with a message that says what was wrong`, async () => {
       const calls = MISTAKES[code];
       assert.ok(calls.length > 0);
+      const isIt = (e: unknown) => {
+        assert.ok(e instanceof RobotsError, `${String(e)}`);
+        assert.equal(e.code, code);
+        assert.equal(e.name, "RobotsError");
+        assert.ok(e.message.length > 15, e.message);
+        return true;
+      };
       for (const call of calls) {
-        assert.throws(call, (e: unknown) => {
-          assert.ok(e instanceof RobotsError, `${String(e)}`);
-          assert.equal(e.code, code);
-          assert.equal(e.name, "RobotsError");
-          assert.ok(e.message.length > 15, e.message);
-          return true;
-        });
+        if (call.constructor.name === "AsyncFunction")
+          await assert.rejects(call as () => Promise<unknown>, isIt);
+        else assert.throws(call, isIt);
       }
     });
   }

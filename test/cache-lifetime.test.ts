@@ -15,7 +15,6 @@ import {
   retryDelay,
 } from "../src/cache/lifetime.js";
 import { RobotsClient } from "../src/node.js";
-import { bigBody } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
 
 const H = 3_600_000;
@@ -138,9 +137,16 @@ describe("lifetimes through the client (injected clock)", () => {
 
 describe("LRU eviction under a byte bound (client, real servers)", () => {
   it("four 500 KiB files in a cache for three: the least recently used origin is refetched", async () => {
-    const servers = await Promise.all([0, 1, 2, 3].map(() => startServer(serveText(bigBody()))));
+    // Rule-heavy files: parsed and compiled, each is charged several MiB (src/client/retained-size.ts).
+    const body = `User-agent: *\nDisallow: /early\n${Array.from({ length: 40_000 }, (_, k) => `Disallow:/d${k}\n`).join("")}`;
+    const servers = await Promise.all([0, 1, 2, 3].map(() => startServer(serveText(body))));
     try {
-      const maxBytes = 3 * (500 * 1024 + 4096);
+      const probe = new RobotsClient("LruBot/1.0");
+      await probe.isAllowed(`${servers[0]!.origin}/x`);
+      const one = probe.cached.bytes;
+      await probe.close();
+      const maxBytes = 3 * one + 1024;
+      assert.ok(maxBytes >= 16 * 1024 * 1024, `${maxBytes}: above the floor`);
       const client = new RobotsClient("LruBot/1.0", { maxBytes });
       const [a, b, c, d] = servers.map((s) => `${s.origin}/early/x`) as [
         string,
@@ -155,19 +161,19 @@ describe("LRU eviction under a byte bound (client, real servers)", () => {
       assert.equal(client.cached.entries, 3);
       assert.deepEqual(
         servers.map((s) => s.hits()),
-        [1, 1, 1, 1],
+        [2, 1, 1, 1],
       );
       await client.isAllowed(a);
       await client.isAllowed(c);
       assert.deepEqual(
         servers.map((s) => s.hits()),
-        [1, 1, 1, 1],
+        [2, 1, 1, 1],
         "a, c, d still cached",
       );
       await client.isAllowed(b);
       assert.deepEqual(
         servers.map((s) => s.hits()),
-        [1, 2, 1, 1],
+        [2, 2, 1, 1],
         "b was evicted: refetched",
       );
       assert.ok(client.cached.bytes <= maxBytes);

@@ -5,34 +5,11 @@
  * invalid input with a one-line message; and `robots fetch`.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { crawlerView } from "../src/protocol/size-limit.js";
+import { robots } from "./fetch-cli-run.js";
 import { ROBOTS, SCENARIOS } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export function robots(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["bin/robots.js", ...args], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe("SPEC.md §8 scenarios (robots check <url> subprocess)", { concurrency: 4 }, () => {
   for (const sc of SCENARIOS) {
@@ -48,7 +25,7 @@ describe("SPEC.md §8 scenarios (robots check <url> subprocess)", { concurrency:
             "--agent",
             "OtherBot",
             "--timeout",
-            "1",
+            "3",
             "--format",
             "json",
           ]);
@@ -191,13 +168,16 @@ describe("robots fetch <url>", { concurrency: 2 }, () => {
   });
 
   it("reports truncation of a 600 KB body and exits 1 on a server error", async () => {
-    const big = await startServer(serveText(`User-agent: *\n${"# filler\n".repeat(70_000)}`));
+    const bigText = `User-agent: *\n${"# filler\n".repeat(70_000)}`;
+    const big = await startServer(serveText(bigText));
     const down = await startServer((_req, res) => res.writeHead(500).end());
     try {
       const run = await robots(["fetch", `${big.origin}/`, "--format", "json"]);
       assert.equal(run.code, 0);
       const out = JSON.parse(run.stdout) as { bytes: number; truncated: boolean };
-      assert.equal(out.bytes, 500 * 1024);
+      // Cut at 500 KiB, then back to the last line ending (SPEC.md §8 Size).
+      assert.equal(out.bytes, crawlerView(Buffer.from(bigText)).bytes.byteLength);
+      assert.ok(out.bytes < 500 * 1024);
       assert.equal(out.truncated, true);
       const failed = await robots(["fetch", `${down.origin}/`]);
       assert.equal(failed.code, 1);
@@ -205,6 +185,40 @@ describe("robots fetch <url>", { concurrency: 2 }, () => {
       assert.match(failed.stdout, /cache: retry in/);
     } finally {
       await Promise.all([big.close(), down.close()]);
+    }
+  });
+});
+
+describe("robots check <url> decides on the path that will be requested (docs/fetching.md)", () => {
+  it("URL strings whose request path is /private are disallowed", { timeout: 60_000 }, async () => {
+    const server = await startServer(
+      serveText("User-agent: *\nDisallow: /private\nDisallow: /%C3%BCber\n"),
+    );
+    try {
+      const o = `127.0.0.1:${server.port}`;
+      const cases: [string, string][] = [
+        [`http://${o}\\private`, "/private"],
+        [`http:/${o}/private`, "/private"],
+        [`http://${o}/pri\tvate`, "/private"],
+        [`http://${o}/a/../private`, "/private"],
+        [`http://${o}/%2e/private`, "/private"],
+        [`http://a;b@${o}/private`, "/private"],
+        [`http://${o}/über`, "/%C3%BCber"],
+      ];
+      for (const [url, path] of cases) {
+        const run = await robots(["check", url, "--agent", "PathBot", "--format", "json"]);
+        assert.equal(run.stderr, "", JSON.stringify(url));
+        assert.equal(run.code, 1, `${JSON.stringify(url)}: disallowed`);
+        const out = JSON.parse(run.stdout) as { path: string; line: number };
+        assert.equal(out.path, path);
+        assert.ok(out.line > 0);
+      }
+      const text = await robots(["check", `http://${o}/über`, "--agent", "PathBot"]);
+      assert.equal(text.code, 1);
+      assert.match(text.stdout, /requested path: \/%C3%BCber/);
+      assert.doesNotMatch(text.stdout, /a;b/);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -9,7 +9,7 @@ import { RobotsClient } from "../src/node.js";
 import { SCENARIOS } from "./fetch-scenarios.js";
 
 /** Short timeouts keep the never-answering scenarios fast; they are options, not assertions. */
-export const TEST_TIMEOUTS = { connectTimeoutMs: 400, totalTimeoutMs: 1200 } as const;
+export const TEST_TIMEOUTS = { connectTimeoutMs: 1500, totalTimeoutMs: 3000 } as const;
 
 describe("SPEC.md §8 scenarios (library client)", { concurrency: 4 }, () => {
   for (const sc of SCENARIOS) {

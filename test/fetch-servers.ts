@@ -4,6 +4,7 @@
  * counts its requests and tracks its sockets so close() leaves no handle.
  */
 import * as http from "node:http";
+import type { LookupFunction } from "node:net";
 import * as net from "node:net";
 
 export interface TestServer {
@@ -30,10 +31,10 @@ function track(server: net.Server): Set<net.Socket> {
   return sockets;
 }
 
-async function listen(server: net.Server): Promise<number> {
+async function listen(server: net.Server, host = "127.0.0.1"): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", 2048, () => resolve());
+    server.listen(0, host, 2048, () => resolve());
   });
   return (server.address() as net.AddressInfo).port;
 }
@@ -46,8 +47,8 @@ function closer(server: net.Server, sockets: Set<net.Socket>): () => Promise<voi
     });
 }
 
-/** An HTTP server whose handler sees every request. */
-export async function startServer(handler: Handler): Promise<TestServer> {
+/** An HTTP server whose handler sees every request; `host` is a loopback address (default 127.0.0.1). */
+export async function startServer(handler: Handler, host = "127.0.0.1"): Promise<TestServer> {
   let hits = 0;
   const requests: http.IncomingHttpHeaders[] = [];
   const paths: string[] = [];
@@ -57,7 +58,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     paths.push(req.url ?? "");
     handler(req, res);
   });
-  return serve(server, () => hits, requests, paths);
+  return serve(server, () => hits, requests, paths, host);
 }
 
 /** Listen on 127.0.0.1 and describe the server as a TestServer. */
@@ -66,11 +67,12 @@ async function serve(
   hits: () => number,
   requests: TestServer["requests"],
   paths: string[],
+  host = "127.0.0.1",
 ): Promise<TestServer> {
   const sockets = track(server);
-  const port = await listen(server);
+  const port = await listen(server, host);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     port,
     hits,
     requests,
@@ -122,3 +124,18 @@ export function serveStatus(status: number, headers: http.OutgoingHttpHeaders = 
     res.end(`status ${status}\nUser-agent: *\nDisallow: /\n`);
   };
 }
+
+/**
+ * A DNS lookup that maps every host name to 127.0.0.1, for a transport
+ * (createNodeTransport({ lookup })): tests and benches can use many host
+ * names on one loopback server, and no query leaves the machine.
+ */
+export const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
+  if ((options as { all?: boolean }).all) {
+    (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+      { address: "127.0.0.1", family: 4 },
+    ]);
+  } else {
+    callback(null, "127.0.0.1", 4);
+  }
+};

@@ -53,6 +53,7 @@ const UNAVAILABLE_REASONS: ReadonlySet<string> = new Set<UnavailableReason>([
   "too-many-redirects",
   "redirect-loop",
   "bad-redirect",
+  "private-address",
 ]);
 const UNREACHABLE_REASONS: ReadonlySet<string> = new Set<UnreachableReason>([
   "status",
@@ -62,7 +63,6 @@ const UNREACHABLE_REASONS: ReadonlySet<string> = new Set<UnreachableReason>([
   "timeout",
   "invalid-response",
   "network",
-  "blocked-address",
 ]);
 
 const EMPTY = new Uint8Array(0);

@@ -19,7 +19,12 @@
 export const STORED_FORMAT = 1;
 
 /** Why a fetch found no robots.txt (RFC 9309 §2.3.1.3). */
-export type UnavailableReason = "status" | "too-many-redirects" | "redirect-loop" | "bad-redirect";
+export type UnavailableReason =
+  | "status"
+  | "too-many-redirects"
+  | "redirect-loop"
+  | "bad-redirect"
+  | "private-address";
 
 /** Why a fetch counts as a server error (RFC 9309 §2.3.1.4, SPEC.md §8). */
 export type UnreachableReason =
@@ -29,8 +34,7 @@ export type UnreachableReason =
   | "reset"
   | "timeout"
   | "invalid-response"
-  | "network"
-  | "blocked-address";
+  | "network";
 
 /**
  * The last successful answer for an origin: a 2xx body (`ok`) or "there is

@@ -58,6 +58,7 @@ function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: str
   if (format === "json") {
     return `${JSON.stringify({
       url: r.url,
+      path: r.path,
       allowed: r.allowed,
       line: r.line,
       rule:
@@ -78,6 +79,9 @@ function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: str
     return `${esc(r.url)}\t${r.allowed ? "allowed" : "disallowed"}\t${r.line}\t${r.source.basis}\n`;
   }
   const lines = [`${verdictWord(r.allowed)} ${r.url}`];
+  // The client decides on the path the request will carry (docs/fetching.md
+  // "The path rule"); say which when it is not what the string shows.
+  if (!r.url.includes(r.path)) lines.push(`  requested path: ${r.path}`);
   if (r.verdict !== null && snap?.robots) {
     lines.push(`  ${describeRule(r.verdict)}`, `  ${describeGroups(r.verdict, snap.robots)}`);
   } else {

@@ -22,12 +22,12 @@ import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
 import { isUsable, rulesInForce } from "../cache/timeline.js";
 import { RobotsError } from "../errors.js";
+import type { AddressClassifier } from "../fetch/address-class.js";
 import {
   type FetchResult,
   fetchRobotsTxt,
   positive,
   resolveFetchOptions,
-  untilAborted,
 } from "../fetch/fetch-robots-txt.js";
 import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "../fetch/origin.js";
 import type { Transport } from "../fetch/transport.js";
@@ -41,6 +41,7 @@ import {
 import { crawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
+import { AbortWaiters } from "./abort-waiters.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import {
   nonNegative,
@@ -50,6 +51,8 @@ import {
   type Turn,
   turnHeaders,
 } from "./politeness.js";
+import { canonicalPathStart, isRobotsTxtPath, requestTarget } from "./request-path.js";
+import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, type SourceState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 
@@ -71,6 +74,10 @@ export interface RobotsClientOptions {
   readonly totalTimeoutMs?: number;
   /** Redirects followed (5 to 20). Default 5. */
   readonly maxRedirects?: number;
+  /** Follow redirects from a public address to a non-public one. Default false (refused as "unavailable"). */
+  readonly allowPrivateRedirects?: boolean;
+  /** Which IP addresses are public; default classifyAddress. Inject one to test on loopback. */
+  readonly classifyAddress?: AddressClassifier;
   /** Lifetime of a fetched result without cache headers. Default 24 h (7 days for legacy1996). */
   readonly ttlMs?: number;
   /** Lower bound for max-age / Expires. Default 5 min. */
@@ -83,9 +90,13 @@ export interface RobotsClientOptions {
   readonly minRetryMs?: number;
   /** Upper bound for Retry-After and back-off. Default 1 h. */
   readonly maxRetryMs?: number;
-  /** Origins kept in memory (default store and compiled matchers). Default 10000. */
+  /** Origins kept in process. Default 10000. */
   readonly maxEntries?: number;
-  /** Estimated bytes kept in memory (default store and compiled matchers). Default 64 MiB. */
+  /**
+   * Bytes kept in process: bodies, parsed files and compiled matchers, as
+   * estimated by src/client/retained-size.ts. Default 64 MiB; at least
+   * 32 × maxBodyBytes (16 MiB at the default body limit).
+   */
   readonly maxBytes?: number;
   /**
    * A store shared with other clients or processes (a MemoryRobotsStore, a
@@ -102,7 +113,7 @@ export interface RobotsClientOptions {
   readonly minCrawlDelayMs?: number;
   /** waitForTurn's cap on a Crawl-delay. Default 30000 ms. */
   readonly maxCrawlDelayMs?: number;
-  /** Performs one HTTP GET. Default: createNodeTransport(). */
+  /** Performs one HTTP GET. Default: createNodeTransport() (robots-exclusion/node) or fetchTransport(fetch) (robots-exclusion/fetch). */
   readonly transport?: Transport;
   /** The clock for lifetimes and the server-error timeline (ms since the epoch). Default Date.now. */
   readonly now?: () => number;
@@ -115,7 +126,14 @@ export interface CallOptions {
 
 /** The answer for one URL. */
 export interface AccessCheck {
+  /** The URL as given. */
   readonly url: string;
+  /**
+   * The path and query that were matched: those of the URL as the WHATWG
+   * parser serialises it, i.e. what an HTTP client requests (docs/fetching.md
+   * "The path rule").
+   */
+  readonly path: string;
   readonly allowed: boolean;
   /** Deciding line of the robots.txt, 0 when no rule decided (SPEC.md §6). */
   readonly line: number;
@@ -154,11 +172,20 @@ export interface ClientStats {
   storeInvalid: number;
 }
 
+/**
+ * What applies while the good copy is fresh: its rules, or a blanket
+ * verdict (no robots.txt; 401/403 under legacy1996). Decided once per copy
+ * so a check on a fresh copy does no more than compare a timestamp.
+ */
+type FreshVerdict = "rules" | "allow" | "disallow";
+
 /** A parsed, compiled entry: kept in process so checks never re-parse. */
 interface Compiled {
   readonly entry: CachedEntry;
   readonly robots: RobotsTxt | null;
   readonly matcher: RobotsMatcher | null;
+  /** What applies until entry.good.expiresAt; null without a good copy. */
+  readonly fresh: FreshVerdict | null;
   /** Store trouble met while this entry was loaded. */
   readonly storeProblem: StoreProblem | null;
 }
@@ -191,13 +218,25 @@ export class RobotsClient {
   readonly #storeTimeoutMs: number;
   readonly #compiled: LRUCache<string, Compiled>;
   readonly #inflight = new Map<string, Promise<Resolved>>();
+  readonly #waiters = new AbortWaiters();
+  /** Fetches in flight, aborted by close(). */
+  readonly #fetches = new Set<AbortController>();
+  /** Pending store calls' cancel functions, called by close(). */
+  readonly #storeCalls = new Set<() => void>();
+  #closed = false;
   readonly #now: () => number;
-  readonly #transport: Transport | undefined;
+  readonly #transport: Transport;
   readonly #fetch: ReturnType<typeof resolveFetchOptions>;
   readonly #lifetime: { ttlMs: number; minTtlMs: number; maxTtlMs: number };
   readonly #retry: { retryMs: number; minRetryMs: number; maxRetryMs: number };
   readonly #bounds: EntryBounds;
   readonly #turns: Politeness;
+  readonly #redirectPolicy: {
+    allowPrivateRedirects?: boolean;
+    classifyAddress?: AddressClassifier;
+  };
+  /** The origin key of the last fast-path check (see #hotVerdict). */
+  #lastOrigin = "";
 
   /**
    * @param userAgent the crawler's full User-Agent header, e.g.
@@ -257,12 +296,13 @@ export class RobotsClient {
       MEMORY_STORE_DEFAULTS.maxEntries,
     );
     const maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
-    // A file at the body limit must fit, or that origin would be refetched on every check.
-    const largest = this.#fetch.maxBodyBytes + 64 * 1024;
+    // A file at the body limit, parsed and compiled, must fit: the worst
+    // measured is ~24 bytes retained per body byte (one-rule lines).
+    const largest = 32 * this.#fetch.maxBodyBytes;
     if (maxBytes < largest) {
       throw new RobotsError(
         "invalid-option",
-        `maxBytes (${maxBytes}) must be at least maxBodyBytes + 64 KiB (${largest}) so a robots.txt at the size limit can be cached`,
+        `maxBytes (${maxBytes}) must be at least 32 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
       );
     }
     if (options.store !== undefined && !isStore(options.store)) {
@@ -275,10 +315,33 @@ export class RobotsClient {
     this.#compiled = new LRUCache<string, Compiled>({
       max: maxEntries,
       maxSize: maxBytes,
-      sizeCalculation: retainedSize,
+      // An estimate above the whole bound is charged as the bound: the entry
+      // then stays alone instead of being refused (which would mean a fetch
+      // per check). The floor on maxBytes keeps that for pathological files.
+      sizeCalculation: (c) => Math.min(retainedSize(c.entry, c.robots), maxBytes),
     });
     this.#now = options.now ?? Date.now;
+    if (typeof options.transport !== "function") {
+      throw new RobotsError(
+        "invalid-option",
+        "transport must be a function performing one GET, e.g. createNodeTransport() or fetchTransport(fetch)",
+      );
+    }
     this.#transport = options.transport;
+    this.#redirectPolicy = {
+      ...(options.allowPrivateRedirects === undefined
+        ? {}
+        : { allowPrivateRedirects: options.allowPrivateRedirects === true }),
+      ...(options.classifyAddress === undefined
+        ? {}
+        : { classifyAddress: options.classifyAddress }),
+    };
+    if (options.classifyAddress !== undefined && typeof options.classifyAddress !== "function") {
+      throw new RobotsError(
+        "invalid-option",
+        'classifyAddress must be a function (address) => "public" | "private"',
+      );
+    }
     this.#turns = new Politeness(
       this.#store,
       {
@@ -339,15 +402,90 @@ export class RobotsClient {
     return this.#turns.report(origin, status, turnHeaders(headers));
   }
 
-  /** True when the crawler may fetch `url`. Throws RobotsError for a malformed or non-http(s) URL. */
+  /**
+   * True when the crawler may fetch `url`: the verdict on the path and query
+   * an HTTP client requests for it (docs/fetching.md "The path rule"), so
+   * `isAllowed(s)` equals `isAllowed(new URL(s))` for every string. Throws
+   * RobotsError for a malformed or non-http(s) URL.
+   */
   async isAllowed(url: string | URL, options: CallOptions = {}): Promise<boolean> {
+    const hot = this.#hotVerdict(url);
+    if (hot !== undefined) return hot;
     const parsed = parseHttpUrl(url);
     if (isRobotsTxtUrl(parsed)) return true;
-    const { compiled } = await this.#resolve(originOf(parsed), options.signal);
+    const origin = originOf(parsed);
+    const { compiled } = await this.#resolve(origin, options.signal);
+    return this.#decide(compiled, requestTarget(parsed, origin.origin));
+  }
+
+  /**
+   * isAllowed() for many URLs (a page's links) in one call: cached origins
+   * are decided without an await per URL; the others are loaded once per
+   * origin, concurrently. Rejects with a RobotsError when any URL is malformed.
+   */
+  async isAllowedMany(
+    urls: readonly (string | URL)[],
+    options: CallOptions = {},
+  ): Promise<boolean[]> {
+    if (!Array.isArray(urls)) {
+      throw new RobotsError("invalid-argument", "isAllowedMany takes an array of URLs");
+    }
+    const out = new Array<boolean>(urls.length);
+    let pending: Promise<void>[] | null = null;
+    for (let i = 0; i < urls.length; i++) {
+      const url = urls[i]!;
+      const hot = this.#hotVerdict(url);
+      if (hot !== undefined) {
+        out[i] = hot;
+        continue;
+      }
+      // Parsed now so a malformed URL rejects the call before any fetch.
+      const parsed = parseHttpUrl(url);
+      pending ??= [];
+      pending.push(
+        this.isAllowed(parsed, options).then((v) => {
+          out[i] = v;
+        }),
+      );
+    }
+    if (pending !== null) await Promise.all(pending);
+    return out;
+  }
+
+  /**
+   * The verdict for a URL in canonical form whose origin is in process with
+   * a fresh copy, without parsing it or allocating; undefined otherwise
+   * (the caller then takes the general path, which gives the same verdict).
+   */
+  #hotVerdict(url: string | URL): boolean | undefined {
+    if (typeof url !== "string" || this.#closed) return undefined;
+    const at = canonicalPathStart(url);
+    if (at < 0) return undefined;
+    if (isRobotsTxtPath(url, at)) return true;
+    // The origin key without a slice when it is the last one looked up.
+    const last = this.#lastOrigin;
+    let key: string;
+    if (last.length === at && url.startsWith(last)) {
+      key = last;
+    } else {
+      key = url.slice(0, at);
+      this.#lastOrigin = key;
+    }
+    const c = this.#compiled.get(key);
+    if (c === undefined) return undefined;
+    const good = c.entry.good;
+    if (good === null || this.#now() >= good.expiresAt) return undefined;
+    this.stats.cacheHits++;
+    // Canonical: the matcher's path extraction finds exactly pathname + search.
+    return c.fresh === "rules" ? c.matcher!.isAllowed(url) : c.fresh === "allow";
+  }
+
+  /** The verdict for the request target `target` under the rules in force for `compiled`. */
+  #decide(compiled: Compiled, target: string): boolean {
     const r = rulesInForce(compiled.entry, this.#now(), this.profile);
     switch (r.basis) {
       case "rules":
-        return compiled.matcher!.isAllowed(typeof url === "string" ? url : url.href);
+        return compiled.matcher!.isAllowed(target);
       case "no-robots-txt":
       case "server-error-allow":
         return true;
@@ -361,10 +499,12 @@ export class RobotsClient {
     const parsed = parseHttpUrl(url);
     const origin = originOf(parsed);
     const text = typeof url === "string" ? url : url.href;
+    const path = parsed.pathname + parsed.search;
     if (isRobotsTxtUrl(parsed)) {
       // RFC 9309 §2.2.2: the robots.txt URL is implicitly allowed; no fetch needed.
       return {
         url: text,
+        path,
         allowed: true,
         line: 0,
         rule: null,
@@ -378,9 +518,10 @@ export class RobotsClient {
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
     const source = sourceState(origin, facts(resolved), r, now);
     if (r.basis === "rules") {
-      const verdict = resolved.compiled.matcher!.check(text);
+      const verdict = resolved.compiled.matcher!.check(requestTarget(parsed, origin.origin));
       return {
         url: text,
+        path,
         allowed: verdict.allowed,
         line: verdict.line,
         rule: verdict.rule,
@@ -391,6 +532,7 @@ export class RobotsClient {
     }
     return {
       url: text,
+      path,
       allowed: r.basis === "no-robots-txt" || r.basis === "server-error-allow",
       line: 0,
       rule: null,
@@ -438,7 +580,7 @@ export class RobotsClient {
     };
   }
 
-  /** Origins held in process (compiled), and their estimated bytes (see retainedSize). */
+  /** Origins held in process (compiled), and their estimated bytes (src/client/retained-size.ts). */
   get cached(): { entries: number; bytes: number } {
     return { entries: this.#compiled.size, bytes: this.#compiled.calculatedSize };
   }
@@ -452,12 +594,18 @@ export class RobotsClient {
     this.#compiled.delete(origin);
     const store = this.#store;
     if (store !== null) {
-      const r = await guardStoreCall("delete", () => store.delete(origin), this.#storeTimeoutMs);
+      const r = await guardStoreCall(
+        "delete",
+        () => store.delete(origin),
+        this.#storeTimeoutMs,
+        this.#storeCalls,
+      );
       if (r.problem !== null) this.#countStoreProblem(r.problem);
     }
   }
 
   async #resolve(origin: RobotsOrigin, signal: AbortSignal | undefined): Promise<Resolved> {
+    if (this.#closed) throw closedError();
     signal?.throwIfAborted();
     const key = origin.origin;
     const hit = this.#compiled.get(key);
@@ -472,7 +620,7 @@ export class RobotsClient {
     } else {
       this.stats.coalesced++;
     }
-    return signal === undefined ? flight : untilAborted(flight, signal);
+    return signal === undefined ? flight : this.#waiters.wait(flight, signal);
   }
 
   /**
@@ -558,7 +706,12 @@ export class RobotsClient {
   ): Promise<{ entry: CachedEntry | null; problem: StoreProblem | null }> {
     const store = this.#store;
     if (store === null) return { entry: null, problem: null };
-    const r = await guardStoreCall("get", () => store.get(key), this.#storeTimeoutMs);
+    const r = await guardStoreCall(
+      "get",
+      () => store.get(key),
+      this.#storeTimeoutMs,
+      this.#storeCalls,
+    );
     if (r.problem !== null) {
       this.#countStoreProblem(r.problem);
       return { entry: null, problem: r.problem };
@@ -574,12 +727,39 @@ export class RobotsClient {
 
   /** One network fetch of the origin's robots.txt. */
   async #fetchNow(origin: RobotsOrigin): Promise<FetchResult> {
+    if (this.#closed) throw closedError();
     this.stats.fetches++;
-    return fetchRobotsTxt(origin, {
-      userAgent: this.userAgent,
-      ...this.#fetch,
-      ...(this.#transport === undefined ? {} : { transport: this.#transport }),
-    });
+    const controller = new AbortController();
+    this.#fetches.add(controller);
+    try {
+      return await fetchRobotsTxt(origin, {
+        userAgent: this.userAgent,
+        ...this.#fetch,
+        transport: this.#transport,
+        ...this.#redirectPolicy,
+        signal: controller.signal,
+      });
+    } finally {
+      this.#fetches.delete(controller);
+    }
+  }
+
+  /**
+   * Abort every fetch in flight and every pending store call, drop the
+   * in-process cache, and refuse further calls (they reject with RobotsError
+   * `client-closed`). Calls waiting on an aborted fetch reject the same way.
+   * Also `await using robots = new RobotsClient(…)` where Symbol.asyncDispose exists.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const reason = closedError();
+    for (const c of this.#fetches) c.abort(reason);
+    this.#fetches.clear();
+    for (const cancel of this.#storeCalls) cancel();
+    this.#storeCalls.clear();
+    await Promise.allSettled([...this.#inflight.values()]);
+    this.#compiled.clear();
   }
 
   /** Write `entry` to the store; returns the trouble met, if any. */
@@ -587,7 +767,12 @@ export class RobotsClient {
     const store = this.#store;
     if (store === null) return null;
     const stored = toStoredEntry(entry);
-    const r = await guardStoreCall("set", () => store.set(key, stored), this.#storeTimeoutMs);
+    const r = await guardStoreCall(
+      "set",
+      () => store.set(key, stored),
+      this.#storeTimeoutMs,
+      this.#storeCalls,
+    );
     if (r.problem !== null) this.#countStoreProblem(r.problem);
     return r.problem;
   }
@@ -655,7 +840,14 @@ export class RobotsClient {
   ): Compiled {
     const good = entry.good;
     if (good === null || good.kind !== "ok") {
-      return { entry, robots: null, matcher: null, storeProblem };
+      const fresh =
+        good === null
+          ? null
+          : rulesInForce({ origin: entry.origin, good, error: null }, good.fetchedAt, this.profile)
+                .basis === "forbidden"
+            ? "disallow"
+            : "allow";
+      return { entry, robots: null, matcher: null, fresh, storeProblem };
     }
     if (
       previous !== undefined &&
@@ -665,11 +857,37 @@ export class RobotsClient {
         (previous.entry.good.fetchedAt === good.fetchedAt &&
           previous.entry.good.body.byteLength === good.body.byteLength))
     ) {
-      return { entry, robots: previous.robots, matcher: previous.matcher, storeProblem };
+      return {
+        entry,
+        robots: previous.robots,
+        matcher: previous.matcher,
+        fresh: "rules",
+        storeProblem,
+      };
     }
     const robots = parseRobotsTxt(good.body, { profile: this.profile });
-    return { entry, robots, matcher: compileMatcher(robots, this.productToken), storeProblem };
+    return {
+      entry,
+      robots,
+      matcher: compileMatcher(robots, this.productToken),
+      fresh: "rules",
+      storeProblem,
+    };
   }
+}
+
+function closedError(): RobotsError {
+  return new RobotsError("client-closed", "this RobotsClient was closed: create a new one");
+}
+
+// `await using` support where the runtime has Symbol.asyncDispose (Node ≥ 20.4).
+const asyncDispose = (Symbol as { asyncDispose?: symbol }).asyncDispose;
+if (asyncDispose !== undefined) {
+  Object.defineProperty(RobotsClient.prototype, asyncDispose, {
+    value(this: RobotsClient): Promise<void> {
+      return this.close();
+    },
+  });
 }
 
 function facts(resolved: Resolved) {
@@ -690,19 +908,4 @@ function isStore(v: unknown): v is RobotsStore {
     typeof s.set === "function" &&
     typeof s.delete === "function"
   );
-}
-
-/**
- * Estimated bytes held for an origin in process: the body plus a fixed
- * allowance for the objects and the compiled matcher.
- */
-function retainedSize(c: Compiled): number {
-  let size = 512 + c.entry.origin.length * 2;
-  const good = c.entry.good;
-  if (good !== null) {
-    size += good.body.byteLength;
-    for (const r of good.redirects) size += r.length * 2;
-  }
-  if (c.entry.error !== null) size += 128 + c.entry.error.message.length * 2;
-  return size;
 }

@@ -30,6 +30,8 @@ export async function guardStoreCall<T>(
   operation: StoreOperation,
   call: () => T | Promise<T>,
   timeoutMs: number,
+  /** Cancel functions of pending calls, called by the owner's close(). */
+  pendingCalls?: Set<() => void>,
 ): Promise<{ readonly value: T; readonly problem: null } | { readonly problem: StoreProblem }> {
   let pending: Promise<T>;
   try {
@@ -38,8 +40,14 @@ export async function guardStoreCall<T>(
     return { problem: failed(operation, err) };
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel: (() => void) | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    cancel = () => {
+      clearTimeout(timer);
+      resolve("timeout");
+    };
+    pendingCalls?.add(cancel);
   });
   try {
     const settled = await Promise.race([
@@ -63,6 +71,7 @@ export async function guardStoreCall<T>(
     return { value: settled.value, problem: null };
   } finally {
     clearTimeout(timer);
+    if (cancel !== undefined) pendingCalls?.delete(cancel);
   }
 }
 

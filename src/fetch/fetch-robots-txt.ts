@@ -11,13 +11,14 @@
 import type { CacheHeaders } from "../cache/lifetime.js";
 import type { UnavailableReason, UnreachableReason } from "../cache/store.js";
 import { RobotsError } from "../errors.js";
-import { createNodeTransport } from "./node-transport.js";
+import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import { type AddressClassifier, classifyAddress, ipLiteral } from "./address-class.js";
 import { type RobotsOrigin, robotsOrigin } from "./origin.js";
 import { BodyDecodeError, readBody } from "./read-body.js";
 import type { Transport, TransportResponse } from "./transport.js";
 
 /** 500 KiB: the RFC 9309 §2.5 minimum and SPEC.md §8's default and floor. */
-export const MIN_BODY_BYTES = 500 * 1024;
+export const MIN_BODY_BYTES = ROBOTS_TXT_SIZE_LIMIT;
 /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
 export const MAX_REDIRECTS = 5;
 
@@ -33,7 +34,7 @@ export const FETCH_DEFAULTS = {
 export interface FetchOptions {
   /** The crawler's full User-Agent header, sent with every request (SPEC.md §8 "Request"). */
   readonly userAgent: string;
-  /** Default createNodeTransport(). */
+  /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, fetchTransport(fetch) in robots-exclusion/fetch). */
   readonly transport?: Transport;
   /** Decoded bytes to read; default and minimum 500 KiB (SPEC.md §8 "Size"). */
   readonly maxBodyBytes?: number;
@@ -41,6 +42,14 @@ export interface FetchOptions {
   readonly totalTimeoutMs?: number;
   /** Default 5; fewer is not allowed (RFC 9309 §2.3.1.2). */
   readonly maxRedirects?: number;
+  /**
+   * Follow a redirect from a public address to a non-public one (loopback,
+   * private, link-local, unique-local…). Default false: such a redirect is
+   * refused as "unavailable" (SPEC.md §8 "Redirects").
+   */
+  readonly allowPrivateRedirects?: boolean;
+  /** Which addresses are public; default classifyAddress (src/fetch/address-class.ts). */
+  readonly classifyAddress?: AddressClassifier;
   readonly signal?: AbortSignal;
 }
 
@@ -72,7 +81,10 @@ export interface FetchOk extends FetchCommon {
   readonly truncated: boolean;
   /** Bytes read off the wire (compressed size for gzip/deflate/br). */
   readonly wireBytes: number;
+  /** The codings removed, in the order listed ("identity" when none). */
   readonly encoding: string;
+  /** Content-Encoding tokens that are not compressions (`none`, `utf-8`, …): the body was passed through. */
+  readonly passedThrough: readonly string[];
 }
 
 /** 4xx except 429, or redirects that lead nowhere: "no robots.txt" (RFC 9309 §2.3.1.3). */
@@ -136,8 +148,6 @@ export function positive(name: string, value: number): number {
   return value;
 }
 
-let defaultTransport: Transport | undefined;
-
 /** Why our own controller aborted a request. */
 class FetchTimeout extends Error {
   readonly which: "connect" | "total";
@@ -177,10 +187,13 @@ export async function fetchRobotsTxt(
       'userAgent must be the crawler\'s User-Agent header, e.g. "ExampleBot/1.0 (+https://example.com/bot)"',
     );
   }
-  if (options.transport === undefined && defaultTransport === undefined) {
-    defaultTransport = createNodeTransport();
+  const transport = options.transport;
+  if (typeof transport !== "function") {
+    throw new RobotsError(
+      "invalid-option",
+      "transport must be a function performing one GET, e.g. createNodeTransport() or fetchTransport(fetch)",
+    );
   }
-  const transport = options.transport ?? defaultTransport!;
   const callerSignal = options.signal;
   callerSignal?.throwIfAborted();
 
@@ -214,18 +227,71 @@ export async function fetchRobotsTxt(
     message,
   });
 
+  const classify = options.classifyAddress ?? classifyAddress;
+  // Set after the first response from a public address: later hops must stay public.
+  let publicOnly: ((address: string) => boolean) | undefined;
+  const refusePrivate = (address: string): FetchUnavailable =>
+    unavailable(
+      "private-address",
+      `redirect from a public address to the non-public address ${address} refused (allowPrivateRedirects enables it)`,
+    );
+
   try {
     for (;;) {
-      const response = await requestOnce(
-        transport,
-        url,
-        options.userAgent,
-        total,
-        connectTimeoutMs,
-      );
+      if (publicOnly !== undefined) {
+        const literal = ipLiteral(url.hostname);
+        if (literal !== null && !publicOnly(literal)) return refusePrivate(literal);
+      }
+      let response: TransportResponse;
+      try {
+        response = await requestOnce(
+          transport,
+          url,
+          options.userAgent,
+          total,
+          connectTimeoutMs,
+          maxBodyBytes,
+          publicOnly,
+        );
+      } catch (err) {
+        if (
+          (err as { code?: unknown })?.code === "ERR_ADDRESS_REFUSED" &&
+          publicOnly !== undefined
+        ) {
+          return unavailable(
+            "private-address",
+            `redirect from a public address refused: ${(err as Error).message} (allowPrivateRedirects enables it)`,
+          );
+        }
+        throw err;
+      }
+      const address = response.remoteAddress ?? ipLiteral(url.hostname);
+      if (publicOnly !== undefined && address !== null && !publicOnly(address)) {
+        response.cancel();
+        return refusePrivate(address);
+      }
+      if (redirects.length === 0 && options.allowPrivateRedirects !== true) {
+        // An origin that is itself non-public was asked for: its redirects may stay inside.
+        if (address === null || classify(address) === "public") {
+          publicOnly = (a) => classify(a) === "public";
+        }
+      }
       status = response.status;
       headers = cacheHeaders(response.headers);
       contentType = response.headers["content-type"] ?? null;
+      if (status === 101 || status === 206 || status === 304) {
+        // None of these answers an unconditional GET without Range or
+        // Upgrade: what follows is not the file (or not all of it), and
+        // reading it as "no robots.txt" would allow everything.
+        response.cancel();
+        return {
+          kind: "unreachable",
+          ...common(),
+          reason: "invalid-response",
+          message: `HTTP ${status} is not a valid answer to an unconditional GET: server error`,
+          code: null,
+        };
+      }
       if (status >= 300 && status < 400) {
         response.cancel();
         const location = response.headers.location;
@@ -248,6 +314,9 @@ export async function fetchRobotsTxt(
           );
         }
         next.hash = "";
+        // Credentials in a redirect target are never sent, and never shown.
+        next.username = "";
+        next.password = "";
         if (visited.has(next.href)) {
           redirects.push({ status, from: url.href, to: next.href });
           return unavailable("redirect-loop", `redirect loop back to ${next.href}`);
@@ -279,6 +348,7 @@ export async function fetchRobotsTxt(
           truncated: read.truncated,
           wireBytes: read.wireBytes,
           encoding: read.encoding,
+          passedThrough: read.passedThrough,
         };
       }
       response.cancel();
@@ -317,6 +387,8 @@ async function requestOnce(
   userAgent: string,
   total: AbortController,
   connectTimeoutMs: number,
+  maxBodyBytes: number,
+  allowAddress: ((address: string) => boolean) | undefined,
 ): Promise<TransportResponse> {
   const connectTimer = setTimeout(
     () => total.abort(new FetchTimeout("connect", connectTimeoutMs)),
@@ -332,6 +404,8 @@ async function requestOnce(
         "accept-encoding": "gzip, deflate, br",
       },
       signal: total.signal,
+      maxBodyBytes,
+      ...(allowAddress === undefined ? {} : { allowAddress }),
     }))();
   // A response that arrives after we gave up is released at once.
   pending.then(

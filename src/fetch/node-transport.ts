@@ -5,9 +5,13 @@
  * body is handed over as a pull stream so the decoded-size limit can stop
  * decompression, and every request can be torn down at once by a signal.
  */
+
+import * as dns from "node:dns";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { LookupFunction } from "node:net";
+import { planDecoding } from "./content-encoding.js";
+import { type DecodeState, decodeBody } from "./node-decode.js";
 import type { Transport, TransportResponse } from "./transport.js";
 
 export interface NodeTransportOptions {
@@ -37,7 +41,9 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Transpo
         agent: false,
         signal: request.signal,
       };
-      if (options.lookup !== undefined) requestOptions.lookup = options.lookup;
+      const lookup = options.lookup ?? (dns.lookup as unknown as LookupFunction);
+      requestOptions.lookup =
+        request.allowAddress === undefined ? lookup : guardedLookup(lookup, request.allowAddress);
       if (isHttps && options.rejectUnauthorized === false)
         requestOptions.rejectUnauthorized = false;
       let req: http.ClientRequest;
@@ -47,10 +53,21 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Transpo
           for (const [key, value] of Object.entries(res.headers)) {
             if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(", ") : value;
           }
+          const plan = planDecoding(headers["content-encoding"]);
+          const counter = { wire: 0 };
+          const state: DecodeState = { capped: false };
           resolve({
             status: res.statusCode ?? 0,
             headers,
-            body: res,
+            body: decodeBody(countBytes(res, counter), plan.codings, request.maxBodyBytes, state),
+            decoded: true,
+            encoding: plan.encoding,
+            passedThrough: plan.passedThrough,
+            wireBytes: () => counter.wire,
+            limited: () => state.capped,
+            ...(res.socket?.remoteAddress === undefined
+              ? {}
+              : { remoteAddress: res.socket.remoteAddress }),
             cancel() {
               res.destroy();
               req.destroy();
@@ -69,4 +86,48 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Transpo
       req.on("error", reject);
       req.end();
     });
+}
+
+async function* countBytes(
+  body: AsyncIterable<Uint8Array>,
+  counter: { wire: number },
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    counter.wire += chunk.byteLength;
+    yield chunk;
+  }
+}
+
+/**
+ * `lookup` that refuses addresses `allow` rejects: the check is made on the
+ * very addresses the socket then connects to (no second DNS answer can slip
+ * in between), before anything is sent.
+ */
+function guardedLookup(
+  lookup: LookupFunction,
+  allow: (address: string) => boolean,
+): LookupFunction {
+  return ((
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (...args: unknown[]) => void,
+  ) => {
+    lookup(hostname, options, ((err: Error | null, address: unknown, family?: number) => {
+      if (err) return callback(err);
+      if (Array.isArray(address)) {
+        const allowed = (address as dns.LookupAddress[]).filter((a) => allow(a.address));
+        if (allowed.length === 0) return callback(refused(hostname, address[0]?.address));
+        return callback(null, allowed);
+      }
+      if (!allow(address as string)) return callback(refused(hostname, address as string));
+      return callback(null, address, family);
+    }) as never);
+  }) as LookupFunction;
+}
+
+function refused(hostname: string, address: string | undefined): Error {
+  return Object.assign(
+    new Error(`${hostname} resolves to ${address ?? "no address"}, a non-public address`),
+    { code: "ERR_ADDRESS_REFUSED" },
+  );
 }

@@ -1,27 +1,31 @@
 /**
  * Reading a robots.txt body under the size limit (SPEC.md §8 "Size", RFC 9309
- * §2.5): keep the first `limit` bytes, stop reading there and parse what was
- * read. The limit counts DECODED bytes, so a gzip bomb (a few KB on the wire,
- * gigabytes inflated) is cut off after `limit` bytes of output: decompression
- * is pulled chunk by chunk and the decompressor is destroyed as soon as the
- * limit is reached, so memory never grows past the limit plus one chunk.
+ * §2.5). The transport hands over the DECODED body as a pull stream (see
+ * TransportResponse); we keep one byte past `limit`, stop pulling there (so
+ * a decompression bomb is inflated only that far), and apply the cut-line
+ * rule of src/protocol/size-limit.ts: when the body is longer than the
+ * limit, the line the limit cuts is dropped too, so a cut line never applies.
+ *
+ * No `node:` imports: the Node transport does the decoding.
  */
-import type { Transform } from "node:stream";
-import * as zlib from "node:zlib";
+import { crawlerView, cutEnd } from "../protocol/size-limit.js";
+import { planDecoding } from "./content-encoding.js";
 import type { TransportResponse } from "./transport.js";
 
 export interface BodyRead {
-  /** The decoded body, at most `limit` bytes. */
+  /** The bytes that apply: at most `limit`, ending with a complete line when cut. */
   readonly body: Uint8Array;
-  /** More than `limit` decoded bytes were available; the rest was not read. */
+  /** More than `limit` decoded bytes were available; the rest was not read and does not apply. */
   readonly truncated: boolean;
-  /** Bytes taken off the wire (compressed size when encoded). */
+  /** Bytes taken off the wire (compressed size when encoded), when the transport knows. */
   readonly wireBytes: number;
-  /** The Content-Encoding that was removed ("identity" when none). */
+  /** The codings removed ("identity" when none). */
   readonly encoding: string;
+  /** Content-Encoding tokens that are not compressions, passed through (`none`, `utf-8`, …). */
+  readonly passedThrough: readonly string[];
 }
 
-/** A body we could not decode: an unknown Content-Encoding or corrupt compressed data. */
+/** A body we could not decode: corrupt compressed data. */
 export class BodyDecodeError extends Error {
   readonly code = "ERR_BODY_DECODE";
   constructor(message: string) {
@@ -30,57 +34,46 @@ export class BodyDecodeError extends Error {
   }
 }
 
-/** zlib output chunk: small so the overshoot past the limit stays small. */
-const ZLIB_CHUNK = 16 * 1024;
-
-function decompressorFor(encoding: string): Transform | null | undefined {
-  switch (encoding) {
-    case "":
-    case "identity":
-      return null;
-    case "gzip":
-    case "x-gzip":
-      return zlib.createGunzip({ chunkSize: ZLIB_CHUNK });
-    case "deflate":
-      // RFC 9110 "deflate" is the zlib format; createUnzip() also accepts a
-      // gzip body mislabelled as deflate, which some servers send.
-      return zlib.createUnzip({ chunkSize: ZLIB_CHUNK });
-    case "br":
-      return zlib.createBrotliDecompress({ chunkSize: ZLIB_CHUNK });
-    default:
-      return undefined;
-  }
-}
-
 /**
- * Read `response`'s body, decoded, up to `limit` bytes. Rejects with the
- * stream's error on a reset or abort, or with a BodyDecodeError.
+ * Read `response`'s decoded body, keeping what applies under `limit`.
+ * Rejects with the stream's error on a reset or abort, or a BodyDecodeError.
  */
 export async function readBody(response: TransportResponse, limit: number): Promise<BodyRead> {
-  const encoding = response.decoded
-    ? "identity"
-    : (response.headers["content-encoding"] ?? "identity").trim().toLowerCase();
-  const decompressor = decompressorFor(encoding);
-  if (decompressor === undefined) {
-    response.cancel();
-    throw new BodyDecodeError(`unsupported Content-Encoding ${JSON.stringify(encoding)}`);
+  if (response.decoded !== true) {
+    const plan = planDecoding(response.headers["content-encoding"]);
+    if (plan.codings.length > 0) {
+      response.cancel();
+      // Reading compressed bytes as a robots.txt would apply garbage (most
+      // likely: no rules at all): a server error is the safe reading.
+      throw new BodyDecodeError(
+        `the transport did not remove Content-Encoding ${JSON.stringify(plan.encoding)}`,
+      );
+    }
   }
   const counter = { wire: 0 };
-  const source = countBytes(response.body, counter);
-  const collector = new Collector(limit);
-  if (decompressor === null) {
-    for await (const chunk of source) {
-      if (collector.add(chunk)) break;
-    }
-  } else {
-    await inflate(source, decompressor, collector, () => response.cancel());
+  const source =
+    response.wireBytes === undefined ? countBytes(response.body, counter) : response.body;
+  const collector = new Collector(limit + 1);
+  for await (const chunk of source) {
+    if (collector.add(chunk)) break;
   }
-  if (collector.truncated) response.cancel();
+  const over = collector.full;
+  if (over) response.cancel();
+  const read = collector.result();
+  // An inner coding stage that stopped at the limit cut the body short too.
+  const cappedEarly = !over && response.limited?.() === true;
+  const view = cappedEarly
+    ? { bytes: read.subarray(0, cutEnd(read, read.byteLength)), truncated: true }
+    : crawlerView(read, limit);
+  // A view into a larger buffer (a socket chunk) would keep all of it alive in the cache.
+  const bytes =
+    view.bytes.byteLength === view.bytes.buffer.byteLength ? view.bytes : view.bytes.slice();
   return {
-    body: collector.result(),
-    truncated: collector.truncated,
-    wireBytes: counter.wire,
-    encoding,
+    body: bytes,
+    truncated: view.truncated,
+    wireBytes: response.wireBytes === undefined ? counter.wire : response.wireBytes(),
+    encoding: response.encoding ?? "identity",
+    passedThrough: response.passedThrough ?? [],
   };
 }
 
@@ -94,25 +87,25 @@ async function* countBytes(
   }
 }
 
-/** Keeps the first `limit` bytes; reports when more arrived. */
+/** Keeps the first `max` bytes; says when they are all there. */
 class Collector {
-  readonly #limit: number;
+  readonly #max: number;
   readonly #chunks: Uint8Array[] = [];
   #size = 0;
-  truncated = false;
-  constructor(limit: number) {
-    this.#limit = limit;
+  full = false;
+  constructor(max: number) {
+    this.#max = max;
   }
-  /** Returns true when the limit was passed and reading should stop. */
+  /** Returns true when `max` bytes are in and reading should stop. */
   add(chunk: Uint8Array): boolean {
-    const room = this.#limit - this.#size;
-    if (chunk.byteLength > room) {
-      if (room > 0) this.#chunks.push(chunk.subarray(0, room));
-      this.#size += Math.max(room, 0);
-      this.truncated = true;
+    const room = this.#max - this.#size;
+    if (chunk.byteLength >= room) {
+      this.#chunks.push(chunk.subarray(0, room));
+      this.#size += room;
+      this.full = true;
       return true;
     }
-    this.#chunks.push(chunk);
+    if (chunk.byteLength > 0) this.#chunks.push(chunk);
     this.#size += chunk.byteLength;
     return false;
   }
@@ -126,68 +119,4 @@ class Collector {
     }
     return out;
   }
-}
-
-/**
- * Feed `source` into `z` while pulling its output into `collector`, with
- * backpressure both ways: when we stop pulling, zlib stops inflating, its
- * input buffer fills and the feeder stops reading the socket.
- */
-async function inflate(
-  source: AsyncGenerator<Uint8Array>,
-  z: Transform,
-  collector: Collector,
-  cancel: () => void,
-): Promise<void> {
-  let stopped = false;
-  let fed = false;
-  const waitWritable = (): Promise<void> =>
-    new Promise((resolve) => {
-      const done = (): void => {
-        z.off("drain", done);
-        z.off("close", done);
-        resolve();
-      };
-      z.on("drain", done);
-      z.on("close", done);
-    });
-  const feeding = (async () => {
-    try {
-      for await (const chunk of source) {
-        if (stopped || z.destroyed) break;
-        if (!z.write(chunk)) await waitWritable();
-        if (stopped || z.destroyed) break;
-      }
-      if (!stopped && !z.destroyed) z.end();
-    } catch (err) {
-      z.destroy(err as Error);
-    } finally {
-      fed = true;
-    }
-  })();
-  try {
-    for await (const chunk of z as AsyncIterable<Uint8Array>) {
-      if (collector.add(chunk)) break;
-    }
-  } catch (err) {
-    throw isZlibError(err)
-      ? new BodyDecodeError(`invalid compressed body: ${messageOf(err)}`)
-      : err;
-  } finally {
-    stopped = true;
-    z.destroy();
-    // Stopped early (limit reached or corrupt data): drop the connection now
-    // rather than wait for a server that may keep the body open forever.
-    if (!fed) cancel();
-    await feeding;
-  }
-}
-
-function isZlibError(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === "string" && (code.startsWith("Z_") || code.startsWith("ERR__"));
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

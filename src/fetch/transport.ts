@@ -7,6 +7,7 @@
  * client: createNodeTransport() is the default, fetchTransport() adapts any
  * WHATWG `fetch`.
  */
+import { planDecoding } from "./content-encoding.js";
 
 export interface TransportRequest {
   /** The absolute URL to GET. */
@@ -18,20 +19,44 @@ export interface TransportRequest {
    * then stop connecting, or destroy the response body stream.
    */
   readonly signal: AbortSignal;
+  /**
+   * Decoded bytes the caller reads at most. A transport that decodes may
+   * stop each decoding stage one byte past it (and then say so in `limited`).
+   */
+  readonly maxBodyBytes: number;
+  /**
+   * When set, the transport must not connect to an address for which it
+   * returns false (checked on the address it resolved and will connect to),
+   * and rejects with an Error whose `code` is "ERR_ADDRESS_REFUSED".
+   */
+  readonly allowAddress?: (address: string) => boolean;
 }
 
 export interface TransportResponse {
   readonly status: number;
   /** Header names lowercased; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string | undefined>>;
-  /** The body as it came off the wire, unless `decoded` is true. */
+  /**
+   * The body with its Content-Encoding removed, as a pull stream: the reader
+   * stops pulling at the size limit, and decoding must stop with it.
+   */
   readonly body: AsyncIterable<Uint8Array>;
   /**
-   * True when the transport already removed the Content-Encoding (WHATWG
-   * fetch always does); fetchRobotsTxt() then applies the limit to the
-   * stream as is.
+   * True when the transport removed the Content-Encoding. A response that
+   * lists a compression (gzip, deflate, br) without it is not read: its
+   * bytes are not a robots.txt (a server error, "invalid-response").
    */
   readonly decoded?: boolean;
+  /** The codings removed ("identity" when none); default "identity". */
+  readonly encoding?: string;
+  /** Content-Encoding tokens that are not compressions, passed through. */
+  readonly passedThrough?: readonly string[];
+  /** Bytes read off the wire so far, when the transport counts them. */
+  readonly wireBytes?: () => number;
+  /** True when a decoding stage stopped at `maxBodyBytes` before the last one. */
+  readonly limited?: () => boolean;
+  /** The IP address the response came from, when the transport knows it. */
+  readonly remoteAddress?: string;
   /** Release the connection without reading the rest of the body. */
   cancel(): void;
 }
@@ -57,9 +82,9 @@ export type FetchLike = (
  * A transport over a WHATWG `fetch` (browsers' service workers, Deno, Bun,
  * edge runtimes, undici). `redirect: "manual"` keeps redirects in our hands
  * (SPEC.md §8 counts hops and applies rules to the original origin). Such a
- * fetch decodes gzip/br itself, so the body limit applies to the decoded
- * stream it yields, which still stops decompression at the limit because the
- * stream is pulled, not pushed.
+ * fetch decodes gzip/deflate/br itself, so the body limit applies to the
+ * decoded stream it yields, which still stops decompression at the limit
+ * because the stream is pulled, not pushed.
  *
  * Note: in browsers a manual redirect is opaque (status 0) and cannot be
  * followed; use this in server-side runtimes.
@@ -83,11 +108,14 @@ export function fetchTransport(fetchFn: FetchLike): Transport {
         : Symbol.asyncIterator in body
           ? (body as AsyncIterable<Uint8Array>)
           : readerIterable(body as { getReader(): ReaderLike });
+    const plan = planDecoding(headers["content-encoding"]);
     return {
       status: res.status,
       headers,
       body: iterable,
       decoded: true,
+      encoding: plan.encoding,
+      passedThrough: plan.passedThrough,
       cancel() {
         const b = res.body as { cancel?: () => Promise<void> } | null;
         b?.cancel?.().catch(() => {});

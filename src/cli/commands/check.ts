@@ -159,7 +159,12 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     });
     return bulk(reading, agent, format, opts.profile);
   }
-  if (positionals.length === 1 && isUrlArg(positionals[0]!)) {
+  // One argument is a crawl URL: `http:` is enough (`http:/host/x` is what
+  // an HTTP client requests as http://host/x, docs/fetching.md "The path rule").
+  if (
+    positionals.length === 1 &&
+    (isUrlArg(positionals[0]!) || /^https?:/i.test(positionals[0]!))
+  ) {
     return runUrlCheck(positionals[0]!, { ...opts, format, agent: requireAgent(opts.agent) });
   }
   let file: string;

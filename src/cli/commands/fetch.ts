@@ -81,6 +81,13 @@ function render(
       out.push(
         `  read: ${f.body.byteLength} bytes${f.encoding === "identity" ? "" : ` decoded from ${f.wireBytes} bytes of ${f.encoding}`}${f.truncated ? ", truncated at the size limit (the rest does not apply)" : ", complete"}`,
       );
+      if (f.passedThrough.length > 0) {
+        // Tokens come from the server: quoted, so nothing odd reaches the terminal.
+        const tokens = f.passedThrough.map((t) => JSON.stringify(t)).join(", ");
+        out.push(
+          `  content-encoding ${tokens}: not a compression, body read as it came (as HTTP clients do)`,
+        );
+      }
     } else {
       out.push(`  ${f.kind}: ${f.message}`);
     }
@@ -155,6 +162,7 @@ export async function runFetch(
         bytes: f?.kind === "ok" ? f.body.byteLength : 0,
         wireBytes: f?.kind === "ok" ? f.wireBytes : 0,
         encoding: f?.kind === "ok" ? f.encoding : null,
+        passedThrough: f?.kind === "ok" ? f.passedThrough : [],
         truncated: f?.kind === "ok" ? f.truncated : false,
         message: f !== null && f.kind !== "ok" ? f.message : null,
         cacheMs:

@@ -1,0 +1,192 @@
+/**
+ * `npm run bench -- client`: the crawler client's warm path (SPEC.md §8),
+ * where a crawler feels it: every link of every page is checked. Cached
+ * origins only (each robots.txt fetched once from a loopback server before
+ * timing), against what a crawler author writes today: robots-parser with a
+ * `Map<origin, parsed>` keyed by `new URL(u).origin`, on the same URLs in
+ * the same run.
+ *
+ * - `isAllowed` awaited one by one (300,000 checks);
+ * - `isAllowedMany` with one await per 100 URLs (a page's links);
+ * - for scale, the floor: an async function doing only a Map lookup and the
+ *   compiled matcher, awaited per URL.
+ *
+ * Runs are interleaved (each round times every contender once) and every
+ * ratio is printed as its range over the rounds: the machine is shared, so
+ * one run's ratio is not a fact. Timings are printed, never asserted.
+ */
+import { createRequire } from "node:module";
+import { compileMatcher, type RobotsMatcher } from "../src/match/compile.js";
+import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import { loopbackLookup, startServer } from "../test/fetch-servers.js";
+
+const require = createRequire(import.meta.url);
+const robotsParser = require("robots-parser") as (
+  url: string,
+  body: string,
+) => { isAllowed(url: string, ua?: string): boolean | undefined };
+
+const ORIGINS = 50;
+const CHECKS = 300_000;
+const BATCH = 100;
+const ROUNDS = 5;
+const UA = "Mozilla/5.0 (compatible; BenchBot/1.0; +http://127.0.0.1/bot)";
+const TOKEN = "BenchBot";
+
+/** A realistic small file: a few groups, ~30 rules with wildcards. */
+function robotsBody(i: number): string {
+  const lines = ["User-agent: *"];
+  for (const p of [
+    "/admin",
+    "/cart",
+    "/checkout",
+    "/search",
+    "/*?sort=",
+    "/*.pdf$",
+    "/tmp/",
+    `/o${i}/private`,
+  ]) {
+    lines.push(`Disallow: ${p}`);
+  }
+  lines.push("Allow: /search/help", "", "User-agent: BenchBot");
+  for (let k = 0; k < 20; k++) lines.push(`Disallow: /section${k}/draft`);
+  lines.push(
+    "Allow: /section1/draft/public",
+    "Disallow: /*/print$",
+    "",
+    "Sitemap: /sitemap.xml",
+    "",
+  );
+  return lines.join("\n");
+}
+
+const PATHS = [
+  "/",
+  "/products/shoes/red-sneaker-42",
+  "/cart",
+  "/search?q=boots",
+  "/section3/draft/x",
+  "/section1/draft/public/y",
+  "/blog/2026/11/a-long-article-title-here",
+  "/docs/manual.pdf",
+  "/category/shoes?sort=price",
+  "/about/team/print",
+];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+}
+
+function range(xs: number[]): string {
+  return `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}×`;
+}
+
+export async function run(): Promise<void> {
+  const bodies = Array.from({ length: ORIGINS }, (_, i) => robotsBody(i));
+  const server = await startServer((req, res) => {
+    const host = req.headers.host ?? "";
+    const i = Number(/^o(\d+)\./.exec(host)?.[1] ?? 0);
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end(bodies[i]);
+  });
+  try {
+    const origin = (i: number) => `http://o${i}.bench.test:${server.port}`;
+    const urls: string[] = new Array(CHECKS);
+    for (let i = 0; i < CHECKS; i++) {
+      urls[i] =
+        `${origin((i * 7919) % ORIGINS)}${PATHS[i % PATHS.length]}${i % 3 === 0 ? `-${i}` : ""}`;
+    }
+    const batches: string[][] = [];
+    for (let i = 0; i < CHECKS; i += BATCH) batches.push(urls.slice(i, i + BATCH));
+
+    const client = new RobotsClient(UA, {
+      transport: createNodeTransport({ lookup: loopbackLookup }),
+    });
+    for (let i = 0; i < ORIGINS; i++) await client.isAllowed(`${origin(i)}/`);
+    const peer = new Map<string, ReturnType<typeof robotsParser>>();
+    const floor = new Map<string, RobotsMatcher>();
+    for (let i = 0; i < ORIGINS; i++) {
+      peer.set(origin(i), robotsParser(`${origin(i)}/robots.txt`, bodies[i]!));
+      floor.set(origin(i), compileMatcher(parseRobotsTxt(bodies[i]!), TOKEN));
+    }
+    // The verdicts must agree, or the comparison means nothing.
+    let disagree = 0;
+    for (let i = 0; i < 2000; i++) {
+      const u = urls[i]!;
+      if ((await client.isAllowed(u)) !== (peer.get(new URL(u).origin)!.isAllowed(u, TOKEN) ?? true))
+        disagree++;
+    }
+
+    const floorCheck = async (u: string): Promise<boolean> => {
+      const at = u.indexOf("/", 8);
+      return floor.get(u.slice(0, at))!.isAllowed(u);
+    };
+    const contenders: [string, () => Promise<number>][] = [
+      [
+        "robots-parser + Map<origin, parsed>",
+        async () => {
+          let n = 0;
+          for (const u of urls) if (peer.get(new URL(u).origin)!.isAllowed(u, TOKEN) !== false) n++;
+          return n;
+        },
+      ],
+      [
+        "client.isAllowed, awaited per URL",
+        async () => {
+          let n = 0;
+          for (const u of urls) if (await client.isAllowed(u)) n++;
+          return n;
+        },
+      ],
+      [
+        `client.isAllowedMany, one await per ${BATCH}`,
+        async () => {
+          let n = 0;
+          for (const b of batches) for (const v of await client.isAllowedMany(b)) if (v) n++;
+          return n;
+        },
+      ],
+      [
+        "floor: async Map lookup + compiled matcher",
+        async () => {
+          let n = 0;
+          for (const u of urls) if (await floorCheck(u)) n++;
+          return n;
+        },
+      ],
+    ];
+    const rates: number[][] = contenders.map(() => []);
+    for (const [, fn] of contenders) await fn(); // warm-up
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let c = 0; c < contenders.length; c++) {
+        globalThis.gc?.();
+        const t0 = performance.now();
+        await contenders[c]![1]();
+        rates[c]!.push(CHECKS / ((performance.now() - t0) / 1000));
+      }
+    }
+    console.log(
+      `\n## client: warm checks on ${ORIGINS} cached origins, ${CHECKS.toLocaleString("en")} URLs, ${ROUNDS} interleaved rounds (node ${process.version})`,
+    );
+    console.log(`verdicts compared on 2,000 URLs: ${disagree} disagreements with robots-parser`);
+    const base = rates[0]!;
+    for (let c = 0; c < contenders.length; c++) {
+      const rs = rates[c]!;
+      const ratios = rs.map((v, i) => v / base[i]!);
+      console.log(
+        `  ${contenders[c]![0].padEnd(46)} ${(median(rs) / 1000).toFixed(0).padStart(6)} k checks/s (median)` +
+          (c === 0
+            ? ""
+            : `  ratio ${median(ratios).toFixed(1)}× median, ${range(ratios)} over rounds`),
+      );
+    }
+    console.log(
+      `  fetches: ${client.stats.fetches} (one per origin), cache hits: ${client.stats.cacheHits}`,
+    );
+    await client.close();
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Which addresses a redirect from a public address may not lead to
+ * (SPEC.md §8 "Redirects"): loopback, private, link-local, unique-local and
+ * the other non-public ranges, in IPv4, IPv6 and IPv4-mapped IPv6 forms. A
+ * crawler that follows such a redirect lets any site make it send requests
+ * into the crawler's own network (169.254.169.254 is the cloud metadata
+ * service). Pure, no `node:` imports; the client takes its classifier as an
+ * option so tests on loopback can call one loopback address public.
+ */
+
+export type AddressClass = "public" | "private";
+
+/** Classifies one IP address (IPv4 dotted quad or IPv6, without brackets). */
+export type AddressClassifier = (address: string) => AddressClass;
+
+/** The default classifier. Anything that is not a parseable IP address is private. */
+export function classifyAddress(address: string): AddressClass {
+  const v4 = parseIpv4(address);
+  if (v4 !== null) return isPrivateV4(v4) ? "private" : "public";
+  const v6 = parseIpv6(address);
+  if (v6 === null) return "private";
+  return isPrivateV6(v6) ? "private" : "public";
+}
+
+/** The address of an IP-literal host name (`127.0.0.1`, `[::1]`), or null for a name. */
+export function ipLiteral(hostname: string): string | null {
+  if (hostname.startsWith("[") && hostname.endsWith("]")) return hostname.slice(1, -1);
+  return parseIpv4(hostname) === null ? null : hostname;
+}
+
+function parseIpv4(s: string): number | null {
+  const parts = s.split(".");
+  if (parts.length !== 4) return null;
+  let v = 0;
+  for (const p of parts) {
+    if (!/^\d{1,3}$/.test(p)) return null;
+    const n = Number(p);
+    if (n > 255) return null;
+    v = v * 256 + n;
+  }
+  return v;
+}
+
+function inV4(v: number, base: string, bits: number): boolean {
+  const b = parseIpv4(base)!;
+  const size = 2 ** (32 - bits);
+  return Math.floor(v / size) === Math.floor(b / size);
+}
+
+const PRIVATE_V4: readonly [string, number][] = [
+  ["0.0.0.0", 8], // "this network"
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10], // carrier-grade NAT
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local, cloud metadata
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15], // benchmarking
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, broadcast
+];
+
+function isPrivateV4(v: number): boolean {
+  return PRIVATE_V4.some(([base, bits]) => inV4(v, base, bits));
+}
+
+/** Eight 16-bit groups, or null. */
+function parseIpv6(s: string): number[] | null {
+  let text = s;
+  const zone = text.indexOf("%");
+  if (zone >= 0) text = text.slice(0, zone);
+  let tail: number[] = [];
+  const lastColon = text.lastIndexOf(":");
+  if (lastColon >= 0 && text.includes(".", lastColon)) {
+    const v4 = parseIpv4(text.slice(lastColon + 1));
+    if (v4 === null) return null;
+    tail = [Math.floor(v4 / 65536), v4 % 65536];
+    // "::ffff:1.2.3.4" → "::ffff"; "::1.2.3.4" keeps its "::".
+    text = text.slice(0, lastColon + 1);
+    if (!text.endsWith("::")) text = text.slice(0, -1);
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const group = (h: string): number[] | null => {
+    if (h === "") return [];
+    const out: number[] = [];
+    for (const g of h.split(":")) {
+      if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
+      out.push(Number.parseInt(g, 16));
+    }
+    return out;
+  };
+  const head = group(halves[0]!);
+  const rest = halves.length === 2 ? group(halves[1]!) : [];
+  if (head === null || rest === null) return null;
+  const known = head.length + rest.length + tail.length;
+  if (halves.length === 1 && known !== 8) return null;
+  if (halves.length === 2 && known > 7) return null;
+  return [...head, ...new Array<number>(8 - known).fill(0), ...rest, ...tail];
+}
+
+function isPrivateV6(g: number[]): boolean {
+  const [a, b, c, d, e, f, h, i] = g as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeroTo(8)) return true; // ::
+  if (zeroTo(7) && i === 1) return true; // ::1
+  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d): the IPv4 address decides.
+  const nat64 = a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0;
+  if ((zeroTo(5) && f === 0xffff) || zeroTo(6) || nat64) {
+    return isPrivateV4(h * 65536 + i);
+  }
+  if (a === 0x2002) return isPrivateV4(b * 65536 + c); // 6to4 embeds an IPv4 address
+  if ((a & 0xfe00) === 0xfc00) return true; // unique local fc00::/7
+  if ((a & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
+  if ((a & 0xffc0) === 0xfec0) return true; // site-local (deprecated) fec0::/10
+  if ((a & 0xff00) === 0xff00) return true; // multicast
+  if (a === 0x2001 && b === 0x0db8) return true; // documentation
+  return false;
+}

@@ -1,0 +1,48 @@
+/**
+ * Reading a Content-Encoding header (RFC 9110 §8.4): the codings to remove,
+ * in the order they were listed, and the tokens that are not compressions
+ * (`none`, `utf-8`, unknown ones), which a normal HTTP client passes through
+ * and so do we (SPEC.md §8 "Size"). `identity` and empty tokens are nothing.
+ */
+
+export type Coding = "gzip" | "deflate" | "br";
+
+export interface DecodePlan {
+  /** Codings to remove, as listed; they are removed last first. */
+  readonly codings: readonly Coding[];
+  /** The codings as a label ("identity" when none). */
+  readonly encoding: string;
+  /** Listed tokens that are not compressions: the body is passed through as to them. */
+  readonly passedThrough: readonly string[];
+}
+
+function codingOf(token: string): Coding | null {
+  switch (token) {
+    case "gzip":
+    case "x-gzip":
+      return "gzip";
+    case "deflate":
+      return "deflate";
+    case "br":
+      return "br";
+    default:
+      return null;
+  }
+}
+
+export function planDecoding(header: string | undefined): DecodePlan {
+  const codings: Coding[] = [];
+  const passedThrough: string[] = [];
+  for (const raw of (header ?? "").split(",")) {
+    const token = raw.trim().toLowerCase();
+    if (token === "" || token === "identity") continue;
+    const coding = codingOf(token);
+    if (coding === null) passedThrough.push(token.slice(0, 40));
+    else codings.push(coding);
+  }
+  return {
+    codings,
+    encoding: codings.length === 0 ? "identity" : codings.join(", "),
+    passedThrough,
+  };
+}
