@@ -115,7 +115,9 @@ export async function run(): Promise<void> {
     let disagree = 0;
     for (let i = 0; i < 2000; i++) {
       const u = urls[i]!;
-      if ((await client.isAllowed(u)) !== (peer.get(new URL(u).origin)!.isAllowed(u, TOKEN) ?? true))
+      if (
+        (await client.isAllowed(u)) !== (peer.get(new URL(u).origin)!.isAllowed(u, TOKEN) ?? true)
+      )
         disagree++;
     }
 
