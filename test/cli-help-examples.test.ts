@@ -53,13 +53,23 @@ function shAsync(
   command: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
+  server = false,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", server ? `exec ${command}` : command], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (b: Buffer) => {
       stdout += b.toString("utf8");
+      // A server runs until stopped: its first line (the URL) is its output.
+      if (server && stdout.includes("\n")) {
+        child.kill("SIGTERM");
+        resolve({ status: 0, stdout, stderr });
+      }
     });
     child.stderr.on("data", (b: Buffer) => {
       stderr += b.toString("utf8");
@@ -127,8 +137,10 @@ describe("every --help example runs", () => {
     test(`robots ${name} --help`, async () => {
       const env = { ...process.env, PATH: `${path.join(dir, "bin")}:${process.env.PATH}` };
       for (const example of helpExamples(command.help)) {
-        const line = example.replaceAll("https://example.com", base);
-        const r = await shAsync(line, dir, env);
+        let line = example.replaceAll("https://example.com", base);
+        // Servers bind a free port here, so that examples never collide.
+        if (name === "serve") line = line.replace(/--port \d+/, "--port 0");
+        const r = await shAsync(line, dir, env, name === "serve");
         const where = `${example}\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`;
         assert.ok(r.status === 0 || r.status === 1, where);
         // Notes and the bulk summary are fine; an error line is not.
