@@ -1,0 +1,127 @@
+/**
+ * The client's public option and result types (SPEC.md §8), apart from the
+ * class that implements them so each file holds one concept.
+ */
+import type { CachedEntry } from "../cache/entry-codec.js";
+import type { RobotsStore } from "../cache/store.js";
+import type { AddressClassifier } from "../fetch/address-class.js";
+import type { FetchResult } from "../fetch/fetch-robots-txt.js";
+import type { Transport } from "../fetch/transport.js";
+import type { MatchedRule, Verdict } from "../match/compile.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Profile } from "../protocol/profile.js";
+import type { SourceState } from "./source-state.js";
+
+export interface RobotsClientOptions {
+  /**
+   * The crawler's product token (`[A-Za-z_-]+`). Default: derived from the
+   * User-Agent header with productTokenFromUserAgent().
+   */
+  readonly productToken?: string;
+  /** Status handling and parsing rules: google (default), rfc9309 or legacy1996 (SPEC.md §9). */
+  readonly profile?: Profile;
+  /** Decoded bytes of robots.txt read; default and minimum 512000 (500 KiB). */
+  readonly maxBodyBytes?: number;
+  /** DNS + connect + response headers, per request. Default 5000 ms. */
+  readonly connectTimeoutMs?: number;
+  /** A whole fetch, redirects and body included. Default 15000 ms. */
+  readonly totalTimeoutMs?: number;
+  /** Redirects followed (5 to 20). Default 5. */
+  readonly maxRedirects?: number;
+  /** Follow redirects from a public address to a non-public one. Default false (refused as "unavailable"). */
+  readonly allowPrivateRedirects?: boolean;
+  /** Which IP addresses are public; default classifyAddress. Inject one to test on loopback. */
+  readonly classifyAddress?: AddressClassifier;
+  /** Lifetime of a fetched result without cache headers. Default 24 h (7 days for legacy1996). */
+  readonly ttlMs?: number;
+  /** Lower bound for max-age / Expires. Default 5 min. */
+  readonly minTtlMs?: number;
+  /** Upper bound for max-age / Expires. Default 24 h (7 days for legacy1996). */
+  readonly maxTtlMs?: number;
+  /** First retry after a server error; doubles per failure. Default 60 s. */
+  readonly retryMs?: number;
+  /** Lower bound for Retry-After and back-off. Default 10 s. */
+  readonly minRetryMs?: number;
+  /** Upper bound for Retry-After and back-off. Default 1 h. */
+  readonly maxRetryMs?: number;
+  /** Origins kept in process. Default 10000. */
+  readonly maxEntries?: number;
+  /**
+   * Bytes kept in process: bodies, parsed files and compiled matchers, as
+   * estimated by src/client/retained-size.ts. Default 64 MiB; at least
+   * 32 × maxBodyBytes (16 MiB at the default body limit).
+   */
+  readonly maxBytes?: number;
+  /**
+   * A store shared with other clients or processes (a MemoryRobotsStore, a
+   * Redis store, …). Default: none, the client's own in-process cache is the
+   * only tier.
+   */
+  readonly store?: RobotsStore;
+  /** Bound on each store call; after it the client goes on without the store. Default 2000 ms. */
+  readonly storeTimeoutMs?: number;
+  /**
+   * waitForTurn's spacing when robots.txt sets no Crawl-delay for the
+   * crawler, and its floor otherwise. Default 0.
+   */
+  readonly minCrawlDelayMs?: number;
+  /** waitForTurn's cap on a Crawl-delay. Default 30000 ms. */
+  readonly maxCrawlDelayMs?: number;
+  /** Performs one HTTP GET. Default: createNodeTransport() (robots-exclusion/node) or fetchTransport(fetch) (robots-exclusion/fetch). */
+  readonly transport?: Transport;
+  /** The clock for lifetimes and the server-error timeline (ms since the epoch). Default Date.now. */
+  readonly now?: () => number;
+}
+
+export interface CallOptions {
+  /** Give up waiting (the shared fetch itself continues, bounded by its timeouts, for other callers). */
+  readonly signal?: AbortSignal;
+}
+
+/** The answer for one URL. */
+export interface AccessCheck {
+  /** The URL as given. */
+  readonly url: string;
+  /**
+   * The path and query that were matched: those of the URL as the WHATWG
+   * parser serialises it, i.e. what an HTTP client requests (docs/fetching.md
+   * "The path rule").
+   */
+  readonly path: string;
+  readonly allowed: boolean;
+  /** Deciding line of the robots.txt, 0 when no rule decided (SPEC.md §6). */
+  readonly line: number;
+  /** The deciding rule, or null. */
+  readonly rule: MatchedRule | null;
+  /** The matcher's full explanation when a robots.txt body decided, else null. */
+  readonly verdict: Verdict | null;
+  /** The product token the rules were selected for. */
+  readonly agent: string;
+  readonly source: SourceState;
+}
+
+/** Everything the client knows about an origin's robots.txt right now. */
+export interface RobotsSnapshot {
+  readonly source: SourceState;
+  /** The parsed copy in use, or null when a blanket allow/disallow applies. */
+  readonly robots: RobotsTxt | null;
+  /** The entry in force (last good copy with its body, and server-error state). */
+  readonly entry: CachedEntry;
+  /** The fetch made by this call, when there was one. */
+  readonly lastFetch: FetchResult | null;
+}
+
+export interface ClientStats {
+  /** Network fetches of robots.txt started. */
+  fetches: number;
+  /** Checks answered from the in-process cache. */
+  cacheHits: number;
+  /** Checks that joined a fetch already in flight. */
+  coalesced: number;
+  /** Store calls that failed, timed out or answered an invalid entry (the client went on without the store). */
+  storeErrors: number;
+  /** Of storeErrors: calls that did not answer within storeTimeoutMs. */
+  storeTimeouts: number;
+  /** Of storeErrors: answers to get that were not a valid entry for the origin. */
+  storeInvalid: number;
+}

@@ -1,0 +1,13 @@
+import type { RobotsStore } from "../cache/store.js";
+
+/** Whether `v` has the three methods of a store (SPEC.md §8 "Caching"). */
+export function isStore(v: unknown): v is RobotsStore {
+  const s = v as Partial<Record<keyof RobotsStore, unknown>> | null;
+  return (
+    typeof s === "object" &&
+    s !== null &&
+    typeof s.get === "function" &&
+    typeof s.set === "function" &&
+    typeof s.delete === "function"
+  );
+}
