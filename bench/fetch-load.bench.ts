@@ -1,5 +1,5 @@
 /**
- * Access-method load benchmark (issue 3, "Load"): 100,000 checks over 1,000
+ * Access-method load benchmark: 100,000 checks over 1,000
  * origins through the real client, node:http transport and a real local
  * server. Prints checks per second, the fetches made (must be exactly 1,000:
  * one per origin, however many concurrent checks ask for it) and peak memory.
