@@ -135,7 +135,7 @@ describe("lifetimes through the client (injected clock)", () => {
   });
 });
 
-describe("LRU eviction under a byte bound (client, real servers)", () => {
+describe("eviction under a byte bound (client, real servers; SPEC.md §8 Caching)", () => {
   it("four 500 KiB files in a cache for three: the least recently used origin is refetched", async () => {
     // Rule-heavy files: parsed and compiled, each is charged several MiB (src/client/retained-size.ts).
     const body = `User-agent: *\nDisallow: /early\n${Array.from({ length: 40_000 }, (_, k) => `Disallow:/d${k}\n`).join("")}`;

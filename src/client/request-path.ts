@@ -21,11 +21,12 @@
 /**
  * Characters the WHATWG parser leaves as they are in a special URL's path
  * (outside the path percent-encode set, and not `\`, which it reads as
- * `/`), minus `^`, which newer revisions of the standard encode, and `%`,
- * `.`, `?` and `#`, which the scan handles itself.
+ * `/`), minus `^`, which newer revisions of the standard encode, and `/`,
+ * `%`, `?` and `#`, which the scan handles itself. `.` is plain: only
+ * after a `/` can it start a dot segment, and the `/` looks ahead.
  */
 const PATH_CHARS = charSet(
-  "!$&'()*+,-/0123456789:;=@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]_abcdefghijklmnopqrstuvwxyz|~",
+  "!$&'()*+,-.0123456789:;=@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]_abcdefghijklmnopqrstuvwxyz|~",
 );
 /** The same for the query of a special URL (outside the special-query percent-encode set). */
 const QUERY_CHARS = charSet(
@@ -55,6 +56,20 @@ const COLON = 0x3a;
  * `pathname + search` is `url.slice(i)` up to the first `#`.
  */
 export function canonicalPathStart(url: string): number {
+  return canonicalScan(url, { originHash: 0 });
+}
+
+/** What canonicalScan tells besides the path start. */
+export interface CanonicalOrigin {
+  /**
+   * A hash of the origin (scheme, host and port), computed on the way:
+   * equal origins have equal hashes (OriginCache's memo of recent origins).
+   */
+  originHash: number;
+}
+
+/** canonicalPathStart, also setting `out.originHash` when the answer is ≥ 0. */
+export function canonicalScan(url: string, out: CanonicalOrigin): number {
   const n = url.length;
   let i: number;
   let https: boolean;
@@ -81,16 +96,18 @@ export function canonicalPathStart(url: string): number {
   const hostStart = i;
   let labelStart = i;
   let lastLabel = i;
+  let hash = https ? 1 : 0;
   for (; i < n; i++) {
     const c = url.charCodeAt(i);
     if (c === DOT) {
       if (i === labelStart) return -1;
       lastLabel = labelStart;
       labelStart = i + 1;
-      continue;
+    } else {
+      if (c >= 128 || HOST_CHARS[c] !== 1) break;
+      if (i === labelStart && c === 0x78 && url.startsWith("xn--", i)) return -1;
     }
-    if (c >= 128 || HOST_CHARS[c] !== 1) break;
-    if (i === labelStart && c === 0x78 && url.startsWith("xn--", i)) return -1;
+    hash = (Math.imul(hash, 31) + c) | 0;
   }
   if (i === hostStart) return -1;
   if (i > labelStart) lastLabel = labelStart;
@@ -108,13 +125,16 @@ export function canonicalPathStart(url: string): number {
     }
     if (i === portStart || url.charCodeAt(portStart) === 0x30) return -1;
     if (port === (https ? 443 : 80)) return -1;
+    hash = (Math.imul(hash, 31) + port) | 0;
   }
   const pathStart = i;
   if (url.charCodeAt(i) !== SLASH) return -1;
   // Path: no dot segment (`.`, `..` or `%2e` forms), nothing the parser
   // would encode or drop.
+  // Most characters are plain: one table look-up each.
   for (; i < n; i++) {
     const c = url.charCodeAt(i);
+    if (c < 128 && PATH_CHARS[c] === 1) continue;
     if (c === QUESTION || c === HASH) break;
     if (c === SLASH) {
       if (url.charCodeAt(i + 1) === DOT) {
@@ -131,19 +151,19 @@ export function canonicalPathStart(url: string): number {
       if (hi === 0x32 && lo === 0x65) return -1;
       continue;
     }
-    if (c === DOT) continue;
-    if (c >= 128 || PATH_CHARS[c] !== 1) return -1;
+    return -1;
   }
   if (url.charCodeAt(i) === QUESTION) {
     // An empty query (`/p?`) is not sent: the request is for `/p`.
     if (i + 1 === n || url.charCodeAt(i + 1) === HASH) return -1;
     for (i++; i < n; i++) {
       const c = url.charCodeAt(i);
+      if (c < 128 && QUERY_CHARS[c] === 1) continue;
       if (c === HASH) break;
-      if (c === PERCENT) continue;
-      if (c >= 128 || QUERY_CHARS[c] !== 1) return -1;
+      if (c !== PERCENT) return -1;
     }
   }
+  out.originHash = hash;
   return pathStart;
 }
 

@@ -9,7 +9,6 @@
  * RobotsStore (shared, async) → compiled matcher in an in-process LRU (so a
  * check never re-parses) → rulesInForce() → RobotsMatcher.check().
  */
-import { LRUCache } from "lru-cache";
 import {
   type CachedEntry,
   type EntryBounds,
@@ -39,6 +38,7 @@ import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
+import { OriginCache } from "./origin-cache.js";
 import {
   nonNegative,
   POLITENESS_DEFAULTS,
@@ -47,7 +47,12 @@ import {
   type Turn,
   turnHeaders,
 } from "./politeness.js";
-import { canonicalPathStart, isRobotsTxtPath, requestTarget } from "./request-path.js";
+import {
+  type CanonicalOrigin,
+  canonicalScan,
+  isRobotsTxtPath,
+  requestTarget,
+} from "./request-path.js";
 import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
@@ -114,7 +119,7 @@ export class RobotsClient {
   };
   readonly #store: RobotsStore | null;
   readonly #storeTimeoutMs: number;
-  readonly #compiled: LRUCache<string, Compiled>;
+  readonly #compiled: OriginCache<Compiled>;
   readonly #inflight = new Map<string, Promise<Resolved>>();
   readonly #waiters = new AbortWaiters();
   /** Fetches in flight, aborted by close(). */
@@ -133,8 +138,11 @@ export class RobotsClient {
     allowPrivateRedirects?: boolean;
     classifyAddress?: AddressClassifier;
   };
-  /** The origin key of the last fast-path check (see #hotVerdict). */
-  #lastOrigin = "";
+  /** The settled answers of warm checks (see isAllowed). */
+  readonly #allowed = Promise.resolve(true);
+  readonly #disallowed = Promise.resolve(false);
+  /** What the fast path's scan of a URL found besides its path (see #hotVerdict). */
+  readonly #scan: CanonicalOrigin = { originHash: 0 };
 
   /**
    * @param userAgent the crawler's full User-Agent header, e.g.
@@ -210,14 +218,7 @@ export class RobotsClient {
       );
     }
     this.#store = options.store ?? null;
-    this.#compiled = new LRUCache<string, Compiled>({
-      max: maxEntries,
-      maxSize: maxBytes,
-      // An estimate above the whole bound is charged as the bound: the entry
-      // then stays alone instead of being refused (which would mean a fetch
-      // per check). The floor on maxBytes keeps that for pathological files.
-      sizeCalculation: (c) => Math.min(retainedSize(c.entry, c.robots), maxBytes),
-    });
+    this.#compiled = new OriginCache<Compiled>(maxEntries, maxBytes);
     this.#now = options.now ?? Date.now;
     if (typeof options.transport !== "function") {
       throw new RobotsError(
@@ -306,13 +307,26 @@ export class RobotsClient {
    * `isAllowed(s)` equals `isAllowed(new URL(s))` for every string. Throws
    * RobotsError for a malformed or non-http(s) URL.
    */
-  async isAllowed(url: string | URL, options: CallOptions = {}): Promise<boolean> {
-    const hot = this.#hotVerdict(url);
-    if (hot !== undefined) return hot;
+  isAllowed(url: string | URL, options?: CallOptions): Promise<boolean> {
+    // A warm verdict settles at once, through one of two promises made
+    // once: no async frame and no promise per check (docs/fetching.md
+    // "Speed"). Anything it throws (an injected clock) rejects, as an
+    // async method would.
+    let hot: boolean | undefined;
+    try {
+      hot = this.#hotVerdict(url, this.#now());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (hot !== undefined) return hot ? this.#allowed : this.#disallowed;
+    return this.#isAllowedCold(url, options);
+  }
+
+  async #isAllowedCold(url: string | URL, options: CallOptions | undefined): Promise<boolean> {
     const parsed = parseHttpUrl(url);
     if (isRobotsTxtUrl(parsed)) return true;
     const origin = originOf(parsed);
-    const { compiled } = await this.#resolve(origin, options.signal);
+    const { compiled } = await this.#resolve(origin, options?.signal);
     return this.#decide(compiled, requestTarget(parsed, origin.origin));
   }
 
@@ -330,9 +344,12 @@ export class RobotsClient {
     }
     const out = new Array<boolean>(urls.length);
     let pending: Promise<void>[] | null = null;
+    // One instant for the whole call: the verdicts of a page's links are
+    // decided together, and the clock read was a tenth of a warm check.
+    const now = this.#now();
     for (let i = 0; i < urls.length; i++) {
       const url = urls[i]!;
-      const hot = this.#hotVerdict(url);
+      const hot = this.#hotVerdict(url, now);
       if (hot !== undefined) {
         out[i] = hot;
         continue;
@@ -354,25 +371,18 @@ export class RobotsClient {
    * The verdict for a URL in canonical form whose origin is in process with
    * a fresh copy, without parsing it or allocating; undefined otherwise
    * (the caller then takes the general path, which gives the same verdict).
+   * `now` is the clock read for this check.
    */
-  #hotVerdict(url: string | URL): boolean | undefined {
+  #hotVerdict(url: string | URL, now: number): boolean | undefined {
     if (typeof url !== "string" || this.#closed) return undefined;
-    const at = canonicalPathStart(url);
+    const scan = this.#scan;
+    const at = canonicalScan(url, scan);
     if (at < 0) return undefined;
     if (isRobotsTxtPath(url, at)) return true;
-    // The origin key without a slice when it is the last one looked up.
-    const last = this.#lastOrigin;
-    let key: string;
-    if (last.length === at && url.startsWith(last)) {
-      key = last;
-    } else {
-      key = url.slice(0, at);
-      this.#lastOrigin = key;
-    }
-    const c = this.#compiled.get(key);
+    const c = this.#compiled.getByPrefix(url, at, scan.originHash);
     if (c === undefined) return undefined;
     const good = c.entry.good;
-    if (good === null || this.#now() >= good.expiresAt) return undefined;
+    if (good === null || now >= good.expiresAt) return undefined;
     this.stats.cacheHits++;
     // Canonical: the matcher's path extraction finds exactly pathname + search.
     return c.fresh === "rules" ? c.matcher!.isAllowed(url) : c.fresh === "allow";
@@ -480,7 +490,7 @@ export class RobotsClient {
 
   /** Origins held in process (compiled), and their estimated bytes (src/client/retained-size.ts). */
   get cached(): { entries: number; bytes: number } {
-    return { entries: this.#compiled.size, bytes: this.#compiled.calculatedSize };
+    return { entries: this.#compiled.size, bytes: this.#compiled.bytes };
   }
 
   /**
@@ -689,7 +699,7 @@ export class RobotsClient {
     storeProblem: StoreProblem | null,
   ): Compiled {
     const compiled = this.#compile(entry, previous, storeProblem);
-    this.#compiled.set(key, compiled);
+    this.#compiled.set(key, compiled, retainedSize(compiled.entry, compiled.robots));
     return compiled;
   }
 
