@@ -15,7 +15,7 @@ import {
   fromStoredEntry,
   toStoredEntry,
 } from "../cache/entry-codec.js";
-import { CACHE_DEFAULTS, freshnessLifetime, retryDelay } from "../cache/lifetime.js";
+import { CACHE_DEFAULTS } from "../cache/lifetime.js";
 import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
@@ -36,6 +36,7 @@ import { crawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
+import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
 import { OriginCache } from "./origin-cache.js";
@@ -99,7 +100,6 @@ interface Resolved {
   readonly lastFetch: FetchResult | null;
 }
 
-const EMPTY = new Uint8Array(0);
 /** How far in the future a stored timestamp may lie: clocks of a crawler fleet differ a little. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -585,7 +585,7 @@ export class RobotsClient {
     result: FetchResult,
     at: number,
   ): Promise<{ entry: CachedEntry; problem: StoreProblem | null }> {
-    const local = this.#update(key, prev, result, at);
+    const local = entryAfterFetch(key, prev, result, at, this.#lifetime, this.#retry);
     const store = this.#store as SharedRobotsStore | null;
     if (store === null || typeof store.update !== "function") {
       return { entry: local, problem: await this.#writeStore(key, local) };
@@ -596,7 +596,7 @@ export class RobotsClient {
       () =>
         store.update!(key, (current) => {
           const latest = fromStoredEntry(current, key, at, this.#bounds).entry ?? prev;
-          applied = this.#update(key, latest, result, at);
+          applied = entryAfterFetch(key, latest, result, at, this.#lifetime, this.#retry);
           return toStoredEntry(applied);
         }),
       this.#storeTimeoutMs,
@@ -701,43 +701,6 @@ export class RobotsClient {
     const compiled = this.#compile(entry, previous, storeProblem);
     this.#compiled.set(key, compiled, retainedSize(compiled.entry, compiled.robots));
     return compiled;
-  }
-
-  /** The new entry after a fetch (SPEC.md §8 status table). */
-  #update(origin: string, prev: CachedEntry | null, result: FetchResult, at: number): CachedEntry {
-    const redirects = result.redirects.map((h) => h.to);
-    if (result.kind === "unreachable") {
-      const attempts = (prev?.error?.attempts ?? 0) + 1;
-      return {
-        origin,
-        good: prev?.good ?? null,
-        error: {
-          since: prev?.error?.since ?? at,
-          lastAttemptAt: at,
-          nextRetryAt: at + retryDelay(result.headers, attempts, this.#retry),
-          attempts,
-          status: result.status,
-          reason: result.reason,
-          message: result.message,
-        },
-      };
-    }
-    const lifetime = freshnessLifetime(result.headers, this.#lifetime);
-    return {
-      origin,
-      good: {
-        kind: result.kind,
-        status: result.status,
-        reason: result.kind === "ok" ? null : result.reason,
-        body: result.kind === "ok" ? result.body : EMPTY,
-        truncated: result.kind === "ok" ? result.truncated : false,
-        wireBytes: result.kind === "ok" ? result.wireBytes : 0,
-        redirects,
-        fetchedAt: at,
-        expiresAt: at + lifetime,
-      },
-      error: null,
-    };
   }
 
   /** Parse and compile once per copy; an entry whose copy did not change reuses the matcher. */
