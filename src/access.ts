@@ -39,6 +39,7 @@ export { STORE_TIMEOUT_MS, type StoreOperation, type StoreProblem } from "./clie
 export {
   type CacheHeaders,
   FETCH_DEFAULTS,
+  type FetchLimitOptions,
   type FetchOk,
   type FetchOptions,
   type FetchResult,

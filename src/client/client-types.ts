@@ -4,15 +4,14 @@
  */
 import type { CachedEntry } from "../cache/entry-codec.js";
 import type { RobotsStore } from "../cache/store.js";
-import type { AddressClassifier } from "../fetch/address-class.js";
-import type { FetchResult } from "../fetch/fetch-robots-txt.js";
+import type { FetchLimitOptions, FetchResult } from "../fetch/fetch-robots-txt.js";
 import type { Transport } from "../fetch/transport.js";
 import type { MatchedRule, Verdict } from "../match/compile.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Profile } from "../protocol/profile.js";
 import type { SourceState } from "./source-state.js";
 
-export interface RobotsClientOptions {
+export interface RobotsClientOptions extends FetchLimitOptions {
   /**
    * The crawler's product token (`[A-Za-z_-]+`). Default: derived from the
    * User-Agent header with productTokenFromUserAgent().
@@ -20,18 +19,6 @@ export interface RobotsClientOptions {
   readonly productToken?: string;
   /** Status handling and parsing rules: google (default), rfc9309 or legacy1996 (SPEC.md §9). */
   readonly profile?: Profile;
-  /** Decoded bytes of robots.txt read; default and minimum 512000 (500 KiB). */
-  readonly maxBodyBytes?: number;
-  /** DNS + connect + response headers, per request. Default 5000 ms. */
-  readonly connectTimeoutMs?: number;
-  /** A whole fetch, redirects and body included. Default 15000 ms. */
-  readonly totalTimeoutMs?: number;
-  /** Redirects followed (5 to 20). Default 5. */
-  readonly maxRedirects?: number;
-  /** Follow redirects from a public address to a non-public one. Default false (refused as "unavailable"). */
-  readonly allowPrivateRedirects?: boolean;
-  /** Which IP addresses are public; default classifyAddress. Inject one to test on loopback. */
-  readonly classifyAddress?: AddressClassifier;
   /** Lifetime of a fetched result without cache headers. Default 24 h (7 days for legacy1996). */
   readonly ttlMs?: number;
   /** Lower bound for max-age / Expires. Default 5 min. */

@@ -31,16 +31,15 @@ export const FETCH_DEFAULTS = {
   maxRedirects: MAX_REDIRECTS,
 } as const;
 
-export interface FetchOptions {
-  /** The crawler's full User-Agent header, sent with every request (SPEC.md §8 "Request"). */
-  readonly userAgent: string;
-  /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, fetchTransport(fetch) in robots-exclusion/fetch). */
-  readonly transport?: Transport;
+/** How one fetch of robots.txt is bounded: shared by fetchRobotsTxt() and the client. */
+export interface FetchLimitOptions {
   /** Decoded bytes to read; default and minimum 500 KiB (SPEC.md §8 "Size"). */
   readonly maxBodyBytes?: number;
+  /** DNS + connect + response headers, per request. Default 5000 ms. */
   readonly connectTimeoutMs?: number;
+  /** A whole fetch, redirects and body included. Default 15000 ms. */
   readonly totalTimeoutMs?: number;
-  /** Default 5; fewer is not allowed (RFC 9309 §2.3.1.2). */
+  /** Redirects followed (5 to 20). Default 5; fewer is not allowed (RFC 9309 §2.3.1.2). */
   readonly maxRedirects?: number;
   /**
    * Follow a redirect from a public address to a non-public one (loopback,
@@ -48,8 +47,15 @@ export interface FetchOptions {
    * refused as "unavailable" (SPEC.md §8 "Redirects").
    */
   readonly allowPrivateRedirects?: boolean;
-  /** Which addresses are public; default classifyAddress (src/fetch/address-class.ts). */
+  /** Which addresses are public; default classifyAddress (src/fetch/address-class.ts). Inject one to test on loopback. */
   readonly classifyAddress?: AddressClassifier;
+}
+
+export interface FetchOptions extends FetchLimitOptions {
+  /** The crawler's full User-Agent header, sent with every request (SPEC.md §8 "Request"). */
+  readonly userAgent: string;
+  /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, fetchTransport(fetch) in robots-exclusion/fetch). */
+  readonly transport?: Transport;
   readonly signal?: AbortSignal;
 }
 

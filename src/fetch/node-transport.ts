@@ -12,6 +12,7 @@ import * as https from "node:https";
 import type { LookupFunction } from "node:net";
 import { planDecoding } from "./content-encoding.js";
 import { type DecodeState, decodeBody } from "./node-decode.js";
+import { countBytes } from "./read-body.js";
 import type { Transport, TransportResponse } from "./transport.js";
 
 export interface NodeTransportOptions {
@@ -86,16 +87,6 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Transpo
       req.on("error", reject);
       req.end();
     });
-}
-
-async function* countBytes(
-  body: AsyncIterable<Uint8Array>,
-  counter: { wire: number },
-): AsyncGenerator<Uint8Array> {
-  for await (const chunk of body) {
-    counter.wire += chunk.byteLength;
-    yield chunk;
-  }
 }
 
 /**

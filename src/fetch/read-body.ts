@@ -77,7 +77,8 @@ export async function readBody(response: TransportResponse, limit: number): Prom
   };
 }
 
-async function* countBytes(
+/** `body`, adding each chunk's size to `counter.wire` as it passes. */
+export async function* countBytes(
   body: AsyncIterable<Uint8Array>,
   counter: { wire: number },
 ): AsyncGenerator<Uint8Array> {
