@@ -348,4 +348,50 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
     const ads = json.crawlers.find((c) => c.token === "AdsBot-Google")!;
     assert.deepEqual([ads.status, ads.reference?.status], ["allowed", "blocked"]);
   });
+
+  test("explain --operator-rules explains the documented reading", async () => {
+    const apple = await robots([
+      "explain",
+      file,
+      "--agent",
+      "Applebot",
+      "/private/a",
+      "/x",
+      "--operator-rules",
+      "--format",
+      "json",
+    ]);
+    assert.equal(apple.status, 1, apple.stderr);
+    const json = JSON.parse(apple.stdout) as {
+      agent: string;
+      fileNotes: string[];
+      results: { allowed: boolean; line: number; groups: { summary: string } }[];
+    };
+    assert.equal(json.agent, "Applebot");
+    assert.deepEqual(
+      json.results.map((r) => [r.allowed, r.line]),
+      [
+        [false, 5],
+        [true, 0],
+      ],
+    );
+    assert.match(json.results[0]!.groups.summary, /read as Googlebot/);
+    assert.match(json.fileNotes.join("\n"), /explained under that reading/);
+    const ads = await robots([
+      "explain",
+      file,
+      "--agent",
+      "AdsBot-Google",
+      "/x",
+      "--operator-rules",
+    ]);
+    assert.equal(ads.status, 0, ads.stderr);
+    assert.match(ads.stdout, /ALLOWED for AdsBot-Google/);
+    assert.match(ads.stdout, /ignores the \* group/);
+    // Without a documented exception the flag changes nothing.
+    const plain = await robots(["explain", file, "--agent", "Bingbot", "/x", "--operator-rules"]);
+    const ref = await robots(["explain", file, "--agent", "Bingbot", "/x"]);
+    assert.equal(plain.stdout, ref.stdout);
+    assert.equal(plain.status, 1);
+  });
 });

@@ -15,7 +15,14 @@ import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc } from "../escape.js";
 import { writeOut } from "../io.js";
-import { documentedReading, documentedVerdict, verdictText } from "../operator-rules.js";
+import {
+  type DocumentedReading,
+  documentedReading,
+  documentedVerdict,
+  OPERATOR_RULES_HELP,
+  OPERATOR_RULES_OPTION,
+  verdictText,
+} from "../operator-rules.js";
 import { loadReading, otherReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 
 export const explainHelp = `Usage: robots explain <robots.txt | url | -> --agent <token> <url>...
@@ -42,6 +49,7 @@ Options:
   --agent <token>   the crawler's product token (letters, "-" and "_"), e.g. Googlebot
   --format <f>      text (default) or json (one JSON document)
 ${WHOLE_FILE_HELP}
+${OPERATOR_RULES_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Exit status: 0 all allowed, 1 any disallowed, 2 usage or I/O error.
@@ -50,7 +58,8 @@ Examples:
   robots explain robots.txt --agent Googlebot https://example.com/private/x
   robots explain robots.txt --agent GPTBot / /blog/ /search?q=x
   curl -s https://example.com/robots.txt | robots explain - --agent Bingbot /cart
-  robots explain https://example.com/robots.txt --agent ClaudeBot /docs --format json`;
+  robots explain https://example.com/robots.txt --agent ClaudeBot /docs --format json
+  robots explain robots.txt --agent Applebot /private --operator-rules`;
 
 function ruleName(r: { kind: string }): string {
   return r.kind === "allow" ? "Allow" : "Disallow";
@@ -141,6 +150,48 @@ function withLimitNote(e: UrlExplanation, other: ReturnType<typeof otherReading>
   };
 }
 
+/**
+ * A URL explained under a crawler operator's documented exception
+ * (src/cli/operator-rules.ts): the fallback crawler's groups, or no group
+ * at all for a crawler that ignores the * group.
+ */
+function underOperatorRules(
+  doc: ReturnType<typeof parseDocument>,
+  agent: string,
+  documented: DocumentedReading,
+  url: string,
+): UrlExplanation {
+  if (documented.kind === "fallback") {
+    const e = createExplainer(doc, documented.token).explain(url);
+    return {
+      ...e,
+      agent,
+      groups: {
+        ...e.groups,
+        summary: `no group names ${agent}; read as ${documented.token}: ${e.groups.summary}`,
+      },
+    };
+  }
+  return {
+    url,
+    path: pathOf(url),
+    agent,
+    allowed: true,
+    line: 0,
+    groups: {
+      source: "none",
+      groups: [],
+      ignoredGlobal: [],
+      summary: `no group names ${agent}, and it ignores the * group`,
+    },
+    rule: null,
+    decidedBecause: "no rules apply to this crawler, so everything is allowed",
+    context: [],
+    others: [],
+    notes: [],
+  };
+}
+
 /** A URL under a fetch outcome that disallows everything (SPEC.md §8): no rule is involved. */
 function fetchFailed(url: string, agent: string): UrlExplanation {
   return {
@@ -167,7 +218,7 @@ function fetchFailed(url: string, agent: string): UrlExplanation {
 export const explainCommand: Command = {
   summary: "why a URL is allowed or disallowed: groups, deciding line, rules that lost",
   help: explainHelp,
-  options: { agent: { type: "string" }, ...WHOLE_FILE_OPTION },
+  options: { agent: { type: "string" }, ...WHOLE_FILE_OPTION, ...OPERATOR_RULES_OPTION },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
     const [source, ...urlArgs] = positionals;
@@ -191,22 +242,30 @@ export const explainCommand: Command = {
       profile: context.profile,
       ...(wholeFile ? { sizeLimit: Number.POSITIVE_INFINITY } : {}),
     });
-    const explainer = createExplainer(doc, agent);
     const other = otherReading(reading, context.profile, agent);
-    const results = disallowsEverything(loaded)
-      ? urls.map((u) => fetchFailed(u, agent))
-      : urls.map((u) => withLimitNote(explainer.explain(u), other));
-    const fileNotes = [...reading.notes, ...explainer.fileNotes.map((n) => n.message)];
+    const fileNotes = [...reading.notes];
     // explain applies the reference's group selection, as check does by
-    // default; a documented exception that answers differently is a note.
+    // default; a documented exception that answers differently is a note,
+    // or with --operator-rules the reading explained.
     const documented = disallowsEverything(loaded) ? null : documentedReading(doc.robots, agent);
-    if (documented !== null) {
-      for (const r of results) {
-        const d = documentedVerdict(doc.robots, documented, r.url);
-        if (d.allowed !== r.allowed || d.line !== r.line) {
-          fileNotes.push(
-            `${r.url}: ${documented.why}; under that reading: ${verdictText(d)} (robots check --operator-rules)`,
-          );
+    let results: UrlExplanation[];
+    if (disallowsEverything(loaded)) {
+      results = urls.map((u) => fetchFailed(u, agent));
+    } else if (documented !== null && values["operator-rules"] === true) {
+      fileNotes.push(`${documented.why}: explained under that reading (--operator-rules)`);
+      results = urls.map((u) => underOperatorRules(doc, agent, documented, u));
+    } else {
+      const explainer = createExplainer(doc, agent);
+      fileNotes.push(...explainer.fileNotes.map((n) => n.message));
+      results = urls.map((u) => withLimitNote(explainer.explain(u), other));
+      if (documented !== null) {
+        for (const r of results) {
+          const d = documentedVerdict(doc.robots, documented, r.url);
+          if (d.allowed !== r.allowed || d.line !== r.line) {
+            fileNotes.push(
+              `${r.url}: ${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`,
+            );
+          }
         }
       }
     }
