@@ -18,6 +18,7 @@ const CORE_DIRS = [
   "src/report",
   "src/data",
   "src/page",
+  "src/usage",
 ];
 
 function sources(dir: string): string[] {

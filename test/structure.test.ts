@@ -22,6 +22,7 @@ const CORE = new Set([
   "report",
   "protocol",
   "data",
+  "usage",
   "errors.ts",
 ]);
 

@@ -114,6 +114,42 @@ export const DIAGNOSTICS = {
     severity: "warning",
     summary: "the last group has no allow/disallow rules",
   },
+  "usage-outside-group": {
+    severity: "warning",
+    summary: "a Content-Usage or Content-Signal line before any user-agent line",
+  },
+  "usage-between-agents": {
+    severity: "warning",
+    summary: "a Content-Usage or Content-Signal line between the user-agent lines of a group",
+  },
+  "usage-invalid-statement": {
+    severity: "error",
+    summary: "a Content-Usage preference that is not a Structured Fields dictionary",
+  },
+  "usage-path-without-slash": {
+    severity: "error",
+    summary: 'a Content-Usage path that does not start with "/"',
+  },
+  "usage-empty": {
+    severity: "warning",
+    summary: "a Content-Usage or Content-Signal line that states no preference",
+  },
+  "usage-unknown-key": {
+    severity: "warning",
+    summary: "a usage label the vocabulary does not define, which crawlers ignore",
+  },
+  "usage-invalid-value": {
+    severity: "warning",
+    summary: "a usage label whose value is not y/n (Content-Signal: yes/no)",
+  },
+  "usage-duplicate-key": {
+    severity: "warning",
+    summary: "the same usage label twice on one line",
+  },
+  "usage-multiple-signals": {
+    severity: "info",
+    summary: "several Content-Signal lines in one group",
+  },
 } as const satisfies Record<string, DiagnosticInfo>;
 
 export type DiagnosticId = keyof typeof DIAGNOSTICS;

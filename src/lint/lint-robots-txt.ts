@@ -47,6 +47,7 @@ import {
   scanBytes,
   snippet,
 } from "./text.js";
+import { checkUsage } from "./usage-checks.js";
 
 export interface LintOptions {
   /** Default `google` (SPEC.md §9). */
@@ -664,6 +665,7 @@ class Linter {
       });
     }
     checkGroups(robots, (d) => this.report(d));
+    checkUsage(robots, (d) => this.report(d));
   }
 }
 

@@ -1,0 +1,53 @@
+/**
+ * AI usage preferences: `Content-Usage` (draft-ietf-aipref-attach-05 with
+ * draft-ietf-aipref-vocab-08) and `Content-Signal`
+ * (draft-romm-aipref-contentsignals-00), in robots.txt and in response
+ * headers. Part of the core: no dependencies, no `node:` imports.
+ */
+export { type AgentUsage, usageByAgent } from "./agent-usage.js";
+export {
+  type AgentUsageLines,
+  type ContentSignalLine,
+  type ContentUsageRule,
+  type ContentUsageValue,
+  matchContentUsage,
+  splitContentUsage,
+  usageLinesFor,
+} from "./robots-rules.js";
+export {
+  parseSfDictionary,
+  type SfBareItem,
+  type SfDictionaryResult,
+  type SfInnerList,
+  type SfItem,
+  type SfMember,
+  type SfParams,
+} from "./structured-fields.js";
+export {
+  type CategoryResult,
+  combineStatements,
+  type HeaderInput,
+  headerStatements,
+  type RobotsUsage,
+  robotsStatements,
+  type UsageOrigin,
+  type UsagePreferences,
+  type UsageQuery,
+  type UsageStatement,
+  usagePreferences,
+} from "./usage-preferences.js";
+export {
+  AIPREF_VOCABULARIES,
+  type AiprefVocabulary,
+  CONTENT_SIGNAL_LABELS,
+  type ContentSignalLabel,
+  categoryPreference,
+  DEFAULT_VOCABULARY,
+  type IgnoredEntry,
+  type Preference,
+  RETIRED_LABELS,
+  type ReadStatement,
+  readContentSignal,
+  readUsageStatement,
+  type UsageCategory,
+} from "./vocabulary.js";

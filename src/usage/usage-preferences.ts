@@ -1,0 +1,283 @@
+/**
+ * The AI usage preferences that apply to one crawler and one URL: from the
+ * robots.txt (Content-Usage rules matched by path, Content-Signal lines of
+ * the crawler's groups) and from the response's `Content-Usage` and
+ * `Content-Signal` header fields, each with where it came from.
+ *
+ * Combining follows draft-ietf-aipref-vocab-08 §5.1: for each category, any
+ * statement that disallows wins, else any that allows, else no preference.
+ * No source outranks another, so adding a statement can never loosen a
+ * result, and header order changes nothing. Content-Signal statements
+ * combine the same way among themselves. The two vocabularies are kept
+ * apart: their categories are defined differently, so neither is mapped
+ * onto the other.
+ *
+ * A path robots.txt disallows has no Content-Usage preferences
+ * (attach-05 §3.1); its page is never fetched, so no header is seen either.
+ */
+import { RobotsError } from "../errors.js";
+import { compileMatcher } from "../match/compile.js";
+import type { GroupSource } from "../match/select-groups.js";
+import { pathOf } from "../match/url-path.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { type ContentUsageRule, matchContentUsage, usageLinesFor } from "./robots-rules.js";
+import {
+  AIPREF_VOCABULARIES,
+  type AiprefVocabulary,
+  CONTENT_SIGNAL_LABELS,
+  type ContentSignalLabel,
+  categoryPreference,
+  DEFAULT_VOCABULARY,
+  type Preference,
+  type ReadStatement,
+  readContentSignal,
+  readUsageStatement,
+} from "./vocabulary.js";
+
+/** Where a statement came from. */
+export type UsageOrigin =
+  | {
+      readonly via: "robots.txt";
+      readonly directive: "content-usage" | "content-signal";
+      readonly line: number;
+      /** Index of its group in the file. */
+      readonly group: number;
+      /** The Content-Usage path as written; null for none (and for Content-Signal). */
+      readonly path: string | null;
+    }
+  | { readonly via: "header"; readonly field: "Content-Usage" | "Content-Signal" };
+
+export interface UsageStatement extends ReadStatement {
+  readonly kind: "content-usage" | "content-signal";
+  readonly origin: UsageOrigin;
+  /** The statement as written. */
+  readonly text: string;
+}
+
+/** One category, combined over every statement that applies. */
+export interface CategoryResult {
+  readonly preference: Preference;
+  /** The statements that gave this preference (none for unknown). */
+  readonly from: readonly UsageOrigin[];
+}
+
+/** Response header field lines: pairs (any name case) or a record of values. */
+export type HeaderInput =
+  | Iterable<readonly [string, string]>
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export interface UsageQuery {
+  /** The parsed robots.txt of the URL's origin; omit when only headers are known. */
+  readonly robots?: RobotsTxt | null;
+  /** The crawler's product token, compared as for allow/disallow (SPEC.md §4). Needed with `robots`. */
+  readonly agent?: string;
+  /** The URL (or its path) the preferences are for. Needed with `robots`. */
+  readonly url?: string;
+  /** The crawl verdict when already known (the client's check); else computed from `robots`. */
+  readonly allowed?: boolean;
+  readonly headers?: HeaderInput;
+  /** Default `vocab-08`. */
+  readonly vocabulary?: AiprefVocabulary;
+}
+
+export interface RobotsUsage {
+  readonly agent: string;
+  /** The path matched (SPEC.md §5). */
+  readonly path: string;
+  /** May the crawler fetch it? When not, robots.txt attaches no Content-Usage preferences. */
+  readonly allowed: boolean;
+  readonly source: GroupSource;
+  /** Line of each Content-Usage rule of the crawler's groups, and of those that matched. */
+  readonly contentUsageLines: readonly number[];
+  readonly matchedLines: readonly number[];
+}
+
+export interface UsagePreferences {
+  /** The vocabulary draft Content-Usage was read with. */
+  readonly vocabulary: string;
+  readonly robotsTxt: RobotsUsage | null;
+  /** Per category label of the vocabulary. */
+  readonly contentUsage: Readonly<Record<string, CategoryResult>>;
+  readonly contentSignal: Readonly<Record<ContentSignalLabel, CategoryResult>>;
+  /** Every statement that applies, robots.txt first, then headers. */
+  readonly statements: readonly UsageStatement[];
+}
+
+/** The values of a header field, all its field lines, in order (names compared case-insensitively). */
+export function headerValues(headers: HeaderInput | undefined, name: string): string[] {
+  if (headers === undefined) return [];
+  const want = name.toLowerCase();
+  const out: string[] = [];
+  if (Symbol.iterator in headers) {
+    for (const [k, v] of headers as Iterable<readonly [string, string]>) {
+      if (k.toLowerCase() === want) out.push(v);
+    }
+    return out;
+  }
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.toLowerCase() !== want || v === undefined) continue;
+    if (typeof v === "string") out.push(v);
+    else out.push(...v);
+  }
+  return out;
+}
+
+/** Trims HTTP whitespace (RFC 9110 §5.5 OWS) only. */
+function trimOws(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && (s.charCodeAt(a) === 0x20 || s.charCodeAt(a) === 0x09)) a++;
+  while (b > a && (s.charCodeAt(b - 1) === 0x20 || s.charCodeAt(b - 1) === 0x09)) b--;
+  return s.slice(a, b);
+}
+
+/**
+ * Statements from response headers. Field lines of one field are combined
+ * with ", " and parsed once (RFC 9651 §4.2), so splitting a value over
+ * several lines changes nothing.
+ */
+export function headerStatements(
+  headers: HeaderInput | undefined,
+  vocabulary: AiprefVocabulary = DEFAULT_VOCABULARY,
+): UsageStatement[] {
+  const out: UsageStatement[] = [];
+  const usage = headerValues(headers, "content-usage");
+  if (usage.length > 0) {
+    const text = usage.map(trimOws).join(", ");
+    out.push({
+      kind: "content-usage",
+      origin: { via: "header", field: "Content-Usage" },
+      text,
+      ...readUsageStatement(text, vocabulary),
+    });
+  }
+  const signal = headerValues(headers, "content-signal");
+  if (signal.length > 0) {
+    const text = signal.map(trimOws).join(", ");
+    out.push({
+      kind: "content-signal",
+      origin: { via: "header", field: "Content-Signal" },
+      text,
+      ...readContentSignal(text),
+    });
+  }
+  return out;
+}
+
+function usageStatement(r: ContentUsageRule, vocabulary: AiprefVocabulary): UsageStatement {
+  return {
+    kind: "content-usage",
+    origin: {
+      via: "robots.txt",
+      directive: "content-usage",
+      line: r.line,
+      group: r.group,
+      path: r.path,
+    },
+    text: r.statement,
+    ...readUsageStatement(r.statement, vocabulary),
+  };
+}
+
+/** Statements robots.txt attaches to `path` for `agent`, and how they were chosen. */
+export function robotsStatements(
+  robots: RobotsTxt,
+  agent: string,
+  url: string,
+  options: { readonly allowed?: boolean; readonly vocabulary?: AiprefVocabulary } = {},
+): { readonly robotsTxt: RobotsUsage; readonly statements: UsageStatement[] } {
+  const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
+  const path = pathOf(url);
+  const allowed = options.allowed ?? compileMatcher(robots, agent).isAllowed(path);
+  const lines = usageLinesFor(robots, agent);
+  const matched = allowed ? matchContentUsage(lines.contentUsage, path) : [];
+  const statements: UsageStatement[] = matched.map((r) => usageStatement(r, vocabulary));
+  for (const s of lines.contentSignal) {
+    statements.push({
+      kind: "content-signal",
+      origin: {
+        via: "robots.txt",
+        directive: "content-signal",
+        line: s.line,
+        group: s.group,
+        path: null,
+      },
+      text: s.statement,
+      ...readContentSignal(s.statement),
+    });
+  }
+  return {
+    robotsTxt: {
+      agent,
+      path,
+      allowed,
+      source: lines.source,
+      contentUsageLines: lines.contentUsage.map((r) => r.line),
+      matchedLines: matched.map((r) => r.line),
+    },
+    statements,
+  };
+}
+
+/** Most restrictive first (vocab-08 §5.1). */
+function combine(per: ReadonlyArray<readonly [Preference, UsageOrigin]>): CategoryResult {
+  for (const want of ["disallowed", "allowed"] as const) {
+    const from = per.filter(([p]) => p === want).map(([, o]) => o);
+    if (from.length > 0) return { preference: want, from };
+  }
+  return { preference: "unknown", from: [] };
+}
+
+/** Combine statements into one result per category (vocab-08 §5.1). */
+export function combineStatements(
+  statements: readonly UsageStatement[],
+  vocabulary: AiprefVocabulary = DEFAULT_VOCABULARY,
+): Pick<UsagePreferences, "contentUsage" | "contentSignal"> {
+  const usage = statements.filter((s) => s.kind === "content-usage");
+  const signal = statements.filter((s) => s.kind === "content-signal");
+  const contentUsage: Record<string, CategoryResult> = {};
+  for (const c of AIPREF_VOCABULARIES[vocabulary].categories) {
+    contentUsage[c.label] = combine(
+      usage.map((s) => [categoryPreference(s, c.label, vocabulary), s.origin] as const),
+    );
+  }
+  const contentSignal = {} as Record<ContentSignalLabel, CategoryResult>;
+  for (const label of CONTENT_SIGNAL_LABELS) {
+    contentSignal[label] = combine(
+      signal.map((s) => [s.values[label] ?? "unknown", s.origin] as const),
+    );
+  }
+  return { contentUsage, contentSignal };
+}
+
+/**
+ * The AI usage preferences that apply: from `robots` for `agent` and `url`
+ * when given, and from `headers` when given. Never throws on any file or
+ * header value; a malformed statement states nothing and is kept, with why.
+ */
+export function usagePreferences(query: UsageQuery): UsagePreferences {
+  const vocabulary = query.vocabulary ?? DEFAULT_VOCABULARY;
+  let robotsTxt: RobotsUsage | null = null;
+  const statements: UsageStatement[] = [];
+  if (query.robots !== undefined && query.robots !== null) {
+    if (typeof query.agent !== "string" || typeof query.url !== "string") {
+      throw new RobotsError(
+        "invalid-argument",
+        "usagePreferences: with robots, pass the crawler's product token as agent and the URL (or path) as url",
+      );
+    }
+    const r = robotsStatements(query.robots, query.agent, query.url, {
+      vocabulary,
+      ...(query.allowed === undefined ? {} : { allowed: query.allowed }),
+    });
+    robotsTxt = r.robotsTxt;
+    statements.push(...r.statements);
+  }
+  statements.push(...headerStatements(query.headers, vocabulary));
+  return {
+    vocabulary: AIPREF_VOCABULARIES[vocabulary].draft,
+    robotsTxt,
+    ...combineStatements(statements, vocabulary),
+    statements,
+  };
+}
