@@ -112,6 +112,10 @@ export {
   type ReportSource,
 } from "./report/crawler-report.js";
 
+// AI usage preferences: Content-Usage (IETF AIPREF drafts) and Content-Signal,
+// from robots.txt and response headers (docs/usage-preferences.md).
+export * from "./usage/index.js";
+
 import { compileMatcher } from "./match/compile.js";
 import { parseRobotsTxt } from "./parse/parse-robots-txt.js";
 import type { ParseOptions } from "./parse/types.js";
