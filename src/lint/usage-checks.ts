@@ -103,7 +103,7 @@ function checkVocabulary(
       const v = value.toLowerCase();
       const allows = POSITIVE.has(v);
       const written = isUsage ? (allows ? "y" : "n") : allows ? "yes" : "no";
-      fix = `the closest ${name} label is ${quoted(meant)} (not the same definition): ${rewrite(`${meant}=${written}`, allows)}`;
+      fix = `${rewrite(`${meant}=${written}`, allows)}, the closest ${name} label (its definition differs)`;
     }
     report({ id: "usage-unknown-key", severity: "warning", line: d.line, message: why, fix });
   }
@@ -131,7 +131,7 @@ function checkVocabulary(
       severity: "warning",
       line: d.line,
       message: isUsage
-        ? `${quoted(key)} is given more than once: only its last value counts (${VOCAB.draft} §6.5)`
+        ? `${quoted(key)} is given more than once: only its last value counts (RFC 9651 §4.2.2)`
         : `${quoted(key)} is given more than once: this library keeps the most restrictive value, but crawlers may read either`,
       fix: `give ${key} once, with the value you mean`,
     });
@@ -160,15 +160,18 @@ function checkContentUsage(d: Directive, report: Report): void {
     if (path === null && space > 0 && looksLikePath(first)) {
       const rest = statement.slice(space).trim();
       const fixed = `/${first}`;
-      const allows =
-        readUsageStatement(rest).ok &&
-        Object.values(readUsageStatement(rest).values).includes("allowed");
+      const restRead = readUsageStatement(rest);
       report({
         id: "usage-path-without-slash",
         severity: "error",
         line: d.line,
         message: `${quoted(first)} looks like a path, but a path starts with "/": the whole value is read as the preference, which does not parse, so the line states nothing`,
-        fix: rewrite(`Content-Usage: ${fixed} ${rest}`, allows),
+        fix: restRead.ok
+          ? rewrite(
+              `Content-Usage: ${fixed} ${rest}`,
+              Object.values(restRead.values).includes("allowed"),
+            )
+          : `start the path with "/" (${quoted(fixed)}), and fix the preference too: it is ${restRead.problem ?? "not valid"}`,
       });
       return;
     }
@@ -177,7 +180,7 @@ function checkContentUsage(d: Directive, report: Report): void {
       severity: "error",
       line: d.line,
       message: `${quoted(statement)} is ${read.problem ?? "not valid"}, so the line states no preference at all`,
-      fix: 'write a Structured Fields dictionary of lowercase labels with y or n, e.g. "train-ai=n, search=y"',
+      fix: 'write a Structured Fields dictionary of lowercase labels with y or n, e.g. "train-ai=n"',
     });
     return;
   }
@@ -203,7 +206,7 @@ function checkContentSignal(d: Directive, report: Report): void {
       severity: "warning",
       line: d.line,
       message: `${quoted(statement)}: ${read.problem ?? "not valid"}; that entry states nothing${statement.startsWith("/") ? " (Content-Signal has no path: it applies to the whole group)" : ""}`,
-      fix: 'write comma-separated key=yes or key=no, e.g. "Content-Signal: search=yes, ai-train=no"',
+      fix: 'write comma-separated key=yes or key=no entries, e.g. "Content-Signal: ai-train=no"',
     });
   }
   checkVocabulary(d, "Content-Signal", read, false, report);
