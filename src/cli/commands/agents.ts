@@ -22,6 +22,7 @@ import { esc } from "../escape.js";
 import { writeOut } from "../io.js";
 import { OPERATOR_RULES_HELP, OPERATOR_RULES_OPTION } from "../operator-rules.js";
 import { loadReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
+import { agentsUsage } from "../usage-text.js";
 
 const PURPOSE_KEYS = Object.keys(CRAWLER_PURPOSES) as CrawlerPurpose[];
 
@@ -186,6 +187,7 @@ export const agentsCommand: Command = {
     const anyRoot = anyOther.check("/");
     const anyGroups = anyOther.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0);
     const anySignals = contentSignals(robots, "*");
+    const usage = agentsUsage(robots, [...report.crawlers.map((e) => e.matchedAs), "*"]);
 
     if (format === "json") {
       const json = {
@@ -204,6 +206,7 @@ export const agentsCommand: Command = {
         reading: operatorRules ? "operator-rules" : "reference",
         crawlers: report.crawlers.map(entryJson),
         otherAgents: report.otherAgents,
+        usage: usage.json,
       };
       await writeOut(`${JSON.stringify(json, null, 2)}\n`);
       return EXIT.ok;
@@ -278,6 +281,7 @@ export const agentsCommand: Command = {
         `Other agents named in this file: ${report.otherAgents.map((a) => `${esc(a.token)} (${lines(a.lines)})`).join(", ")}`,
       );
     }
+    out.push(...usage.text);
     await writeOut(`${out.join("\n")}\n`);
     return EXIT.ok;
   },

@@ -8,13 +8,16 @@
 import type { RuleOrigin } from "../../page/combine.js";
 import type { PagePolicy, PageRulesResult } from "../../page.js";
 import type { HeadRead } from "../../page-io/read-head.js";
+import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
+import { type UsagePreferences, usagePreferences } from "../../usage/usage-preferences.js";
 import { agentOption, formatOption } from "../args.js";
 import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { isUrlArg, readBodyArg, writeOut } from "../io.js";
 import { asCliError, cliClient, describeSource } from "../source.js";
+import { usageSentences } from "../usage-text.js";
 
 export const pageHelp = `Usage:
   robots page <url> --agent <token> [--timeout <seconds>] [--format text|json]
@@ -24,6 +27,13 @@ Reads what a page says about itself: X-Robots-Tag and Robots-Tag response
 headers and the robots meta tags of its head (<meta name="robots"> and
 <meta name="<crawler>">), and combines the rules that apply to the crawler
 (the most restrictive wins). Only the head of the HTML is read, up to 1 MiB.
+
+It also shows the AI usage preferences that apply: Content-Usage
+(draft-ietf-aipref-attach-05, draft-ietf-aipref-vocab-08 labels) and
+Content-Signal, from robots.txt (with a URL: the crawler's groups, and
+the Content-Usage rule with the longest path matching the URL) and from
+the response headers. Preferences are not access rules: they change
+neither the exit status nor what may be fetched.
 
 With a URL, robots.txt is checked first; a page robots.txt disallows is
 never fetched, so its rules cannot be seen (the report says so). Redirects
@@ -45,6 +55,7 @@ Options:
 Examples:
   robots page https://example.com/article --agent Googlebot
   robots page page.html --agent Bingbot --header 'X-Robots-Tag: noindex'
+  robots page page.html --header 'Content-Usage: train-ai=n, search=y'
   curl -s https://example.com/ | robots page - --format json`;
 
 /** Strangers' bytes on a terminal: control characters escaped, length bounded. */
@@ -187,6 +198,21 @@ async function runForUrl(
   }
   const f = r.fetch;
   if (f.kind === "failed") throw new CliError(`cannot fetch ${shown(f.url)}: ${shown(f.reason)}`);
+  // The copy robots.txt was checked with (cached by the check above); a
+  // blanket outcome (404, an outage) has no lines, so no preferences.
+  let snapshot: Awaited<ReturnType<typeof client.robots>> | null = null;
+  try {
+    snapshot = await client.robots(f.url);
+  } catch (err) {
+    throw asCliError(err);
+  }
+  const usage: UsagePreferences = usagePreferences({
+    robots: snapshot.robots ?? parseRobotsTxt(""),
+    agent,
+    url: f.check.path,
+    allowed: f.check.allowed,
+    ...(f.kind === "fetched" ? { headers: f.headers } : {}),
+  });
   const robotsTxt = {
     url: f.check.url,
     allowed: f.check.allowed,
@@ -212,6 +238,7 @@ async function runForUrl(
             maxVideoPreview: null,
             translate: null,
             unavailableAfter: null,
+            usage,
           }
         : {
             ...base,
@@ -222,6 +249,7 @@ async function runForUrl(
             bodyError: f.bodyError,
             ...policyJson(r.policy!),
             problems: r.problems,
+            usage,
           };
     await writeOut(`${JSON.stringify(json, null, 2)}\n`);
   } else {
@@ -247,6 +275,7 @@ async function runForUrl(
       for (const p of r.problems) out.push(`${p.via} header ignored: ${shown(p.problem)}`);
       out.push(...policyText(r.policy!, agent));
     }
+    out.push(...usageSentences(usage, agent));
     await writeOut(`${out.join("\n")}\n`);
   }
   return f.kind === "disallowed" || !r.policy!.index ? EXIT.disallowed : EXIT.allowed;
@@ -267,6 +296,7 @@ async function runForFile(
     ...page.readPageRuleMetas(head.metas.map((m) => [m.name, m.content] as const)),
   ];
   const policy = page.pagePolicy(statements, agent);
+  const usage = usagePreferences({ headers });
   if (format === "json") {
     const json = {
       file: arg === "-" ? "<stdin>" : arg,
@@ -274,12 +304,14 @@ async function runForFile(
       head: headJson(head),
       ...policyJson(policy),
       problems: fromHeaders.problems,
+      usage,
     };
     await writeOut(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     const out = [`page: ${arg === "-" ? "<stdin>" : shown(arg)}; ${headText(head)}`];
     for (const p of fromHeaders.problems) out.push(`${p.via} header ignored: ${shown(p.problem)}`);
     out.push(...policyText(policy, agent));
+    out.push(...usageSentences(usage, agent));
     await writeOut(`${out.join("\n")}\n`);
   }
   return policy.index ? EXIT.allowed : EXIT.disallowed;
