@@ -91,6 +91,10 @@ describe("the main entry", () => {
       "CRAWLERS",
       "ROBOTS_TXT_SIZE_LIMIT",
       "MAX_LINE_BYTES",
+      "usagePreferences",
+      "usageByAgent",
+      "parseSfDictionary",
+      "AIPREF_VOCABULARIES",
     ]) {
       assert.ok(name in core, `${name} is not exported`);
     }

@@ -149,10 +149,8 @@ describe("robots page: usage preferences (loopback server)", () => {
     const j = JSON.parse(run.stdout);
     assert.equal(j.fetched, false);
     assert.equal(j.usage.robotsTxt.allowed, false);
-    assert.deepEqual(
-      j.usage.statements.filter((s: { kind: string }) => s.kind === "content-usage"),
-      [],
-    );
+    assert.deepEqual(j.usage.statements, []);
+    assert.equal(j.usage.contentSignal["ai-train"].preference, "unknown");
     assert.equal(j.usage.contentUsage["train-ai"].preference, "unknown");
     const requested = server.paths.slice(before);
     assert.ok(!requested.includes("/never/x"), requested.join(", "));

@@ -12,8 +12,9 @@
  * apart: their categories are defined differently, so neither is mapped
  * onto the other.
  *
- * A path robots.txt disallows has no Content-Usage preferences
- * (attach-05 §3.1); its page is never fetched, so no header is seen either.
+ * A path robots.txt disallows has no usage preferences (attach-05 §3.1 for
+ * Content-Usage; Content-Signal is read the same way): its page is never
+ * fetched, so no header is seen either.
  */
 import { RobotsError } from "../errors.js";
 import { compileMatcher } from "../match/compile.js";
@@ -84,7 +85,7 @@ export interface RobotsUsage {
   readonly agent: string;
   /** The path matched (SPEC.md §5). */
   readonly path: string;
-  /** May the crawler fetch it? When not, robots.txt attaches no Content-Usage preferences. */
+  /** May the crawler fetch it? When not, robots.txt attaches no preferences to it. */
   readonly allowed: boolean;
   readonly source: GroupSource;
   /** Line of each Content-Usage rule of the crawler's groups, and of those that matched. */
@@ -192,7 +193,9 @@ export function robotsStatements(
   const lines = usageLinesFor(robots, agent);
   const matched = allowed ? matchContentUsage(lines.contentUsage, path) : [];
   const statements: UsageStatement[] = matched.map((r) => usageStatement(r, vocabulary));
-  for (const s of lines.contentSignal) {
+  // Content-Signal has no path, but a page that may not be fetched has no
+  // content to use either: both kinds follow attach-05 §3.1 here.
+  for (const s of allowed ? lines.contentSignal : []) {
     statements.push({
       kind: "content-signal",
       origin: {
