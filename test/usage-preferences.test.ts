@@ -10,9 +10,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { matchesPattern } from "../src/match/pattern.js";
+import { pathOf } from "../src/match/url-path.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import {
   categoryPreference,
+  compileUsage,
   matchContentUsage,
   parseSfDictionary,
   readContentSignal,
@@ -468,6 +471,47 @@ describe("properties", () => {
         },
       ),
       { numRuns: RUNS },
+    );
+  });
+
+  it("compiled once, per URL: the same answers as the one-shot call, and the longest match of a simple reference", () => {
+    const seg = fc.constantFrom("a", "b", "*", "$", "/", "ab");
+    const pattern = fc.array(seg, { maxLength: 4 }).map((p) => `/${p.join("")}`);
+    const path = fc
+      .array(fc.constantFrom("a", "b", "/", "$"), { maxLength: 6 })
+      .map((p) => `/${p.join("")}`);
+    let matchedSome = 0;
+    let matchedNone = 0;
+    fc.assert(
+      fc.property(
+        fc.array(pattern, { minLength: 1, maxLength: 5 }),
+        fc.array(path, { minLength: 1, maxLength: 4 }),
+        (patterns, paths) => {
+          const body = [
+            "User-agent: *",
+            ...patterns.map((p, i) => `Content-Usage: ${p} train-ai=${i % 2 ? "y" : "n"}`),
+          ].join("\n");
+          const robots = parseRobotsTxt(body);
+          const compiled = compileUsage(robots, "x");
+          for (const p of paths) {
+            const got = compiled.preferences(p);
+            assert.deepEqual(got, usagePreferences({ robots, agent: "x", url: p }));
+            const hits = patterns
+              .map((q, i) => [q, i + 2] as const)
+              .filter(([q]) => matchesPattern(q, pathOf(p)));
+            const best = Math.max(-1, ...hits.map(([q]) => q.length));
+            const want = hits.filter(([q]) => q.length === best).map(([, line]) => line);
+            assert.deepEqual(got.robotsTxt?.matchedLines, want);
+            if (want.length > 0) matchedSome++;
+            else matchedNone++;
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    assert.ok(
+      matchedSome > 0 && matchedNone > 0,
+      `${matchedSome} with a match, ${matchedNone} without`,
     );
   });
 

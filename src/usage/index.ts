@@ -11,6 +11,7 @@ export {
   type ContentUsageRule,
   type ContentUsageValue,
   matchContentUsage,
+  matchesPath,
   splitContentUsage,
   usageLinesFor,
 } from "./robots-rules.js";
@@ -26,10 +27,13 @@ export {
 export {
   type CategoryResult,
   combineStatements,
+  compileUsage,
   type HeaderInput,
   headerStatements,
+  headerValues,
   type RobotsUsage,
-  robotsStatements,
+  type UsageCheckOptions,
+  type UsageMatcher,
   type UsageOrigin,
   type UsagePreferences,
   type UsageQuery,

@@ -106,7 +106,8 @@ export function usageLinesFor(robots: RobotsTxt, agent: string): AgentUsageLines
   };
 }
 
-function matches(p: CompiledPattern, path: string): boolean {
+/** Does a compiled Content-Usage path match `path` (a prefix match, SPEC.md §5)? */
+export function matchesPath(p: CompiledPattern, path: string): boolean {
   return path.startsWith(p.prefix) && matchRest(p, path, p.prefix.length, path.length);
 }
 
@@ -122,7 +123,7 @@ export function matchContentUsage(
   let out: ContentUsageRule[] = [];
   for (const r of rules) {
     const len = r.pattern.length;
-    if (len < best || !matches(compilePattern(r.pattern), path)) continue;
+    if (len < best || !matchesPath(compilePattern(r.pattern), path)) continue;
     if (len > best) {
       best = len;
       out = [];

@@ -18,10 +18,17 @@
  */
 import { RobotsError } from "../errors.js";
 import { compileMatcher } from "../match/compile.js";
+import type { RobotsMatcher } from "../match/matcher.js";
+import { type CompiledPattern, compilePattern } from "../match/pattern.js";
 import type { GroupSource } from "../match/select-groups.js";
 import { pathOf } from "../match/url-path.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { type ContentUsageRule, matchContentUsage, usageLinesFor } from "./robots-rules.js";
+import {
+  type AgentUsageLines,
+  type ContentUsageRule,
+  matchesPath,
+  usageLinesFor,
+} from "./robots-rules.js";
 import {
   AIPREF_VOCABULARIES,
   type AiprefVocabulary,
@@ -180,46 +187,115 @@ function usageStatement(r: ContentUsageRule, vocabulary: AiprefVocabulary): Usag
   };
 }
 
-/** Statements robots.txt attaches to `path` for `agent`, and how they were chosen. */
-export function robotsStatements(
+/** Options of UsageMatcher.preferences. */
+export interface UsageCheckOptions {
+  /** The crawl verdict when already known (the client's check); else computed from the file. */
+  readonly allowed?: boolean;
+  readonly headers?: HeaderInput;
+}
+
+/**
+ * The usage lines of one robots.txt for one crawler, compiled once (paths
+ * as patterns, statements read) and matched against many URLs, as
+ * compileMatcher is for allow/disallow.
+ */
+export interface UsageMatcher {
+  readonly agent: string;
+  readonly lines: AgentUsageLines;
+  /** The preferences that apply to `url` (or a path), with the response `headers` when given. */
+  preferences(url: string, options?: UsageCheckOptions): UsagePreferences;
+}
+
+class CompiledUsage implements UsageMatcher {
+  readonly lines: AgentUsageLines;
+  readonly #patterns: readonly CompiledPattern[];
+  readonly #usage: readonly UsageStatement[];
+  readonly #signals: readonly UsageStatement[];
+  #matcher: RobotsMatcher | null = null;
+
+  constructor(
+    readonly robots: RobotsTxt,
+    readonly agent: string,
+    readonly vocabulary: AiprefVocabulary,
+  ) {
+    this.lines = usageLinesFor(robots, agent);
+    this.#patterns = this.lines.contentUsage.map((r) => compilePattern(r.pattern));
+    this.#usage = this.lines.contentUsage.map((r) => usageStatement(r, vocabulary));
+    this.#signals = this.lines.contentSignal.map(
+      (s): UsageStatement => ({
+        kind: "content-signal",
+        origin: {
+          via: "robots.txt",
+          directive: "content-signal",
+          line: s.line,
+          group: s.group,
+          path: null,
+        },
+        text: s.statement,
+        ...readContentSignal(s.statement),
+      }),
+    );
+  }
+
+  preferences(url: string, options: UsageCheckOptions = {}): UsagePreferences {
+    const path = pathOf(url);
+    let allowed: boolean;
+    if (options.allowed !== undefined) allowed = options.allowed;
+    else {
+      this.#matcher ??= compileMatcher(this.robots, this.agent);
+      allowed = this.#matcher.isAllowed(path);
+    }
+    // Longest matching path wins; equal lengths all apply (attach-05 §3.1).
+    const matched: number[] = [];
+    if (allowed) {
+      let best = -1;
+      const rules = this.lines.contentUsage;
+      for (let i = 0; i < rules.length; i++) {
+        const len = rules[i]!.pattern.length;
+        if (len < best || !matchesPath(this.#patterns[i]!, path)) continue;
+        if (len > best) {
+          best = len;
+          matched.length = 0;
+        }
+        matched.push(i);
+      }
+    }
+    // Content-Signal has no path, but a page that may not be fetched has no
+    // content to use either: both kinds follow attach-05 §3.1 here.
+    const statements = [
+      ...matched.map((i) => this.#usage[i]!),
+      ...(allowed ? this.#signals : []),
+      ...headerStatements(options.headers, this.vocabulary),
+    ];
+    return {
+      vocabulary: AIPREF_VOCABULARIES[this.vocabulary].draft,
+      robotsTxt: {
+        agent: this.agent,
+        path,
+        allowed,
+        source: this.lines.source,
+        contentUsageLines: this.lines.contentUsage.map((r) => r.line),
+        matchedLines: matched.map((i) => this.lines.contentUsage[i]!.line),
+      },
+      ...combineStatements(statements, this.vocabulary),
+      statements,
+    };
+  }
+}
+
+/**
+ * Compile the usage lines of `robots` that apply to `agent` (compared as
+ * for allow/disallow, SPEC.md §4). Vocabulary default `vocab-08`.
+ */
+export function compileUsage(
   robots: RobotsTxt,
   agent: string,
-  url: string,
-  options: { readonly allowed?: boolean; readonly vocabulary?: AiprefVocabulary } = {},
-): { readonly robotsTxt: RobotsUsage; readonly statements: UsageStatement[] } {
-  const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
-  const path = pathOf(url);
-  const allowed = options.allowed ?? compileMatcher(robots, agent).isAllowed(path);
-  const lines = usageLinesFor(robots, agent);
-  const matched = allowed ? matchContentUsage(lines.contentUsage, path) : [];
-  const statements: UsageStatement[] = matched.map((r) => usageStatement(r, vocabulary));
-  // Content-Signal has no path, but a page that may not be fetched has no
-  // content to use either: both kinds follow attach-05 §3.1 here.
-  for (const s of allowed ? lines.contentSignal : []) {
-    statements.push({
-      kind: "content-signal",
-      origin: {
-        via: "robots.txt",
-        directive: "content-signal",
-        line: s.line,
-        group: s.group,
-        path: null,
-      },
-      text: s.statement,
-      ...readContentSignal(s.statement),
-    });
+  options: { readonly vocabulary?: AiprefVocabulary } = {},
+): UsageMatcher {
+  if (typeof agent !== "string") {
+    throw new RobotsError("invalid-agent", `agent must be a string, got ${typeof agent}`);
   }
-  return {
-    robotsTxt: {
-      agent,
-      path,
-      allowed,
-      source: lines.source,
-      contentUsageLines: lines.contentUsage.map((r) => r.line),
-      matchedLines: matched.map((r) => r.line),
-    },
-    statements,
-  };
+  return new CompiledUsage(robots, agent, options.vocabulary ?? DEFAULT_VOCABULARY);
 }
 
 /** Most restrictive first (vocab-08 §5.1). */
@@ -257,30 +333,27 @@ export function combineStatements(
  * The AI usage preferences that apply: from `robots` for `agent` and `url`
  * when given, and from `headers` when given. Never throws on any file or
  * header value; a malformed statement states nothing and is kept, with why.
+ * For many URLs of one file, compileUsage once and ask it per URL.
  */
 export function usagePreferences(query: UsageQuery): UsagePreferences {
   const vocabulary = query.vocabulary ?? DEFAULT_VOCABULARY;
-  let robotsTxt: RobotsUsage | null = null;
-  const statements: UsageStatement[] = [];
-  if (query.robots !== undefined && query.robots !== null) {
-    if (typeof query.agent !== "string" || typeof query.url !== "string") {
-      throw new RobotsError(
-        "invalid-argument",
-        "usagePreferences: with robots, pass the crawler's product token as agent and the URL (or path) as url",
-      );
-    }
-    const r = robotsStatements(query.robots, query.agent, query.url, {
-      vocabulary,
-      ...(query.allowed === undefined ? {} : { allowed: query.allowed }),
-    });
-    robotsTxt = r.robotsTxt;
-    statements.push(...r.statements);
+  if (query.robots === undefined || query.robots === null) {
+    const statements = headerStatements(query.headers, vocabulary);
+    return {
+      vocabulary: AIPREF_VOCABULARIES[vocabulary].draft,
+      robotsTxt: null,
+      ...combineStatements(statements, vocabulary),
+      statements,
+    };
   }
-  statements.push(...headerStatements(query.headers, vocabulary));
-  return {
-    vocabulary: AIPREF_VOCABULARIES[vocabulary].draft,
-    robotsTxt,
-    ...combineStatements(statements, vocabulary),
-    statements,
-  };
+  if (typeof query.agent !== "string" || typeof query.url !== "string") {
+    throw new RobotsError(
+      "invalid-argument",
+      "usagePreferences: with robots, pass the crawler's product token as agent and the URL (or path) as url",
+    );
+  }
+  return compileUsage(query.robots, query.agent, { vocabulary }).preferences(query.url, {
+    ...(query.allowed === undefined ? {} : { allowed: query.allowed }),
+    ...(query.headers === undefined ? {} : { headers: query.headers }),
+  });
 }
