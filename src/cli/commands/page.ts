@@ -15,6 +15,7 @@ import { agentOption, formatOption } from "../args.js";
 import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
+import { esc } from "../escape.js";
 import { isUrlArg, readBodyArg, writeOut } from "../io.js";
 import { asCliError, cliClient, describeSource } from "../source.js";
 import { usageSentences } from "../usage-text.js";
@@ -59,11 +60,9 @@ Examples:
   curl -s https://example.com/ | robots page - --format json`;
 
 /** Strangers' bytes on a terminal: control characters escaped, length bounded. */
+/** Outside text for a terminal: escaped (src/cli/escape.ts) and cut to `max` characters. */
 function shown(s: string, max = 200): string {
-  const t = s.replace(
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  const t = esc(s);
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
