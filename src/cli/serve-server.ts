@@ -11,7 +11,7 @@ import { createFetchApi } from "./serve-fetch.js";
 
 /** The same policy as the page's own meta tag: nothing from outside, fetches to this server only. */
 const CSP =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; worker-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface ServeOptions {
   readonly port: number;

@@ -70,13 +70,16 @@ export async function launchBrowser(
   };
 }
 
-/** Requests that went somewhere other than this machine's 127.0.0.1 (file:, data: and about: stay local). */
+/**
+ * Requests that went somewhere other than this machine's 127.0.0.1 (file:,
+ * data:, about: and blob: stay local; the page starts its worker from a blob:
+ * made of its own script).
+ */
 export function outsideRequests(requests: readonly string[]): string[] {
+  const local = new Set(["file:", "data:", "about:", "blob:"]);
   return requests.filter((u) => {
     const url = new URL(u);
-    if (url.protocol === "file:" || url.protocol === "data:" || url.protocol === "about:") {
-      return false;
-    }
+    if (local.has(url.protocol)) return false;
     return url.hostname !== "127.0.0.1";
   });
 }
