@@ -263,6 +263,74 @@ test("fragment: a link reproduces the inputs and the grid in a new page", async 
   await Promise.all([page.close(), other.close(), broken.close()]);
 });
 
+/** The lint list as shown: [id, line] per finding. */
+async function findings(page: Page): Promise<[string, string][]> {
+  return (await page.evaluate(
+    `[...document.querySelectorAll('[data-testid="diagnostic"]')].map((e) => [e.dataset.id, e.dataset.line])`,
+  )) as [string, string][];
+}
+
+test("rapid edits: the grid, lint and link end consistent with the final text", async () => {
+  const agents = ["Googlebot", "GPTBot", "Bingbot"];
+  const urls = ["/a/1", "/b/2", "/private/x", "/private/press/y", "/docs/z.pdf"];
+  const page = await open();
+  await setFields(page, { "robots-txt": RULES, agents: agents.join(", "), urls: urls.join("\n") });
+  await settled(page);
+  const editor = page.getByTestId("robots-txt");
+  await editor.focus();
+  await page.keyboard.press("Control+End");
+  // Keys with no pause, then a pause long enough for the worker to start on
+  // a state the next keys replace, then more keys: each changes verdicts or
+  // findings, and only the last state may be shown once the page settles.
+  await page.keyboard.type("\nUser-agent: Bingbot\nDisallow: /a\n");
+  await new Promise((r) => setTimeout(r, 200));
+  await page.keyboard.type("Dissallow: /b\nDisallow: /bx");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type("\nAllow: /private/");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.press("Backspace");
+  await settled(page);
+  const text = await editor.inputValue();
+  assert.equal(
+    text,
+    `${RULES}\nUser-agent: Bingbot\nDisallow: /a\nDissallow: /b\nDisallow: /b\nAllow: /privat`,
+  );
+  const expected = libraryGrid(text, agents, urls);
+  assert.deepEqual(await grid(page), expected);
+  assert.ok(
+    expected.some((c) => c[0] === "Bingbot" && c[2] === "disallowed"),
+    "the edits changed Bingbot's verdicts",
+  );
+  const lint = lintRobotsTxt(text).diagnostics.map((d) => [d.id, String(d.line)]);
+  assert.ok(lint.length > 0, "the edits gave a finding");
+  assert.deepEqual(await findings(page), lint);
+  assert.equal(await page.evaluate("document.documentElement.dataset.worker"), "1");
+  // The address bar holds the final state: a new page shows the same.
+  const other = await open(page.url());
+  assert.equal(await other.getByTestId("robots-txt").inputValue(), text);
+  assert.deepEqual(await grid(other), expected);
+  await settled(other);
+  assert.deepEqual(await findings(other), lint);
+  await Promise.all([page.close(), other.close()]);
+});
+
+test("without a worker the page computes lint, report and link itself", async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript("delete window.Worker");
+  await page.goto(PAGE_URL);
+  await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+  const text = "User-agent: *\nDissallow: /tmp/\nDisallow: /x\n";
+  await setFields(page, { "robots-txt": text });
+  await settled(page);
+  assert.deepEqual(
+    await findings(page),
+    lintRobotsTxt(text).diagnostics.map((d) => [d.id, String(d.line)]),
+  );
+  assert.equal(await page.evaluate("document.documentElement.dataset.worker"), undefined);
+  assert.match(page.url(), /#s1=/);
+  await page.close();
+});
+
 test("build: one self-contained file, no outside resources, script ≤ 60 kB gzipped", () => {
   const html = readFileSync(PAGE_FILE, "utf8");
   const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? "";
