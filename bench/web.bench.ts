@@ -13,7 +13,8 @@
  * so that keystrokes also land while the worker's answers are shown.
  *
  * For scale, in the same run: a bare textarea holding the same file (the
- * browser's own cost of a keystroke there, edit → next paint), and
+ * browser's own cost of a keystroke there: keydown → input event, and →
+ * next paint), and
  * robots-parser@3 (what npm users pick today) parsing the same text and
  * answering the same 500 checks, with no DOM work at all. The page's User
  * Timing measures (`robots:*`) say where the time goes. Timings are
@@ -54,7 +55,7 @@ function random(seed: number): () => number {
 const WORDS = ["shop", "cart", "search", "account", "media", "docs", "api", "blog", "tag", "user"];
 
 /** ~500 KiB of groups for many agents, with prefixes, `*` and `$` patterns, like large real files. */
-export function bigRobotsTxt(): string {
+function bigRobotsTxt(): string {
   const rnd = random(20240611);
   const pick = () => WORDS[Math.floor(rnd() * WORDS.length)]!;
   let out = "# generated for the web bench\n";
@@ -81,7 +82,7 @@ export function bigRobotsTxt(): string {
   return out;
 }
 
-export function urls(): string[] {
+function urls(): string[] {
   const rnd = random(7);
   const out: string[] = [];
   for (let i = 0; i < 100; i++) {
@@ -99,7 +100,7 @@ export function urls(): string[] {
   return out;
 }
 
-export const AGENTS = ["Googlebot", "Bingbot", "GPTBot", "Bot12", "AnyOtherBot"];
+const AGENTS = ["Googlebot", "Bingbot", "GPTBot", "Bot12", "AnyOtherBot"];
 
 /** robots-parser@3 as one browser script defining globalThis.robotsParser. */
 async function peerScript(): Promise<string> {
