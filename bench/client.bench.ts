@@ -30,7 +30,7 @@ const robotsParser = require("robots-parser") as (
 const ORIGINS = 50;
 const CHECKS = 300_000;
 const BATCH = 100;
-const ROUNDS = 7;
+const ROUNDS = 11;
 const UA = "Mozilla/5.0 (compatible; BenchBot/1.0; +http://127.0.0.1/bot)";
 const TOKEN = "BenchBot";
 
