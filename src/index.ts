@@ -8,10 +8,11 @@
 
 // Which well-known crawlers a file blocks.
 export {
-  CRAWLER_PURPOSES,
+  CRAWLER_CATEGORIES,
   CRAWLERS,
+  type CrawlerCategory,
   type CrawlerInfo,
-  type CrawlerPurpose,
+  type HonoursRobotsTxt,
 } from "./data/crawlers.js";
 // Comparing two versions of a file ("diff before deploy").
 export {
@@ -104,6 +105,15 @@ export { MAX_LINE_BYTES } from "./protocol/line-length.js";
 export { isProfile, PROFILES, type Profile } from "./protocol/profile.js";
 export { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "./protocol/size-limit.js";
 export {
+  type BlockCheck,
+  type BlockedResult,
+  type BlockLine,
+  type BlockPlan,
+  blockLineValue,
+  checkBlock,
+  planBlock,
+} from "./report/block-snippet.js";
+export {
   type CrawlerReport,
   type CrawlerReportEntry,
   type CrawlerStatus,
@@ -111,6 +121,7 @@ export {
   type OtherAgent,
   type ReportSource,
 } from "./report/crawler-report.js";
+export { type TokenFinding, tokenFindings } from "./report/crawler-tokens.js";
 
 // AI usage preferences: Content-Usage (IETF AIPREF drafts) and Content-Signal,
 // from robots.txt and response headers (docs/usage-preferences.md).

@@ -105,11 +105,19 @@ describe("SPEC.md §3, §4 product tokens and agent comparison", () => {
       if (v !== "") assert.equal(robots.groups[0]!.agents[0]!.token, token, v);
       assert.equal(isValidProductToken(v), v !== "" && token === v, v);
     }
+    // The report matches the catalogue's token even when a list gives the whole name.
     const report = crawlerReport(parseRobotsTxt("User-agent: MJ\nDisallow: /\n"), [
-      { token: "MJ12bot", operator: "Majestic", purpose: "search" },
+      {
+        name: "MJ12bot",
+        token: "MJ12bot",
+        operator: "Majestic",
+        category: "seo",
+        honoursRobotsTxt: "yes",
+        source: "hand-kept",
+      },
     ]);
-    assert.equal(report.crawlers[0]!.matchedAs, "MJ");
     assert.equal(report.crawlers[0]!.status, "blocked");
+    assert.equal(report.crawlers[0]!.source, "named");
   });
 
   test("the global agent: * alone or before ASCII whitespace", () => {
@@ -199,8 +207,22 @@ describe("SPEC.md §5 empty patterns never disallow", () => {
     const e = createExplainer(parseDocument(body), "a").explain("/x");
     assert.match(e.decidedBecause, /priority 0 and disallows nothing/);
     const report = crawlerReport(robots, [
-      { token: "a", operator: "o", purpose: "search" },
-      { token: "b", operator: "o", purpose: "search" },
+      {
+        name: "a",
+        token: "a",
+        operator: "o",
+        category: "search",
+        honoursRobotsTxt: "yes",
+        source: "hand-kept",
+      },
+      {
+        name: "b",
+        token: "b",
+        operator: "o",
+        category: "search",
+        honoursRobotsTxt: "yes",
+        source: "hand-kept",
+      },
     ]);
     assert.deepEqual(
       report.crawlers.map((c) => [c.status, c.disallowRules]),

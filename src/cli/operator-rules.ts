@@ -24,7 +24,10 @@ export type DocumentedReading =
 
 export function documentedReading(robots: RobotsTxt, agent: string): DocumentedReading | null {
   const lower = agent.toLowerCase();
-  const crawler = CRAWLERS.find((c) => c.token.toLowerCase() === lower);
+  const crawler = CRAWLERS.find(
+    (c) =>
+      c.token.toLowerCase() === lower && (c.fallback !== undefined || c.ignoresGlobal === true),
+  );
   if (crawler === undefined) return null;
   const m = compileMatcher(robots, agent);
   if (m.source !== "named" && crawler.fallback !== undefined) {
@@ -33,14 +36,14 @@ export function documentedReading(robots: RobotsTxt, agent: string): DocumentedR
       return {
         kind: "fallback",
         token: fallback,
-        why: `${crawler.token}'s operator documents that it follows ${fallback}'s group when no group names it`,
+        why: `${crawler.name}'s operator documents that it follows ${fallback}'s group when no group names it`,
       };
     }
   }
   if (m.source === "global" && crawler.ignoresGlobal === true) {
     return {
       kind: "ignores-global",
-      why: `${crawler.token}'s operator documents that it ignores the * group`,
+      why: `${crawler.name}'s operator documents that it ignores the * group`,
     };
   }
   return null;

@@ -76,12 +76,21 @@ export function describeRelativePattern(
   };
 }
 
-/** Known crawler tokens by lower case, for "which crawler did the author mean". */
-const KNOWN_TOKENS = new Map(CRAWLERS.map((c) => [c.token.toLowerCase(), c.token]));
+/**
+ * Known crawler names by lower case, for "which crawler did the author
+ * mean": names of letters, digits, "-" and "_" (`MJ12bot`), which a line can
+ * spell; not `ChatGPT Agent` or `MistralAI-User/1.0`, whose token is named.
+ */
+const KNOWN_TOKENS = new Map(
+  CRAWLERS.filter((c) => /^[A-Za-z0-9_-]+$/.test(c.name)).map((c) => [
+    c.name.toLowerCase(),
+    c.name,
+  ]),
+);
 
-function operatorOf(token: string): string {
-  const c = CRAWLERS.find((k) => k.token === token);
-  return c === undefined ? "" : ` (${c.operator})`;
+function operatorOf(name: string): string {
+  const c = CRAWLERS.find((k) => k.name === name);
+  return c === undefined || c.operator === "unknown" ? "" : ` (${c.operator})`;
 }
 
 /**

@@ -25,12 +25,6 @@ export type ReportSource = "named" | "global" | "none" | "fallback" | "ignores-g
 
 export interface CrawlerReportEntry {
   readonly crawler: CrawlerInfo;
-  /**
-   * The product token the rules were matched with: the crawler's name up to
-   * its first character outside [A-Za-z_-] (SPEC.md §3: `MJ12bot` is read as
-   * `MJ`, both in the file and, so that the group applies, for the crawler).
-   */
-  readonly matchedAs: string;
   readonly status: CrawlerStatus;
   /** May it fetch `/`? */
   readonly rootAllowed: boolean;
@@ -75,10 +69,14 @@ function entry(
   crawler: CrawlerInfo,
   operatorRules: boolean,
 ): CrawlerReportEntry {
-  const matchedAs = leadingProductToken(crawler.token);
-  let m: RobotsMatcher = compileMatcher(robots, matchedAs);
+  // The token as a parser reads it (SPEC.md §3: `MJ12bot` is read as `MJ`,
+  // both in the file and, so that the group applies, for the crawler). A
+  // name that reads as no token cannot be named: only the `*` groups apply.
+  const token = leadingProductToken(crawler.token);
+  const agent = token === "" ? "*" : token;
+  let m: RobotsMatcher = compileMatcher(robots, agent);
   let source: ReportSource = m.source;
-  let signalsFor = matchedAs;
+  let signalsFor = agent;
   if (!operatorRules) {
     // the reference's reading: no exception applies
   } else if (
@@ -94,7 +92,6 @@ function entry(
     const root = { allowed: true, line: 0 };
     return {
       crawler,
-      matchedAs,
       status: "allowed",
       rootAllowed: root.allowed,
       line: root.line,
@@ -114,7 +111,6 @@ function entry(
   }
   return {
     crawler,
-    matchedAs,
     status: !v.allowed ? "blocked" : disallowRules > 0 ? "partial" : "allowed",
     rootAllowed: v.allowed,
     line: v.line,

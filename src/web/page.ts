@@ -13,7 +13,7 @@
  * textContent and attributes, never as HTML.
  */
 
-import { CRAWLER_PURPOSES } from "../data/crawlers.js";
+import { CRAWLER_CATEGORIES } from "../data/crawlers.js";
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
@@ -485,7 +485,7 @@ function renderReport(report: SlowResult["report"]): void {
     other: { blocked: 0, partial: 0, allowed: 0 },
   };
   for (const e of report.rows) {
-    const ai = e.purpose.startsWith("ai-");
+    const ai = e.category.startsWith("ai-");
     counts[ai ? "ai" : "other"][e.status]++;
     body.append(
       el(
@@ -497,10 +497,10 @@ function renderReport(report: SlowResult["report"]): void {
           class: e.status,
         },
         [
-          el("th", { scope: "row" }, [e.token]),
+          el("th", { scope: "row" }, [e.name]),
           el("td", {}, [e.operator]),
-          el("td", { title: CRAWLER_PURPOSES[e.purpose] }, [
-            CRAWLER_PURPOSES[e.purpose].split(":")[0] ?? "",
+          el("td", { title: CRAWLER_CATEGORIES[e.category] }, [
+            CRAWLER_CATEGORIES[e.category].split(":")[0] ?? "",
           ]),
           el("td", { class: "status" }, [STATUS_TEXT[e.status]]),
           el("td", {}, [

@@ -7,7 +7,7 @@
  * page shows, as plain data a worker can post.
  */
 
-import type { CrawlerPurpose } from "../data/crawlers.js";
+import type { CrawlerCategory } from "../data/crawlers.js";
 import { parseDocument } from "../explain/document.js";
 import type { Severity } from "../lint/diagnostics.js";
 import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
@@ -32,9 +32,10 @@ export interface LintItem {
 }
 
 export interface ReportRow {
+  readonly name: string;
   readonly token: string;
   readonly operator: string;
-  readonly purpose: CrawlerPurpose;
+  readonly category: CrawlerCategory;
   readonly status: CrawlerStatus;
   readonly line: number;
   readonly source: ReportSource;
@@ -105,9 +106,10 @@ export async function computeSlow(state: PageState): Promise<SlowResult> {
   const doc = parseDocument(bytes, { profile: state.profile });
   const report = crawlerReport(doc.robots);
   const rows = report.crawlers.map((e) => ({
+    name: e.crawler.name,
     token: e.crawler.token,
     operator: e.crawler.operator,
-    purpose: e.crawler.purpose,
+    category: e.crawler.category,
     status: e.status,
     line: e.line,
     source: e.source,

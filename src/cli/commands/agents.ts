@@ -1,10 +1,17 @@
 /**
  * `robots agents <robots.txt | url | ->`: the crawler report. For each
- * well-known crawler (src/data/crawlers.ts): may it crawl `/`, which group
- * applies, crawl-delay and content signals, grouped by purpose. The logic is
- * in src/report/; this file loads and prints.
+ * crawler of the catalogue (src/data/crawlers.ts): may it crawl `/`, which
+ * group applies, whether it is reported to honour robots.txt, crawl-delay
+ * and content signals, grouped by category; `--block <categories>` prints a
+ * group that blocks them (agents-block.ts). The logic is in src/report/;
+ * this file loads and prints.
  */
-import { CRAWLER_PURPOSES, CRAWLERS, type CrawlerPurpose } from "../../data/crawlers.js";
+import {
+  CRAWLER_CATEGORIES,
+  CRAWLERS,
+  type CrawlerCategory,
+  type CrawlerInfo,
+} from "../../data/crawlers.js";
 import { compileMatcher } from "../../match/compile.js";
 import { type ContentSignal, contentSignals, crawlDelay } from "../../match/directives.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
@@ -13,6 +20,7 @@ import {
   crawlerReport,
   type ReportSource,
 } from "../../report/crawler-report.js";
+import { tokenFindings } from "../../report/crawler-tokens.js";
 import { disallowsEverything } from "../access.js";
 import { formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
@@ -23,56 +31,78 @@ import { writeOut } from "../io.js";
 import { OPERATOR_RULES_HELP, OPERATOR_RULES_OPTION } from "../operator-rules.js";
 import { loadReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 import { agentsUsage } from "../usage-text.js";
+import { runBlock } from "./agents-block.js";
 
-const PURPOSE_KEYS = Object.keys(CRAWLER_PURPOSES) as CrawlerPurpose[];
+const CATEGORY_KEYS = Object.keys(CRAWLER_CATEGORIES) as CrawlerCategory[];
 
-export const agentsHelp = `Usage: robots agents <robots.txt | url | -> [--purpose list] [--format text|json]
+export const agentsHelp = `Usage: robots agents <robots.txt | url | -> [--category list] [--format text|json]
+       robots agents --block <categories> [<robots.txt | url | ->] [--format text|json]
 
-Reports, for well-known crawlers (search engines, AI crawlers, SEO tools,
-archives, social previews), whether each may crawl "/", which group applies
-(named, fell back to *, none), how many disallow rules it has, its
-crawl-delay and its content signals. Answers "which AI crawlers does my
-robots.txt block?".
+Reports, for the crawlers of the catalogue (search engines, AI crawlers,
+SEO tools, archives and others), whether each may crawl "/", which group
+applies (named, fell back to *, none), whether it is reported to honour
+robots.txt, its crawl-delay and its content signals, by category. Answers
+"which AI crawlers does my robots.txt block?".
 
 Status: blocked = "/" is disallowed; partial = "/" is allowed but some
-paths are disallowed; allowed = no disallow rule applies. A name with digits
-is matched as robots.txt parsers read it: "MJ12bot (as MJ)".
+paths are disallowed; allowed = no disallow rule applies. A name that is not
+a product token is matched as robots.txt parsers read it: "MJ12bot (as MJ)";
+the Tokens section says which names are cut or read as the same token.
+Honours robots.txt: yes, no or unclear, as its operator or ai.robots.txt
+reports it; crawlers that fetch when a user asks may not apply robots.txt.
+
+--block prints a robots.txt group that disallows everything for the
+crawlers of those categories and names no search crawler. Given a file, it
+appends the group with our own parser and checks that every name is then
+disallowed "/" (an Allow the file already has for one still applies: Google
+merges its groups) and that no other agent's verdict changes on the file's
+paths; the check goes to stderr, the group to stdout.
 
 Options:
-  --purpose <list>  only these purposes, comma-separated: ai (all AI kinds),
-                    ${PURPOSE_KEYS.join(", ")}
-  --format <f>      text (default: a table per purpose) or json
+  --category <list>  only these categories, comma-separated: ai (every AI
+                     category), ${CATEGORY_KEYS.join(", ")}
+                     (--purpose is accepted as another name for it)
+  --block <list>     print a group blocking these categories (as --category)
+  --format <f>       text (default: a table per category) or json
 ${WHOLE_FILE_HELP}
 ${OPERATOR_RULES_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Like crawlers, agents reads only the first 500 KiB of the file (--whole-file:
-all of it, as Google's reference does). The crawler
-list is src/data/crawlers.ts: one entry per crawler, easy to extend.
-Exit status: 0 report printed, 2 usage or I/O error.
+all of it, as Google's reference does). The catalogue and how to update it:
+docs/crawlers.md (AI crawler names from ai.robots.txt, MIT).
+Exit status: 0 report printed (--block: group printed, and checked when a
+file was given), 1 --block's check found a problem, 2 usage or I/O error.
 
 Examples:
   robots agents robots.txt
-  robots agents https://example.com/robots.txt --purpose ai
-  robots agents robots.txt --format json | jq '.crawlers[] | select(.status == "blocked") | .token'`;
+  robots agents https://example.com/robots.txt --category ai
+  robots agents --block ai-training robots.txt >> robots.txt.new
+  robots agents robots.txt --format json | jq '.categories[].crawlers[] | select(.status == "blocked") | .name'`;
 
-function purposeFilter(value: string | undefined): Set<CrawlerPurpose> | null {
+/** The categories a `--category` or `--block` value names; null when absent. */
+export function categoryFilter(
+  value: string | undefined,
+  option: string,
+): Set<CrawlerCategory> | null {
   if (value === undefined) return null;
-  const out = new Set<CrawlerPurpose>();
+  const out = new Set<CrawlerCategory>();
   for (const raw of value.split(",")) {
     const p = raw.trim().toLowerCase();
     if (p === "") continue;
     if (p === "ai") {
-      for (const k of PURPOSE_KEYS) if (k.startsWith("ai-")) out.add(k);
-    } else if ((PURPOSE_KEYS as string[]).includes(p)) {
-      out.add(p as CrawlerPurpose);
+      for (const k of CATEGORY_KEYS) if (k.startsWith("ai-")) out.add(k);
+    } else if ((CATEGORY_KEYS as string[]).includes(p)) {
+      out.add(p as CrawlerCategory);
     } else {
       throw new CliError(
-        `unknown purpose ${JSON.stringify(raw.trim())}: use ai, ${PURPOSE_KEYS.join(", ")}`,
+        `unknown category ${JSON.stringify(raw.trim())}: use ai, ${CATEGORY_KEYS.join(", ")}`,
       );
     }
   }
-  if (out.size === 0) throw new CliError("--purpose needs at least one purpose, e.g. --purpose ai");
+  if (out.size === 0) {
+    throw new CliError(`${option} needs at least one category, e.g. ${option} ai-training`);
+  }
   return out;
 }
 
@@ -130,14 +160,26 @@ function table(
   );
 }
 
+/** The catalogue's facts about a crawler, as JSON prints them. */
+export function crawlerJson(c: CrawlerInfo): Record<string, unknown> {
+  return {
+    name: c.name,
+    token: c.token,
+    operator: c.operator,
+    category: c.category,
+    honoursRobotsTxt: c.honoursRobotsTxt,
+    source: c.source,
+    ...(c.sameTokenAs === undefined ? {} : { sameTokenAs: c.sameTokenAs }),
+    ...(c.docs === undefined ? {} : { docs: c.docs }),
+    ...(c.honoursSource === undefined ? {} : { honoursSource: c.honoursSource }),
+    ...(c.note === undefined ? {} : { note: c.note }),
+    ...(c.unreviewed === undefined ? {} : { unreviewed: true }),
+  };
+}
+
 function entryJson(e: CrawlerReportEntry): Record<string, unknown> {
   return {
-    token: e.crawler.token,
-    matchedAs: e.matchedAs,
-    operator: e.crawler.operator,
-    purpose: e.crawler.purpose,
-    ...(e.crawler.docs === undefined ? {} : { docs: e.crawler.docs }),
-    ...(e.crawler.note === undefined ? {} : { note: e.crawler.note }),
+    ...crawlerJson(e.crawler),
     status: e.status,
     rootAllowed: e.rootAllowed,
     line: e.line,
@@ -152,19 +194,47 @@ function entryJson(e: CrawlerReportEntry): Record<string, unknown> {
   };
 }
 
+function summaryLine(category: string, entries: readonly CrawlerReportEntry[]): string {
+  const blocked = entries.filter((e) => e.status === "blocked").length;
+  const partial = entries.filter((e) => e.status === "partial").length;
+  return `  ${category.padEnd(17)} ${blocked} of ${entries.length} blocked${partial > 0 ? `, ${partial} partly` : ""}`;
+}
+
 export const agentsCommand: Command = {
-  summary: "which crawlers (search, AI, SEO…) may crawl the site: a report by purpose",
+  summary: "which crawlers (search, AI, SEO…) may crawl the site, by category; --block",
   help: agentsHelp,
-  options: { purpose: { type: "string" }, ...WHOLE_FILE_OPTION, ...OPERATOR_RULES_OPTION },
+  options: {
+    category: { type: "string" },
+    purpose: { type: "string" },
+    block: { type: "string" },
+    ...WHOLE_FILE_OPTION,
+    ...OPERATOR_RULES_OPTION,
+  },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
+    const wholeFile = values["whole-file"] === true;
+    const block = categoryFilter(str(values, "block"), "--block");
+    const categoryValue = str(values, "category") ?? str(values, "purpose");
+    if (block !== null) {
+      if (categoryValue !== undefined) {
+        throw new CliError("--block and --category do not combine: --block names the categories");
+      }
+      if (positionals.length > 1) {
+        throw new CliError(
+          `--block takes at most one <robots.txt> to check against, got ${positionals.length}`,
+        );
+      }
+      return runBlock([...block], positionals[0], { format, wholeFile, profile: context.profile });
+    }
     if (positionals.length !== 1) {
       throw new CliError(
         `expected one <robots.txt> (a file, - or a URL), got ${positionals.length}; see robots agents --help`,
       );
     }
-    const only = purposeFilter(str(values, "purpose"));
-    const wholeFile = values["whole-file"] === true;
+    const only = categoryFilter(
+      categoryValue,
+      str(values, "category") === undefined ? "--purpose" : "--category",
+    );
     const reading = await loadReading(positionals[0]!, { profile: context.profile, wholeFile });
     const loaded = reading.source;
     const failed = disallowsEverything(loaded);
@@ -172,22 +242,31 @@ export const agentsCommand: Command = {
     const robots = parseRobotsTxt(failed ? new Uint8Array(0) : reading.bytes, {
       profile: context.profile,
     });
-    // Other agents are those the whole list does not know, whatever --purpose shows.
+    // Other agents are those the whole list does not know, whatever --category shows.
     const operatorRules = values["operator-rules"] === true;
     const full = crawlerReport(robots, CRAWLERS, { operatorRules });
-    const shown = full.crawlers.filter((e) => only === null || only.has(e.crawler.purpose));
-    const report = {
-      crawlers: failed
-        ? shown.map((e): CrawlerReportEntry => ({ ...e, status: "blocked", rootAllowed: false }))
-        : shown,
-      otherAgents: full.otherAgents,
-    };
+    const shown = full.crawlers
+      .filter((e) => only === null || only.has(e.crawler.category))
+      .map(
+        (e): CrawlerReportEntry => (failed ? { ...e, status: "blocked", rootAllowed: false } : e),
+      );
+    const byCategory = CATEGORY_KEYS.map((category) => ({
+      category,
+      entries: shown.filter((e) => e.crawler.category === category),
+    })).filter((c) => c.entries.length > 0);
+    const tokens = tokenFindings(
+      shown.map((e) => e.crawler),
+      CRAWLERS,
+    );
     // Any crawler that is not named: the `*` groups (SPEC.md §4).
     const anyOther = compileMatcher(robots, "*");
     const anyRoot = anyOther.check("/");
     const anyGroups = anyOther.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0);
     const anySignals = contentSignals(robots, "*");
-    const usage = agentsUsage(robots, [...report.crawlers.map((e) => e.matchedAs), "*"]);
+    const usage = agentsUsage(robots, [
+      ...new Set(shown.map((e) => e.crawler.token).filter((t) => t !== "")),
+      "*",
+    ]);
 
     if (format === "json") {
       const json = {
@@ -204,8 +283,13 @@ export const agentsCommand: Command = {
           contentSignals: anySignals,
         },
         reading: operatorRules ? "operator-rules" : "reference",
-        crawlers: report.crawlers.map(entryJson),
-        otherAgents: report.otherAgents,
+        categories: byCategory.map((c) => ({
+          category: c.category,
+          description: CRAWLER_CATEGORIES[c.category],
+          crawlers: c.entries.map(entryJson),
+        })),
+        tokens: tokens.map((t) => ({ kind: t.kind, names: t.names, token: t.token })),
+        otherAgents: full.otherAgents,
         usage: usage.json,
       };
       await writeOut(`${JSON.stringify(json, null, 2)}\n`);
@@ -224,20 +308,26 @@ export const agentsCommand: Command = {
         ? "no * group: crawlers not named below may crawl everything"
         : `the * group (${lines(anyGroups)}) ${anyRoot.allowed ? "allows" : "disallows"} / for crawlers not named`;
     if (!failed) out.push(anyText);
-    const header = ["crawler", "operator", "status", "group", "crawl-delay", "content signals"];
-    const summary: string[] = [];
-    for (const purpose of PURPOSE_KEYS) {
-      const entries = report.crawlers.filter((e) => e.crawler.purpose === purpose);
-      if (entries.length === 0) continue;
-      out.push("", paint.bold(CRAWLER_PURPOSES[purpose]));
+    const header = [
+      "crawler",
+      "operator",
+      "status",
+      "honours",
+      "group",
+      "crawl-delay",
+      "content signals",
+    ];
+    for (const { category, entries } of byCategory) {
+      out.push("", paint.bold(CRAWLER_CATEGORIES[category]));
       const rows = [
         header,
         ...entries.map((e) => [
-          e.matchedAs === e.crawler.token
-            ? e.crawler.token
-            : `${e.crawler.token} (as ${e.matchedAs})`,
+          e.crawler.token === e.crawler.name
+            ? e.crawler.name
+            : `${e.crawler.name} (as ${e.crawler.token === "" ? "nothing" : e.crawler.token})`,
           e.crawler.operator,
           e.status,
+          e.crawler.honoursRobotsTxt,
           groupText(e.source, e.groupLines, e.crawler.fallback),
           e.crawlDelay === undefined ? "-" : String(e.crawlDelay),
           esc(signalsText(e.contentSignals)),
@@ -252,15 +342,15 @@ export const agentsCommand: Command = {
               : cell,
         ),
       );
-      const blocked = entries.filter((e) => e.status === "blocked").length;
-      const partial = entries.filter((e) => e.status === "partial").length;
-      summary.push(
-        `  ${purpose.padEnd(13)} ${blocked} of ${entries.length} blocked${partial > 0 ? `, ${partial} partly` : ""}`,
-      );
+    }
+    if (tokens.length > 0) {
+      out.push("", "Tokens (a User-agent line is read up to its first character other than a");
+      out.push('letter, "-" or "_"; names compare without case):');
+      for (const t of tokens) out.push(`  ${t.text}`);
     }
     // The reading not applied, where it answers differently (check and
     // explain say the same for one URL).
-    const readings = report.crawlers.flatMap((e) => {
+    const readings = shown.flatMap((e) => {
       const o = operatorRules ? e.reference : e.documented;
       if (o === undefined) return [];
       const what =
@@ -269,16 +359,16 @@ export const agentsCommand: Command = {
           : `its operator documents that it follows ${e.crawler.fallback}'s group`;
       return [
         operatorRules
-          ? `  ${e.crawler.token}: ${what} (--operator-rules); the reference reads it as ${o.status}`
-          : `  ${e.crawler.token}: ${what}; under that reading: ${o.status} (--operator-rules)`,
+          ? `  ${e.crawler.name}: ${what} (--operator-rules); the reference reads it as ${o.status}`
+          : `  ${e.crawler.name}: ${what}; under that reading: ${o.status} (--operator-rules)`,
       ];
     });
     if (readings.length > 0) out.push("", "Readings:", ...readings);
-    out.push("", "Summary:", ...summary);
-    if (report.otherAgents.length > 0) {
+    out.push("", "Summary:", ...byCategory.map((c) => summaryLine(c.category, c.entries)));
+    if (full.otherAgents.length > 0) {
       out.push(
         "",
-        `Other agents named in this file: ${report.otherAgents.map((a) => `${esc(a.token)} (${lines(a.lines)})`).join(", ")}`,
+        `Other agents named in this file: ${full.otherAgents.map((a) => `${esc(a.token)} (${lines(a.lines)})`).join(", ")}`,
       );
     }
     out.push(...usage.text);
