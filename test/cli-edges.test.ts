@@ -327,10 +327,14 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
     const agents = await robots(["agents", file, "--format", "json"]);
     const json = JSON.parse(agents.stdout) as {
       reading: string;
-      crawlers: { token: string; status: string; documented?: { status: string } }[];
+      categories: {
+        crawlers: { name: string; status: string; documented?: { status: string } }[];
+      }[];
     };
     assert.equal(json.reading, "reference");
-    const ads = json.crawlers.find((c) => c.token === "AdsBot-Google")!;
+    const ads = json.categories
+      .flatMap((c) => c.crawlers)
+      .find((c) => c.name === "AdsBot-Google")!;
     assert.deepEqual([ads.status, ads.documented?.status], ["blocked", "allowed"]);
   });
 
@@ -343,9 +347,13 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
     assert.match(apple.stdout, /line 5: Disallow: \/private/);
     const agents = await robots(["agents", file, "--format", "json", "--operator-rules"]);
     const json = JSON.parse(agents.stdout) as {
-      crawlers: { token: string; status: string; reference?: { status: string } }[];
+      categories: {
+        crawlers: { name: string; status: string; reference?: { status: string } }[];
+      }[];
     };
-    const ads = json.crawlers.find((c) => c.token === "AdsBot-Google")!;
+    const ads = json.categories
+      .flatMap((c) => c.crawlers)
+      .find((c) => c.name === "AdsBot-Google")!;
     assert.deepEqual([ads.status, ads.reference?.status], ["allowed", "blocked"]);
   });
 

@@ -130,7 +130,7 @@ export function planBlock(
   ];
   if (!blockedCategories.has("search")) out.push("# No search crawler is named here.");
   for (const l of lines) {
-    const others = l.crawlers.filter((n) => n !== l.value);
+    const others = l.crawlers.filter((n) => asciiLower(n) !== asciiLower(l.value));
     if (others.length > 0) out.push(`# for ${others.map((n) => JSON.stringify(n)).join(", ")}`);
     out.push(`User-agent: ${l.value}`);
   }
@@ -153,6 +153,8 @@ export interface BlockedResult {
   readonly line: number;
   /** Non-empty Allow rules of the file's own groups for this token: they still apply. */
   readonly survivingAllows: readonly { readonly line: number; readonly value: string }[];
+  /** The checked paths still allowed to it. */
+  readonly allowedPaths: readonly string[];
 }
 
 export interface BlockCheck {
@@ -168,7 +170,7 @@ export interface BlockCheck {
   readonly paths: number;
   /** Verdicts of agents the snippet does not name that change (should be none). */
   readonly changes: readonly VerdictChange[];
-  /** Every named token is disallowed `/` with no surviving Allow, and no other verdict changed. */
+  /** Every named token is blocked everywhere (isBlockedEverywhere), and no other verdict changed. */
   readonly ok: boolean;
 }
 
@@ -180,6 +182,11 @@ function countLines(bytes: Uint8Array): number {
     if (c === 0x0a || (c === 0x0d && bytes[i + 1] !== 0x0a)) n++;
   }
   return n;
+}
+
+/** Disallowed `/` and every checked path, and no Allow rule of the file's own applies to it. */
+export function isBlockedEverywhere(b: BlockedResult): boolean {
+  return b.rootDisallowed && b.survivingAllows.length === 0 && b.allowedPaths.length === 0;
 }
 
 /**
@@ -239,6 +246,7 @@ export function checkBlock(
       rootDisallowed: !v.allowed,
       line: v.line,
       survivingAllows,
+      allowedPaths: paths.filter((p) => m.isAllowed(p)),
     });
   }
 
@@ -264,7 +272,7 @@ export function checkBlock(
     withinSizeLimit &&
     joiningAgents.length === 0 &&
     changes.length === 0 &&
-    blocked.every((b) => b.rootDisallowed && b.survivingAllows.length === 0);
+    blocked.every(isBlockedEverywhere);
   return {
     firstLine,
     withinSizeLimit,

@@ -153,17 +153,23 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
 
   // agents
   { name: "agents-report", args: ["agents", `${F}/agents.txt`] },
-  { name: "agents-ai", args: ["agents", `${F}/agents.txt`, "--purpose", "ai"] },
+  { name: "agents-ai", args: ["agents", `${F}/agents.txt`, "--category", "ai"] },
   {
     name: "agents-json",
-    args: ["agents", `${F}/agents.txt`, "--format", "json", "--purpose", "ai-search,seo"],
+    args: ["agents", `${F}/agents.txt`, "--format", "json", "--category", "ai-search,seo"],
   },
   {
     name: "agents-empty-stdin",
     args: ["agents", "-", "--purpose", "search"],
     stdin: { text: () => "", about: "an empty file" },
   },
-  { name: "agents-error-purpose", args: ["agents", `${F}/agents.txt`, "--purpose", "robots"] },
+  { name: "agents-error-category", args: ["agents", `${F}/agents.txt`, "--category", "robots"] },
+  { name: "agents-block", args: ["agents", "--block", "ai-training", `${F}/agents.txt`] },
+  { name: "agents-block-unchecked", args: ["agents", "--block", "ai-user-triggered,archive"] },
+  {
+    name: "agents-block-allow-survives",
+    args: ["agents", "--block", "ai-training", `${F}/agents-allow.txt`],
+  },
 
   // check (file form and bulk form)
   {

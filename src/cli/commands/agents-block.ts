@@ -6,7 +6,12 @@
  */
 import { CRAWLERS, type CrawlerCategory } from "../../data/crawlers.js";
 import type { Profile } from "../../protocol/profile.js";
-import { type BlockCheck, checkBlock, planBlock } from "../../report/block-snippet.js";
+import {
+  type BlockCheck,
+  checkBlock,
+  isBlockedEverywhere,
+  planBlock,
+} from "../../report/block-snippet.js";
 import { disallowsEverything } from "../access.js";
 import { EXIT } from "../errors.js";
 import { esc } from "../escape.js";
@@ -31,17 +36,18 @@ function checkText(check: BlockCheck, label: string): string[] {
     );
   }
   for (const b of check.blocked) {
-    if (!b.rootDisallowed) {
-      problems.push(
-        `${b.value} may still crawl / (line ${b.line} decides): an Allow rule of the file's own group for it is merged with the new group and wins`,
-      );
-    }
     if (b.survivingAllows.length > 0) {
       const rules = b.survivingAllows
         .map((r) => `line ${r.line} "Allow: ${esc(r.value)}"`)
         .join(", ");
+      const one = b.survivingAllows.length === 1;
       problems.push(
-        `${b.value}: ${rules} still ${b.survivingAllows.length === 1 ? "applies" : "apply"} after the merge (Google merges every group naming an agent, and the longer Allow wins): remove ${b.survivingAllows.length === 1 ? "it" : "them"} to block it everywhere`,
+        `${b.value} ${b.rootDisallowed ? "may still crawl what" : "may still crawl /, and what"} ${rules} ${one ? "allows" : "allow"}: Google merges every group naming an agent, and an Allow as long as the Disallow or longer wins; remove ${one ? "it" : "them"} to block ${b.value}`,
+      );
+    } else if (!b.rootDisallowed || b.allowedPaths.length > 0) {
+      const where = b.rootDisallowed ? b.allowedPaths : ["/", ...b.allowedPaths];
+      problems.push(
+        `${b.value} may still crawl ${where.slice(0, 3).map(esc).join(", ")}${where.length > 3 ? ", …" : ""}`,
       );
     }
   }
@@ -51,13 +57,11 @@ function checkText(check: BlockCheck, label: string): string[] {
     );
   }
   if (check.changes.length > 20) problems.push(`… ${check.changes.length - 20} more changes`);
-  const blocked = check.blocked.filter(
-    (b) => b.rootDisallowed && b.survivingAllows.length === 0,
-  ).length;
+  const blocked = check.blocked.filter(isBlockedEverywhere).length;
   out.push(
     `checked against ${esc(label)}, the group appended from line ${check.firstLine}:`,
-    `  ${blocked} of ${check.blocked.length} tokens are disallowed everywhere`,
-    `  ${check.keptAgents} other agents (the catalogue's others, the file's, any other crawler) on ${check.paths} paths of the file: ${check.changes.length === 0 ? "no verdict changes" : `${check.changes.length} verdicts change`}`,
+    `  ${blocked} of ${check.blocked.length} tokens are disallowed / and the ${check.paths} paths of the file, with no Allow rule of the file's left for them`,
+    `  ${check.keptAgents} other agents (the catalogue's others, the file's, any other crawler) on those paths: ${check.changes.length === 0 ? "no verdict changes" : `${check.changes.length} verdicts change`}`,
   );
   if (problems.length > 0) out.push("problems:", ...problems.map((p) => `  ${p}`));
   return out;

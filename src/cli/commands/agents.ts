@@ -288,7 +288,7 @@ export const agentsCommand: Command = {
           description: CRAWLER_CATEGORIES[c.category],
           crawlers: c.entries.map(entryJson),
         })),
-        tokens: tokens.map((t) => ({ kind: t.kind, names: t.names, token: t.token })),
+        tokens,
         otherAgents: full.otherAgents,
         usage: usage.json,
       };
