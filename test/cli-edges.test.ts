@@ -332,9 +332,7 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
       }[];
     };
     assert.equal(json.reading, "reference");
-    const ads = json.categories
-      .flatMap((c) => c.crawlers)
-      .find((c) => c.name === "AdsBot-Google")!;
+    const ads = json.categories.flatMap((c) => c.crawlers).find((c) => c.name === "AdsBot-Google")!;
     assert.deepEqual([ads.status, ads.documented?.status], ["blocked", "allowed"]);
   });
 
@@ -351,9 +349,7 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
         crawlers: { name: string; status: string; reference?: { status: string } }[];
       }[];
     };
-    const ads = json.categories
-      .flatMap((c) => c.crawlers)
-      .find((c) => c.name === "AdsBot-Google")!;
+    const ads = json.categories.flatMap((c) => c.crawlers).find((c) => c.name === "AdsBot-Google")!;
     assert.deepEqual([ads.status, ads.reference?.status], ["allowed", "blocked"]);
   });
 
