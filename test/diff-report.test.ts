@@ -3,16 +3,21 @@
  * crawler report), plus the crawler data file and the CLI's colour rule.
  */
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, test } from "node:test";
 import { colorEnabled, makePaint } from "../src/cli/color.js";
 import { CRAWLER_CATEGORIES, CRAWLERS } from "../src/data/crawlers.js";
 import { agentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js";
 import { probePaths, probesForPattern } from "../src/diff/probe-paths.js";
 import { isValidProductToken } from "../src/match/agent-token.js";
+import { compileMatcher } from "../src/match/compile.js";
+import { contentSignals, crawlDelay } from "../src/match/directives.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { leadingProductToken } from "../src/protocol/product-token.js";
 import { crawlerReport } from "../src/report/crawler-report.js";
+import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
 
 describe("diff: probe paths sit on both sides of each pattern (SPEC.md §5)", () => {
   for (const pattern of [
@@ -127,6 +132,38 @@ describe("crawler report", () => {
   });
   test("agents the list does not know are reported", () => {
     assert.deepEqual(report.otherAgents, [{ token: "Odd-Bot", lines: [12] }]);
+  });
+});
+
+describe("crawler report: the shared outcome of unnamed crawlers", () => {
+  test("equals a matcher compiled for each crawler, on corpus files", () => {
+    const dir = path.join(CORPUS_DIR, "files");
+    const files = hasShared()
+      ? readdirSync(dir)
+          .sort()
+          .filter((_, i) => i % 200 === 0)
+          .map((f) => path.join(dir, f))
+      : [path.join(REPO_ROOT, "test/fixtures/cli/agents.txt")];
+    let named = 0;
+    let unnamed = 0;
+    for (const file of files) {
+      const robots = parseRobotsTxt(readFileSync(file));
+      for (const e of crawlerReport(robots, CRAWLERS, { operatorRules: false }).crawlers) {
+        const m = compileMatcher(robots, e.crawler.token);
+        const v = m.check("/");
+        if (m.source === "named") named++;
+        else unnamed++;
+        assert.deepEqual(
+          [e.source, e.rootAllowed, e.line, e.groupLines.length],
+          [m.source, v.allowed, v.line, m.groups.length],
+          `${file} ${e.crawler.name}`,
+        );
+        assert.equal(e.crawlDelay, crawlDelay(robots, e.crawler.token));
+        assert.deepEqual(e.contentSignals, contentSignals(robots, e.crawler.token));
+      }
+    }
+    // Both kinds occur, so both paths of the report were compared.
+    assert.ok(named > 0 && unnamed > 0, `${named} named, ${unnamed} unnamed`);
   });
 });
 

@@ -59,6 +59,47 @@ function isNamed(robots: RobotsTxt, token: string): boolean {
   return robots.groups.some((g) => namesAgent(g, token));
 }
 
+type Outcome = Omit<CrawlerReportEntry, "crawler" | "documented" | "reference">;
+
+/**
+ * The outcome for the groups `agent` selects. Every agent no group names
+ * selects the `*` groups, so they share one outcome, computed once: the
+ * catalogue has 189 crawlers and a file names few of them. On the corpus's
+ * largest file a report took 392 ms with a matcher per crawler, 14 ms so.
+ */
+function outcome(
+  robots: RobotsTxt,
+  agent: string,
+  source: ReportSource | null,
+  memo: Map<string, Outcome>,
+): Outcome {
+  const named = robots.groups.some((g) => namesAgent(g, agent));
+  const key = `${source ?? ""}:${named ? asciiLower(agent) : "*"}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const selector = named ? agent : "*";
+  const m: RobotsMatcher = compileMatcher(robots, selector);
+  const v = m.check("/");
+  let disallowRules = 0;
+  for (const i of m.groups) {
+    for (const r of robots.groups[i]?.rules ?? []) {
+      if (disallows(r.kind, r.pattern.length)) disallowRules++;
+    }
+  }
+  const o: Outcome = {
+    status: !v.allowed ? "blocked" : disallowRules > 0 ? "partial" : "allowed",
+    rootAllowed: v.allowed,
+    line: v.line,
+    source: source ?? m.source,
+    groupLines: m.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0),
+    disallowRules,
+    crawlDelay: crawlDelay(robots, selector),
+    contentSignals: contentSignals(robots, selector),
+  };
+  memo.set(key, o);
+  return o;
+}
+
 /**
  * How a crawler reads the file: the reference's group selection (SPEC.md
  * §4), or with the exceptions its operator documents (`fallback`,
@@ -68,33 +109,24 @@ function entry(
   robots: RobotsTxt,
   crawler: CrawlerInfo,
   operatorRules: boolean,
+  memo: Map<string, Outcome>,
 ): CrawlerReportEntry {
   // The token as a parser reads it (SPEC.md §3: `MJ12bot` is read as `MJ`,
   // both in the file and, so that the group applies, for the crawler). A
   // name that reads as no token cannot be named: only the `*` groups apply.
   const token = leadingProductToken(crawler.token);
-  const agent = token === "" ? "*" : token;
-  let m: RobotsMatcher = compileMatcher(robots, agent);
-  let source: ReportSource = m.source;
-  let signalsFor = agent;
-  if (!operatorRules) {
-    // the reference's reading: no exception applies
-  } else if (
-    m.source !== "named" &&
-    crawler.fallback !== undefined &&
-    isNamed(robots, crawler.fallback)
-  ) {
-    m = compileMatcher(robots, crawler.fallback);
-    source = "fallback";
-    signalsFor = crawler.fallback;
-  } else if (m.source === "global" && crawler.ignoresGlobal === true) {
+  const o = outcome(robots, token === "" ? "*" : token, null, memo);
+  if (!operatorRules || o.source === "named") return { crawler, ...o };
+  if (crawler.fallback !== undefined && isNamed(robots, crawler.fallback)) {
+    return { crawler, ...outcome(robots, crawler.fallback, "fallback", memo) };
+  }
+  if (o.source === "global" && crawler.ignoresGlobal === true) {
     // No group applies: everything is allowed and `*` directives are not read.
-    const root = { allowed: true, line: 0 };
     return {
       crawler,
       status: "allowed",
-      rootAllowed: root.allowed,
-      line: root.line,
+      rootAllowed: true,
+      line: 0,
       source: "ignores-global",
       groupLines: [],
       disallowRules: 0,
@@ -102,24 +134,7 @@ function entry(
       contentSignals: [],
     };
   }
-  const v = m.check("/");
-  let disallowRules = 0;
-  for (const i of m.groups) {
-    for (const r of robots.groups[i]?.rules ?? []) {
-      if (disallows(r.kind, r.pattern.length)) disallowRules++;
-    }
-  }
-  return {
-    crawler,
-    status: !v.allowed ? "blocked" : disallowRules > 0 ? "partial" : "allowed",
-    rootAllowed: v.allowed,
-    line: v.line,
-    source,
-    groupLines: m.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0),
-    disallowRules,
-    crawlDelay: crawlDelay(robots, signalsFor),
-    contentSignals: contentSignals(robots, signalsFor),
-  };
+  return { crawler, ...o };
 }
 
 /** The report for `crawlers` (default: the built-in list) under `robots`. */
@@ -147,6 +162,7 @@ export function crawlerReport(
   options: CrawlerReportOptions = {},
 ): CrawlerReport {
   const operatorRules = options.operatorRules ?? true;
+  const memo = new Map<string, Outcome>();
   const known = new Set(crawlers.map((c) => asciiLower(leadingProductToken(c.token))));
   const others = new Map<string, { token: string; lines: number[] }>();
   for (const g of robots.groups) {
@@ -161,9 +177,9 @@ export function crawlerReport(
   }
   return {
     crawlers: crawlers.map((c) => {
-      const e = entry(robots, c, operatorRules);
+      const e = entry(robots, c, operatorRules, memo);
       if (c.fallback === undefined && c.ignoresGlobal !== true) return e;
-      const o = entry(robots, c, !operatorRules);
+      const o = entry(robots, c, !operatorRules, memo);
       if (o.source === e.source && o.status === e.status && o.line === e.line) return e;
       const other: OtherReading = {
         status: o.status,
