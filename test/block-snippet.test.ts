@@ -148,10 +148,15 @@ describe("checking the group against a file", () => {
     const gpt = c.blocked.find((b) => b.token === "GPTBot")!;
     assert.deepEqual(
       [gpt.rootDisallowed, gpt.survivingAllows, gpt.allowedPaths.includes("/blog/")],
-      [true, [{ line: 2, value: "/blog/" }], true],
+      [true, [{ line: 2, value: "/blog/", alsoFor: [] }], true],
     );
     const claude = c.blocked.find((b) => b.token === "ClaudeBot")!;
     assert.deepEqual([claude.rootDisallowed, claude.line], [false, 5]);
+    // A group shared with a kept agent: the rule applies to it too.
+    const shared = check("User-agent: GPTBot\nUser-agent: Googlebot\nAllow: /news/\n");
+    const both = shared.blocked.find((b) => b.token === "GPTBot")!;
+    assert.deepEqual(both.survivingAllows, [{ line: 3, value: "/news/", alsoFor: ["Googlebot"] }]);
+    assert.equal(shared.changes.length, 0);
     // An empty Allow allows nothing: it is not reported.
     const empty = check("User-agent: GPTBot\nAllow:\n");
     assert.equal(empty.ok, true);

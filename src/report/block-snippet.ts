@@ -144,6 +144,14 @@ export function planBlock(
   };
 }
 
+/** An Allow rule of the file's own that still applies to a blocked token. */
+export interface SurvivingAllow {
+  readonly line: number;
+  readonly value: string;
+  /** Other agents its group names: removing the rule would change their verdicts too. */
+  readonly alsoFor: readonly string[];
+}
+
 export interface BlockedResult {
   readonly value: string;
   readonly token: string;
@@ -152,7 +160,7 @@ export interface BlockedResult {
   /** The line deciding `/` in the combined file. */
   readonly line: number;
   /** Non-empty Allow rules of the file's own groups for this token: they still apply. */
-  readonly survivingAllows: readonly { readonly line: number; readonly value: string }[];
+  readonly survivingAllows: readonly SurvivingAllow[];
   /** The checked paths still allowed to it. */
   readonly allowedPaths: readonly string[];
 }
@@ -232,11 +240,15 @@ export function checkBlock(
     seen.add(key);
     const m = compileMatcher(after, l.token);
     const v = m.check("/");
-    const survivingAllows: { line: number; value: string }[] = [];
+    const survivingAllows: SurvivingAllow[] = [];
     for (const i of m.groups) {
-      for (const r of after.groups[i]?.rules ?? []) {
+      const group = after.groups[i];
+      const alsoFor = (group?.agents ?? [])
+        .filter((a) => a.global || asciiLower(a.token) !== key)
+        .map((a) => (a.global ? "*" : a.token));
+      for (const r of group?.rules ?? []) {
         if (r.kind === "allow" && r.pattern.length > 0 && r.line < firstLine) {
-          survivingAllows.push({ line: r.line, value: r.value });
+          survivingAllows.push({ line: r.line, value: r.value, alsoFor });
         }
       }
     }

@@ -41,8 +41,13 @@ function checkText(check: BlockCheck, label: string): string[] {
         .map((r) => `line ${r.line} "Allow: ${esc(r.value)}"`)
         .join(", ");
       const one = b.survivingAllows.length === 1;
+      const others = [...new Set(b.survivingAllows.flatMap((r) => r.alsoFor))];
+      const fix =
+        others.length === 0
+          ? `remove ${one ? "it" : "them"} to block ${b.value}`
+          : `${one ? "its group" : "their groups"} also ${others.length === 1 ? "names" : "name"} ${others.map(esc).join(", ")}: take ${b.value} out of ${one ? "it" : "them"} to block ${b.value}`;
       problems.push(
-        `${b.value} ${b.rootDisallowed ? "may still crawl what" : "may still crawl /, and what"} ${rules} ${one ? "allows" : "allow"}: Google merges every group naming an agent, and an Allow as long as the Disallow or longer wins; remove ${one ? "it" : "them"} to block ${b.value}`,
+        `${b.value} ${b.rootDisallowed ? "may still crawl what" : "may still crawl /, and what"} ${rules} ${one ? "allows" : "allow"}: Google merges every group naming an agent, and an Allow as long as the Disallow or longer wins; ${fix}`,
       );
     } else if (!b.rootDisallowed || b.allowedPaths.length > 0) {
       const where = b.rootDisallowed ? b.allowedPaths : ["/", ...b.allowedPaths];
