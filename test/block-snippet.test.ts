@@ -166,6 +166,8 @@ describe("checking the group against a file", () => {
     const c = check("User-agent: *\nDisallow: /x\n\nUser-agent: Googlebot");
     assert.equal(c.ok, false);
     assert.deepEqual(c.joiningAgents, [{ line: 4, value: "Googlebot" }]);
+    // Only Googlebot's rules changed, so only Googlebot was compared path by path.
+    assert.equal(c.probedAgents, 1);
     assert.ok(c.changes.some((x) => x.agent.token === "Googlebot" && !x.after.allowed));
   });
 
@@ -175,6 +177,8 @@ describe("checking the group against a file", () => {
     const c = check(big);
     assert.equal(c.withinSizeLimit, false);
     assert.equal(c.ok, false);
+    // Before and after are read alike: the first 500 KiB, so nothing else changes.
+    assert.deepEqual([c.changes.length, c.probedAgents], [0, 0]);
     assert.ok(c.blocked.some((b) => !b.rootDisallowed));
     assert.equal(check(big, true).ok, true);
   });
@@ -242,7 +246,7 @@ describe("robots agents --block", () => {
     const r = run(["--block", "ai-training", file]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, planBlock(["ai-training"], CRAWLERS).snippet);
-    assert.match(r.stderr, /no verdict changes/);
+    assert.match(r.stderr, /keep the very same rules: no verdict of theirs changes/);
     const robots = parseRobotsTxt(`${readFileSync(file, "utf8")}\n${r.stdout}`);
     assert.equal(compileMatcher(robots, "GPTBot").check("/").allowed, false);
     assert.equal(compileMatcher(robots, "Googlebot").check("/").allowed, true);

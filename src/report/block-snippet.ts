@@ -26,7 +26,8 @@ import {
 } from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
 import { compileMatcher } from "../match/compile.js";
-import { parseRobotsTxt } from "../parse/parse-robots-txt.js";
+import { selectGroups } from "../match/select-groups.js";
+import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { asciiLower, isProductTokenChar } from "../protocol/product-token.js";
 import type { Profile } from "../protocol/profile.js";
 import { crawlerView } from "../protocol/size-limit.js";
@@ -173,8 +174,14 @@ export interface BlockCheck {
   /** Agent lines at the end of the file that would join the snippet's group. */
   readonly joiningAgents: readonly { readonly line: number; readonly value: string }[];
   readonly blocked: readonly BlockedResult[];
-  /** How many agents and paths the kept verdicts were compared for. */
+  /** The agents the group does not name: the catalogue's others, the file's, and `*`. */
   readonly keptAgents: number;
+  /**
+   * Those whose groups' rules differ after appending, so their verdicts were
+   * compared on every path; the others keep the very same rules.
+   */
+  readonly probedAgents: number;
+  /** The probe paths of the file (src/diff/probe-paths.ts), `/` included. */
   readonly paths: number;
   /** Verdicts of agents the snippet does not name that change (should be none). */
   readonly changes: readonly VerdictChange[];
@@ -190,6 +197,22 @@ function countLines(bytes: Uint8Array): number {
     if (c === 0x0a || (c === 0x0d && bytes[i + 1] !== 0x0a)) n++;
   }
   return n;
+}
+
+/** Do the groups `agent` selects hold the same rules, in order, in both files? */
+function sameRules(before: RobotsTxt, after: RobotsTxt, agent: string): boolean {
+  const a = selectGroups(before, agent).groups;
+  const b = selectGroups(after, agent).groups;
+  if (a.length !== b.length) return false;
+  for (let g = 0; g < a.length; g++) {
+    const ra = a[g]!.rules;
+    const rb = b[g]!.rules;
+    if (ra.length !== rb.length) return false;
+    for (let i = 0; i < ra.length; i++) {
+      if (ra[i]!.kind !== rb[i]!.kind || ra[i]!.pattern !== rb[i]!.pattern) return false;
+    }
+  }
+  return true;
 }
 
 /** Disallowed `/` and every checked path, and no Allow rule of the file's own applies to it. */
@@ -221,7 +244,11 @@ export function checkBlock(
   const view =
     options.wholeFile === true ? { bytes: combined, truncated: false } : crawlerView(combined);
   const withinSizeLimit = !view.truncated;
-  const before = parseRobotsTxt(original, { profile });
+  // The file as crawlers read it before, and after: the same view of both.
+  const before = parseRobotsTxt(
+    options.wholeFile === true ? original : crawlerView(original).bytes,
+    { profile },
+  );
   const after = parseRobotsTxt(view.bytes, { profile });
 
   const snippetGroup = after.groups.find((g) =>
@@ -276,9 +303,14 @@ export function checkBlock(
     taken.add(key);
     agents.push({ token: c.token, label: c.token, generic: false });
   }
-  const comparer = new VerdictComparer(before, after, agents);
+  // An agent whose groups hold the same rules before and after has the
+  // same verdict on every path; only the others are probed. On the corpus's
+  // largest file (19,441 probe paths) probing all 125 agents took 1.2 s, the
+  // whole check takes 0.55 s without (npm run bench -- agents).
+  const probed = agents.filter((a) => !sameRules(before, after, a.token));
+  const comparer = new VerdictComparer(before, after, probed);
   const changes: VerdictChange[] = [];
-  for (const p of paths) changes.push(...comparer.compare(p));
+  if (probed.length > 0) for (const p of paths) changes.push(...comparer.compare(p));
 
   const ok =
     withinSizeLimit &&
@@ -291,6 +323,7 @@ export function checkBlock(
     joiningAgents,
     blocked,
     keptAgents: agents.length,
+    probedAgents: probed.length,
     paths: paths.length,
     changes,
     ok,

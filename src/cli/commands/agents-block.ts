@@ -66,7 +66,9 @@ function checkText(check: BlockCheck, label: string): string[] {
   out.push(
     `checked against ${esc(label)}, the group appended from line ${check.firstLine}:`,
     `  ${blocked} of ${check.blocked.length} tokens are disallowed / and the ${check.paths} paths of the file, with no Allow rule of the file's left for them`,
-    `  ${check.keptAgents} other agents (the catalogue's others, the file's, any other crawler) on those paths: ${check.changes.length === 0 ? "no verdict changes" : `${check.changes.length} verdicts change`}`,
+    check.probedAgents === 0
+      ? `  ${check.keptAgents} other agents (the catalogue's others, the file's, any other crawler) keep the very same rules: no verdict of theirs changes`
+      : `  ${check.keptAgents} other agents (the catalogue's others, the file's, any other crawler): ${check.keptAgents - check.probedAgents} keep the same rules; ${check.probedAgents} compared on those paths: ${check.changes.length === 0 ? "no verdict changes" : `${check.changes.length} verdicts change`}`,
   );
   if (problems.length > 0) out.push("problems:", ...problems.map((p) => `  ${p}`));
   return out;
