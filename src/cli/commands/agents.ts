@@ -35,8 +35,8 @@ import { runBlock } from "./agents-block.js";
 
 const CATEGORY_KEYS = Object.keys(CRAWLER_CATEGORIES) as CrawlerCategory[];
 
-export const agentsHelp = `Usage: robots agents <robots.txt | url | -> [--category list] [--format text|json]
-       robots agents --block <categories> [<robots.txt | url | ->] [--format text|json]
+export const agentsHelp = `Usage: robots agents <robots.txt | url | -> [--category list] [--format f]
+       robots agents --block <categories> [<robots.txt | url | ->] [--format f]
 
 Reports, for the crawlers of the catalogue (search engines, AI crawlers,
 SEO tools, archives and others), whether each may crawl "/", which group
@@ -59,11 +59,12 @@ merges its groups) and that no other agent's verdict changes on the file's
 paths; the check goes to stderr, the group to stdout.
 
 Options:
-  --category <list>  only these categories, comma-separated: ai (every AI
-                     category), ${CATEGORY_KEYS.join(", ")}
-                     (--purpose is accepted as another name for it)
-  --block <list>     print a group blocking these categories (as --category)
-  --format <f>       text (default: a table per category) or json
+  --category <list> only these categories, comma-separated: ai (every AI
+                    category), ${CATEGORY_KEYS.slice(0, 3).join(", ")},
+                    ${CATEGORY_KEYS.slice(3).join(", ")}
+                    (--purpose is another name for it)
+  --block <list>    print a group blocking these categories (as --category)
+  --format <f>      text (default: a table per category) or json
 ${WHOLE_FILE_HELP}
 ${OPERATOR_RULES_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
