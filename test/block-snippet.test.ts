@@ -90,6 +90,21 @@ describe("the group, read back with the parser and matcher", () => {
     );
   });
 
+  test("under the 1996 draft a line names every crawler whose name contains it", () => {
+    const plan = planBlock(["ai-training"], CRAWLERS, { profile: "legacy1996" });
+    const skipped = plan.skipped.map((s) => s.crawler);
+    // "Spider" would apply to Baiduspider, "AI" to Baiduspider as well.
+    assert.ok(skipped.includes("Spider") && skipped.includes("AI2Bot"), skipped.join());
+    const robots = parseRobotsTxt(plan.snippet, { profile: "legacy1996" });
+    for (const c of SEARCH) {
+      assert.notEqual(compileMatcher(robots, c.token).source, "named", c.name);
+    }
+    for (const c of CRAWLERS.filter((k) => k.category === "ai-training")) {
+      if (skipped.includes(c.name)) continue;
+      assert.equal(compileMatcher(robots, c.token).check("/x").allowed, false, c.name);
+    }
+  });
+
   test("names with digits are written whole; names with other characters as their token", () => {
     const plan = planBlock(["ai-training", "ai-user-triggered"], CRAWLERS);
     const values = plan.lines.map((l) => l.value);
@@ -120,7 +135,9 @@ describe("the group, read back with the parser and matcher", () => {
       ["Searchy2", "9bot"],
     );
     assert.match(plan.skipped[0]!.reason, /would block Searchy/);
-    assert.deepEqual(plan.alsoBlocked, [{ crawler: "Trainer/2", token: "Trainer" }]);
+    assert.deepEqual(plan.alsoBlocked, [
+      { crawler: "Trainer/2", token: "Trainer", category: "other" },
+    ]);
     const robots = parseRobotsTxt(plan.snippet);
     assert.equal(compileMatcher(robots, "Searchy").check("/").allowed, true);
     // Blocking search itself names it.

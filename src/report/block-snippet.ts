@@ -51,8 +51,12 @@ export interface BlockPlan {
   readonly lines: readonly BlockLine[];
   /** Crawlers of the blocked categories the snippet does not name, and why. */
   readonly skipped: readonly BlockSkip[];
-  /** Crawlers of other categories blocked too, because they read as a blocked token. */
-  readonly alsoBlocked: readonly { readonly crawler: string; readonly token: string }[];
+  /** Crawlers of other categories blocked too, because a line names them as well. */
+  readonly alsoBlocked: readonly {
+    readonly crawler: string;
+    readonly token: string;
+    readonly category: CrawlerCategory;
+  }[];
   /** The robots.txt lines, ending with a line break. */
   readonly snippet: string;
 }
@@ -72,17 +76,27 @@ export function blockLineValue(c: CrawlerInfo): string {
 }
 
 /** The snippet that blocks the crawlers of `categories` in `crawlers`. */
+/**
+ * Does a line naming `token` apply to the crawler whose token is `agent`?
+ * Equal ignoring ASCII case (SPEC.md §4); under the 1996 draft, contained
+ * in its name (SPEC.md §9: `Spider` applies to Baiduspider).
+ */
+function namesCrawler(token: string, agent: string, profile: Profile): boolean {
+  if (token === "" || agent === "") return false;
+  if (profile === "legacy1996") return asciiLower(agent).includes(asciiLower(token));
+  return asciiLower(token) === asciiLower(agent);
+}
+
 export function planBlock(
   categories: readonly CrawlerCategory[],
   crawlers: readonly CrawlerInfo[],
+  options: { readonly profile?: Profile } = {},
 ): BlockPlan {
+  const profile = options.profile ?? "google";
   const blockedCategories = new Set(categories);
-  const keptSearch = new Map<string, string>();
-  for (const c of crawlers) {
-    if (c.category === "search" && !blockedCategories.has("search") && c.token !== "") {
-      keptSearch.set(asciiLower(c.token), c.name);
-    }
-  }
+  const keptSearch = blockedCategories.has("search")
+    ? []
+    : crawlers.filter((c) => c.category === "search" && c.token !== "");
   const lines: { value: string; token: string; crawlers: string[] }[] = [];
   const byValue = new Map<string, (typeof lines)[number]>();
   const skipped: BlockSkip[] = [];
@@ -95,11 +109,11 @@ export function planBlock(
       });
       continue;
     }
-    const search = keptSearch.get(asciiLower(c.token));
+    const search = keptSearch.find((k) => namesCrawler(c.token, k.token, profile))?.name;
     if (search !== undefined) {
       skipped.push({
         crawler: c.name,
-        reason: `it is read as ${JSON.stringify(c.token)}, as search crawler ${search} is: naming it would block ${search}`,
+        reason: `it is read as ${JSON.stringify(c.token)}, which ${profile === "legacy1996" ? "the 1996 draft applies to" : "is the token of"} search crawler ${search}: naming it would block ${search}`,
       });
       continue;
     }
@@ -113,15 +127,13 @@ export function planBlock(
     lines.push(line);
     byValue.set(asciiLower(value), line);
   }
-  const blockedTokens = new Set(lines.map((l) => asciiLower(l.token)));
   const alsoBlocked = crawlers
     .filter(
       (c) =>
         !blockedCategories.has(c.category) &&
-        c.token !== "" &&
-        blockedTokens.has(asciiLower(c.token)),
+        lines.some((l) => namesCrawler(l.token, c.token, profile)),
     )
-    .map((c) => ({ crawler: c.name, token: c.token }));
+    .map((c) => ({ crawler: c.name, token: c.token, category: c.category }));
   const ordered = (Object.keys(CRAWLER_CATEGORIES) as CrawlerCategory[]).filter((k) =>
     blockedCategories.has(k),
   );
@@ -261,7 +273,12 @@ export function checkBlock(
   const paths = probePaths([before, after]);
   const blocked: BlockedResult[] = [];
   const seen = new Set<string>();
-  for (const l of plan.lines) {
+  // The named tokens, and the crawlers of other categories a line names too.
+  const targets = [
+    ...plan.lines,
+    ...plan.alsoBlocked.map((a) => ({ value: a.crawler, token: a.token })),
+  ];
+  for (const l of targets) {
     const key = asciiLower(l.token);
     if (seen.has(key)) continue;
     seen.add(key);

@@ -79,7 +79,7 @@ export async function runBlock(
   file: string | undefined,
   options: { format: "text" | "json"; wholeFile: boolean; profile: Profile },
 ): Promise<number> {
-  const plan = planBlock(categories, CRAWLERS);
+  const plan = planBlock(categories, CRAWLERS, { profile: options.profile });
   let check: BlockCheck | null = null;
   let label: string | undefined;
   let unchecked: string | undefined;
@@ -121,7 +121,9 @@ export async function runBlock(
   const notes = [`${names} crawlers named on ${plan.lines.length} User-agent lines`];
   for (const s of plan.skipped) notes.push(`left out: ${s.crawler}: ${s.reason}`);
   for (const a of plan.alsoBlocked) {
-    notes.push(`also blocked: ${a.crawler}, which is read as ${JSON.stringify(a.token)} too`);
+    notes.push(
+      `also blocked: ${a.crawler} (${a.category}), read as ${JSON.stringify(a.token)}: a line for another crawler names it too`,
+    );
   }
   if (check !== null && label !== undefined) notes.push(...checkText(check, label));
   if (unchecked !== undefined) notes.push(esc(unchecked));
