@@ -133,7 +133,7 @@ export const HAND_KEPT: readonly HandKeptCrawler[] = [
     operator: "Internet Archive / Alexa",
     category: "archive",
     honoursRobotsTxt: "unclear",
-    note: "the Wayback Machine has honoured this token; the Internet Archive no longer promises to",
+    note: "an old Alexa token the Wayback Machine has honoured; the Internet Archive has said it may not",
   },
   {
     name: "archive.org_bot",
