@@ -80,9 +80,12 @@ describe("URL arguments go through the fetching client", () => {
   test("agents --format json", async () => {
     const r = await robots(["agents", `${base}/`, "--format", "json"]);
     assert.equal(r.status, 0);
-    const json = JSON.parse(r.stdout) as { crawlers: { token: string; status: string }[] };
-    assert.equal(json.crawlers.find((c) => c.token === "GPTBot")?.status, "blocked");
-    assert.equal(json.crawlers.find((c) => c.token === "ClaudeBot")?.status, "partial");
+    const json = JSON.parse(r.stdout) as {
+      categories: { crawlers: { name: string; status: string }[] }[];
+    };
+    const crawlers = json.categories.flatMap((c) => c.crawlers);
+    assert.equal(crawlers.find((c) => c.name === "GPTBot")?.status, "blocked");
+    assert.equal(crawlers.find((c) => c.name === "ClaudeBot")?.status, "partial");
   });
   test("diff between the live file and a local one", async () => {
     const r = await robots(
@@ -137,10 +140,12 @@ describe("a server error disallows everything (SPEC.md §8)", () => {
     assert.equal(r.status, 0, r.stderr);
     const json = JSON.parse(r.stdout) as {
       disallowsEverything?: boolean;
-      crawlers: { status: string }[];
+      categories: { crawlers: { status: string }[] }[];
     };
     assert.equal(json.disallowsEverything, true);
-    assert.ok(json.crawlers.every((c) => c.status === "blocked"));
+    const crawlers = json.categories.flatMap((c) => c.crawlers);
+    assert.ok(crawlers.length > 100);
+    assert.ok(crawlers.every((c) => c.status === "blocked"));
   });
   test("bulk check: every URL disallowed, no deciding line", async () => {
     const r = await robots(
