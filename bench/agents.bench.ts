@@ -11,12 +11,13 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { CRAWLERS } from "../src/data/crawlers.js";
 import { compileMatcher } from "../src/match/compile.js";
-import { contentSignals, crawlDelay } from "../src/match/directives.js";
+import { crawlDelay } from "../src/match/directives.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { disallows } from "../src/protocol/empty-rule.js";
 import { crawlerView } from "../src/protocol/size-limit.js";
 import { checkBlock, planBlock } from "../src/report/block-snippet.js";
 import { crawlerReport } from "../src/report/crawler-report.js";
+import { contentSignals } from "../src/usage/content-signals.js";
 import { CORPUS_DIR } from "../test/helpers/shared.js";
 import { fmtMs, median, ratioRange, row, timeRuns } from "./harness.js";
 

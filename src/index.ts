@@ -63,9 +63,7 @@ export {
 } from "./match/compile.js";
 export {
   type CleanParam,
-  type ContentSignal,
   cleanParams,
-  contentSignals,
   crawlDelay,
   directivesFor,
   host,

@@ -12,11 +12,12 @@ import { agentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js";
 import { probePaths, probesForPattern } from "../src/diff/probe-paths.js";
 import { isValidProductToken } from "../src/match/agent-token.js";
 import { compileMatcher } from "../src/match/compile.js";
-import { contentSignals, crawlDelay } from "../src/match/directives.js";
+import { crawlDelay } from "../src/match/directives.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { leadingProductToken } from "../src/protocol/product-token.js";
 import { crawlerReport } from "../src/report/crawler-report.js";
+import { contentSignals } from "../src/usage/content-signals.js";
 import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
 
 describe("diff: probe paths sit on both sides of each pattern (SPEC.md §5)", () => {

@@ -7,11 +7,12 @@
 
 import { CRAWLERS, type CrawlerInfo } from "../data/crawlers.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
-import { type ContentSignal, contentSignals, crawlDelay } from "../match/directives.js";
+import { crawlDelay } from "../match/directives.js";
 import { namesAgent } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { disallows } from "../protocol/empty-rule.js";
 import { asciiLower, leadingProductToken } from "../protocol/product-token.js";
+import { type ContentSignal, contentSignals } from "../usage/content-signals.js";
 
 /**
  * - `blocked`: `/` is disallowed (the site's home page; usually `Disallow: /`).

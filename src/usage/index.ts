@@ -5,6 +5,7 @@
  * headers. Part of the core: no dependencies, no `node:` imports.
  */
 export { type AgentUsage, usageByAgent } from "./agent-usage.js";
+export { type ContentSignal, contentSignals } from "./content-signals.js";
 export {
   type AgentUsageLines,
   type ContentSignalLine,

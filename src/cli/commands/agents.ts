@@ -13,7 +13,7 @@ import {
   type CrawlerInfo,
 } from "../../data/crawlers.js";
 import { compileMatcher } from "../../match/compile.js";
-import { type ContentSignal, contentSignals, crawlDelay } from "../../match/directives.js";
+import { crawlDelay } from "../../match/directives.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import {
   type CrawlerReportEntry,
@@ -21,6 +21,7 @@ import {
   type ReportSource,
 } from "../../report/crawler-report.js";
 import { tokenFindings } from "../../report/crawler-tokens.js";
+import { type ContentSignal, contentSignals } from "../../usage/content-signals.js";
 import { disallowsEverything } from "../access.js";
 import { formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
