@@ -221,6 +221,17 @@ describe("a fleet of crawler processes sharing Redis", () => {
         urls: [url],
       });
       const final = last.results[0]!;
+      // The precondition of an exact count: every store call answered in
+      // time with a valid entry (a failing call is skipped by design, see
+      // docs/fleet.md "Failure modes"). So a count below the site's is a lost attempt.
+      const stats = await Promise.all(
+        fleet.map((w) => w.ask<{ client: { storeErrors: number } }>({ op: "stats" })),
+      );
+      assert.deepEqual(
+        stats.map((s) => s.client.storeErrors),
+        fleet.map(() => 0),
+        "no store call failed, timed out or met an invalid entry",
+      );
       // The last check fetched once more (the retry was due), so it counts too.
       assert.equal(final.attempts, site.robotsHits, "every failed fetch of every process counted");
       assert.ok(site.robotsHits > 10, `the processes raced: ${site.robotsHits} fetches`);

@@ -288,6 +288,116 @@ describe("the client over the Redis store", () => {
     }
   });
 
+  it("a failure recorded after a later one (out-of-order times) is counted and keeps since", async () => {
+    // Two processes, no lease (each fetches on its own): B reads the store
+    // and fetches; its request is held while A fails and records at t0 + 5;
+    // then B's answer comes and B records its failure with its own, earlier
+    // time t0 (it finished first, or its clock is behind: both happen in a
+    // fleet). The entry must stay one every reader accepts, so the next
+    // failure counts on from it.
+    let arrived!: () => void;
+    let release!: () => void;
+    const bArrived = new Promise<void>((r) => {
+      arrived = r;
+    });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let requests = 0;
+    const site = await startServer((_req, res) => {
+      if (requests++ === 0) {
+        arrived();
+        void held.then(() => res.writeHead(503).end());
+      } else {
+        res.writeHead(503).end();
+      }
+    });
+    const t0 = 1_800_000_000_000;
+    let clockA = t0 + 5;
+    const withoutLease = (s: RedisRobotsStore) => ({
+      get: (o: string) => s.get(o),
+      set: (o: string, e: StoredEntry) => s.set(o, e),
+      delete: (o: string) => s.delete(o),
+      update: (o: string, f: (c: StoredEntry | undefined) => StoredEntry) => s.update(o, f),
+    });
+    const storeA = fresh();
+    const storeB = new RedisRobotsStore({ url: redis.url, prefix: storeA.prefix });
+    stores.push(storeB);
+    const retry = { retryMs: 1, minRetryMs: 1, maxRetryMs: 1 };
+    const a = new RobotsClient("FleetBot/1.0", {
+      store: withoutLease(storeA),
+      now: () => clockA,
+      ...retry,
+    });
+    const b = new RobotsClient("FleetBot/1.0", {
+      store: withoutLease(storeB),
+      now: () => t0,
+      ...retry,
+    });
+    try {
+      const url = `${site.origin}/page`;
+      const checkB = b.check(url);
+      await bArrived;
+      const first = await a.check(url);
+      assert.equal(first.source.serverError?.attempts, 1);
+      release();
+      const second = await checkB;
+      assert.equal(second.source.serverError?.attempts, 2, "B counts on from A's failure");
+      // A's retry is due: it fetches again and counts on from the entry B wrote.
+      clockA = t0 + 50;
+      const third = await a.check(url);
+      assert.equal(site.hits(), 3);
+      assert.equal(third.source.serverError?.attempts, 3, "every failure counted");
+      for (const r of [first, second, third]) {
+        assert.equal(r.allowed, false);
+        assert.equal(r.source.serverError?.since, t0 + 5, "since: the first failure recorded");
+      }
+      assert.equal(a.stats.storeErrors + b.stats.storeErrors, 0, "no entry was judged invalid");
+      const stored = await storeA.get(site.origin);
+      assert.equal(stored?.error?.attempts, 3);
+      assert.equal(stored?.error?.lastAttemptAt, t0 + 50);
+    } finally {
+      release();
+      await Promise.all([a.close(), b.close()]);
+      await site.close();
+    }
+  });
+
+  it("an invalid entry an update replaces is counted: its attempts are lost, and that shows", async () => {
+    const site = await startServer((_req, res) => res.writeHead(503).end());
+    try {
+      const store = fresh();
+      const now = Date.now();
+      // An error state no reader accepts (since after the last attempt).
+      await store.set(site.origin, {
+        format: STORED_FORMAT,
+        origin: site.origin,
+        good: null,
+        error: {
+          since: now,
+          lastAttemptAt: now - 10,
+          nextRetryAt: now - 9,
+          attempts: 7,
+          status: 503,
+          reason: "status",
+          message: "HTTP 503",
+        },
+      });
+      const client = new RobotsClient("FleetBot/1.0", { store });
+      const r = await client.check(`${site.origin}/page`);
+      assert.equal(r.allowed, false);
+      assert.equal(r.source.serverError?.attempts, 1, "counting starts again");
+      assert.equal(r.source.storeProblem?.kind, "invalid");
+      // Both reads (before and under the fetch lease) and the update that replaced it.
+      assert.equal(client.stats.storeInvalid, 3);
+      assert.equal(client.stats.storeErrors, 3);
+      assert.equal((await store.get(site.origin))?.error?.attempts, 1, "a valid entry again");
+      await client.close();
+    } finally {
+      await site.close();
+    }
+  });
+
   it("an existing node-redis client can be passed in; the caller connects and closes it", async () => {
     const own = createClient({ url: redis.url });
     own.on("error", () => {});

@@ -25,14 +25,22 @@ export function entryAfterFetch(
 ): CachedEntry {
   const redirects = result.redirects.map((h) => h.to);
   if (result.kind === "unreachable") {
-    const attempts = (prev?.error?.attempts ?? 0) + 1;
+    const was = prev?.error ?? null;
+    const attempts = (was?.attempts ?? 0) + 1;
+    // `prev` may be another process's newer entry: its failure can be
+    // recorded later than `at` (that process finished after this one, or its
+    // clock is ahead). The first recorded `since` stays and the last attempt
+    // is the later one, so since ≤ lastAttemptAt holds and every reader
+    // accepts the entry; a `since` later by that gap only makes the
+    // timeline's disallow last longer, never shorter.
+    const last = Math.max(was?.lastAttemptAt ?? at, at);
     return {
       origin,
       good: prev?.good ?? null,
       error: {
-        since: prev?.error?.since ?? at,
-        lastAttemptAt: at,
-        nextRetryAt: at + retryDelay(result.headers, attempts, retry),
+        since: was?.since ?? at,
+        lastAttemptAt: last,
+        nextRetryAt: last + retryDelay(result.headers, attempts, retry),
         attempts,
         status: result.status,
         reason: result.reason,

@@ -591,12 +591,22 @@ export class RobotsClient {
       return { entry: local, problem: await this.#writeStore(key, local) };
     }
     let applied = local;
+    // Why the entry the update replaced was unusable (its count is lost), if it was.
+    let replaced: string | null = null;
     const r = await guardStoreCall(
       "set",
       () =>
         store.update!(key, (current) => {
-          const latest = fromStoredEntry(current, key, at, this.#bounds).entry ?? prev;
-          applied = entryAfterFetch(key, latest, result, at, this.#lifetime, this.#retry);
+          const read = fromStoredEntry(current, key, at, this.#bounds);
+          replaced = read.problem;
+          applied = entryAfterFetch(
+            key,
+            read.entry ?? prev,
+            result,
+            at,
+            this.#lifetime,
+            this.#retry,
+          );
           return toStoredEntry(applied);
         }),
       this.#storeTimeoutMs,
@@ -604,6 +614,11 @@ export class RobotsClient {
     if (r.problem !== null) {
       this.#countStoreProblem(r.problem);
       return { entry: local, problem: r.problem };
+    }
+    if (replaced !== null) {
+      const problem: StoreProblem = { operation: "set", kind: "invalid", message: replaced };
+      this.#countStoreProblem(problem);
+      return { entry: applied, problem };
     }
     return { entry: applied, problem: null };
   }
