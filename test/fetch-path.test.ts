@@ -10,7 +10,10 @@ import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalPathStart } from "../src/client/request-path.js";
 import { RobotsError } from "../src/errors.js";
+import { compileMatcher } from "../src/match/compile.js";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import type { Profile } from "../src/protocol/profile.js";
 import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
@@ -162,6 +165,23 @@ describe("the fast path agrees with the WHATWG parser wherever it answers", () =
     ]) {
       assert.ok(canonicalPathStart(s) > 0, s);
     }
+  });
+
+  it("where it answers, the matcher's verdict from that path start is its verdict on the string", () => {
+    const matchers = ["google", "legacy1996"].map((profile) =>
+      compileMatcher(parseRobotsTxt(RULES, { profile: profile as Profile }), "AnyBot"),
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(urlStrings(8080), (s) => {
+        const at = canonicalPathStart(s);
+        if (at < 0) return;
+        accepted++;
+        for (const m of matchers) assert.equal(m.isAllowedAt(s, at), m.isAllowed(s), s);
+      }),
+      { numRuns: RUNS * 20, seed: 2812 },
+    );
+    assert.ok(accepted > RUNS, `accepted ${accepted}`);
   });
 });
 

@@ -385,7 +385,7 @@ export class RobotsClient {
     if (good === null || now >= good.expiresAt) return undefined;
     this.stats.cacheHits++;
     // Canonical: the matcher's path extraction finds exactly pathname + search.
-    return c.fresh === "rules" ? c.matcher!.isAllowed(url) : c.fresh === "allow";
+    return c.fresh === "rules" ? c.matcher!.isAllowedAt(url, at) : c.fresh === "allow";
   }
 
   /** The verdict for the request target `target` under the rules in force for `compiled`. */

@@ -115,6 +115,11 @@ export class LegacyMatcher implements RobotsMatcher {
     return e === null || e.rule.kind === "allow";
   }
 
+  /** @internal */
+  isAllowedAt(url: string, _pathStart: number): boolean {
+    return this.isAllowed(url);
+  }
+
   decidingLine(url: string): number {
     return this.#decide(url)?.rule.line ?? 0;
   }

@@ -53,6 +53,14 @@ export interface RobotsMatcher {
   readonly ruleCount: number;
   /** The verdict for `url`: true when the crawler may fetch it. */
   isAllowed(url: string): boolean;
+  /**
+   * isAllowed for a URL whose path is known to start with `/` at
+   * `pathStart` and to run to the first `#` or the end, as the client's
+   * canonical fast path proves (src/client/request-path.ts): the same
+   * verdict without locating the path again.
+   * @internal
+   */
+  isAllowedAt(url: string, pathStart: number): boolean;
   /** The deciding line for `url` (SPEC.md §6), 0 when no rule matched. */
   decidingLine(url: string): number;
   /** The verdict for `url` with its explanation (SPEC.md §6). */

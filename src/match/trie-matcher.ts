@@ -148,7 +148,11 @@ export class TrieMatcher implements RobotsMatcher {
     const s = this.#start;
     // A constant answer needs neither the URL's characters nor the index.
     if (s < 0) return -2 - s;
-    const span = locatePathLazyEnd(url, sharedSpan);
+    return this.#decideSpan(s, locatePathLazyEnd(url, sharedSpan));
+  }
+
+  /** #decide once the path is located (`s`: the start node, ≥ 0). */
+  #decideSpan(s: number, span: PathSpan): number {
     const cache = this.#cache;
     if (cache !== null && this.#gen === cache.generation) {
       // The index's copy in the match cache.
@@ -221,6 +225,17 @@ export class TrieMatcher implements RobotsMatcher {
    */
   isAllowed(url: string): boolean {
     const v = this.#decide(url);
+    return v < 0 || (v & 1) !== 0;
+  }
+
+  /** @internal */
+  isAllowedAt(url: string, pathStart: number): boolean {
+    const s = this.#start;
+    if (s < 0) return -2 - s < 0 || ((-2 - s) & 1) !== 0;
+    sharedSpan.str = url;
+    sharedSpan.start = pathStart;
+    sharedSpan.end = -1;
+    const v = this.#decideSpan(s, sharedSpan);
     return v < 0 || (v & 1) !== 0;
   }
 
