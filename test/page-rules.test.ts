@@ -314,6 +314,24 @@ describe("Robots-Tag: a Structured Field list (draft-illyes-repext-03 §3.1.1)",
       assert.equal(problems.length, 1, bad);
     }
   });
+  it("parameters as RFC 9651 reads them: ?1 is a flag, ?0 and other types are kept as unknown", () => {
+    const r = parseRobotsTagField("*;noindex=?1;nofollow=?0;x=:AQID:, bot;max-snippet=20");
+    assert.equal(r.ok, true);
+    if (!r.ok) return;
+    assert.deepEqual(
+      r.statements.map((st) => st.rules.map((x) => [x.kind, x.name])),
+      [
+        [
+          ["flag", "noindex"],
+          ["unknown", "nofollow"],
+          ["unknown", "x"],
+        ],
+        [["number", "max-snippet"]],
+      ],
+    );
+    // A member that is not a product token fails the field (here a number).
+    assert.equal(parseRobotsTagField("42;noindex").ok, false);
+  });
 });
 
 // ---------------------------------------------------------------- properties

@@ -4,6 +4,16 @@
  * (draft-romm-aipref-contentsignals-00), in robots.txt and in response
  * headers. Part of the core: no dependencies, no `node:` imports.
  */
+
+export {
+  parseSfDictionary,
+  type SfBareItem,
+  type SfDictionaryResult,
+  type SfInnerList,
+  type SfItem,
+  type SfMember,
+  type SfParams,
+} from "../protocol/structured-fields.js";
 export { type AgentUsage, usageByAgent } from "./agent-usage.js";
 export { type ContentSignal, contentSignals } from "./content-signals.js";
 export {
@@ -16,15 +26,6 @@ export {
   splitContentUsage,
   usageLinesFor,
 } from "./robots-rules.js";
-export {
-  parseSfDictionary,
-  type SfBareItem,
-  type SfDictionaryResult,
-  type SfInnerList,
-  type SfItem,
-  type SfMember,
-  type SfParams,
-} from "./structured-fields.js";
 export {
   type CategoryResult,
   combineStatements,

@@ -17,7 +17,7 @@
  * `key=yes|no` syntax of Cloudflare's Content Signals Policy, which the draft
  * does not define) has its own three labels.
  */
-import { parseSfDictionary, type SfMember } from "./structured-fields.js";
+import { parseSfDictionary, type SfMember } from "../protocol/structured-fields.js";
 
 export interface UsageCategory {
   /** The label written in statements (`train-ai`). */

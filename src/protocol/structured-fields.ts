@@ -1,8 +1,10 @@
 /**
- * RFC 9651 (Structured Field Values for HTTP) §4.2.2: parsing a Dictionary,
- * the syntax of `Content-Usage` (draft-ietf-aipref-attach-05 §2, §3.2;
- * draft-ietf-aipref-vocab-08 §6). Strict, as the RFC requires: a value that
- * does not parse is rejected as a whole (§4.2), with the reason and the
+ * RFC 9651 (Structured Field Values for HTTP) §4.2: parsing a List (the
+ * syntax of `Robots-Tag`, draft-illyes-repext-03 §3.1.1) and a Dictionary
+ * (the syntax of `Content-Usage`, draft-ietf-aipref-attach-05 §2, §3.2;
+ * draft-ietf-aipref-vocab-08 §6): the one home of Structured Fields for the
+ * page rules and the usage preferences. Strict, as the RFC requires: a value
+ * that does not parse is rejected as a whole (§4.2), with the reason and the
  * 1-based position, so callers can report it and apply nothing.
  *
  * One pass over the text, no RegExp, no backtracking; every loop consumes
@@ -45,6 +47,10 @@ export type SfDictionaryResult =
       readonly members: ReadonlyArray<readonly [string, SfMember]>;
       readonly repeated: readonly string[];
     }
+  | { readonly ok: false; readonly problem: string; readonly at: number };
+
+export type SfListResult =
+  | { readonly ok: true; readonly members: readonly SfMember[] }
   | { readonly ok: false; readonly problem: string; readonly at: number };
 
 class Fail extends Error {
@@ -292,6 +298,45 @@ class Reader {
   }
 }
 
+/** §4.2: a structured field is ASCII; anything else fails the whole value. */
+function asciiOnly(r: Reader, text: string): void {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7e) {
+      r.i = i;
+      r.unexpected("a structured field is ASCII only");
+    }
+  }
+}
+
+/** After a member: optional whitespace, then "," and more, or the end (§4.2.1, §4.2.2). Returns false at the end. */
+function nextMember(r: Reader, between: string): boolean {
+  while (r.peek() === 0x20 || r.peek() === 0x09) r.i++;
+  if (r.peek() === -1) return false;
+  if (r.peek() !== 0x2c) r.unexpected(between);
+  r.i++;
+  while (r.peek() === 0x20 || r.peek() === 0x09) r.i++;
+  if (r.peek() === -1) r.fail("a trailing comma");
+  return true;
+}
+
+/** Parse a field value (several field lines joined with ", ") as a List (RFC 9651 §4.2, §4.2.1). */
+export function parseSfList(text: string): SfListResult {
+  const r = new Reader(text);
+  const members: SfMember[] = [];
+  try {
+    asciiOnly(r, text);
+    while (r.peek() === 0x20) r.i++;
+    while (r.peek() !== -1) {
+      members.push(r.member());
+      if (!nextMember(r, 'expected "," between members')) break;
+    }
+    return { ok: true, members };
+  } catch (err) {
+    if (err instanceof Fail) return { ok: false, problem: err.message, at: err.at };
+    throw err;
+  }
+}
+
 /** Parse a field value (several field lines joined with ", ") as a Dictionary (RFC 9651 §4.2, §4.2.2). */
 export function parseSfDictionary(text: string): SfDictionaryResult {
   const r = new Reader(text);
@@ -299,12 +344,7 @@ export function parseSfDictionary(text: string): SfDictionaryResult {
   const index = new Map<string, number>();
   const repeated: string[] = [];
   try {
-    for (let i = 0; i < text.length; i++) {
-      if (text.charCodeAt(i) > 0x7e) {
-        r.i = i;
-        r.unexpected("a structured field is ASCII only");
-      }
-    }
+    asciiOnly(r, text);
     while (r.peek() === 0x20) r.i++;
     while (r.peek() !== -1) {
       const key = r.key();
@@ -323,12 +363,7 @@ export function parseSfDictionary(text: string): SfDictionaryResult {
         members[at] = [key, member];
         if (!repeated.includes(key)) repeated.push(key);
       }
-      while (r.peek() === 0x20 || r.peek() === 0x09) r.i++;
-      if (r.peek() === -1) break;
-      if (r.peek() !== 0x2c) r.unexpected('expected "," between members');
-      r.i++;
-      while (r.peek() === 0x20 || r.peek() === 0x09) r.i++;
-      if (r.peek() === -1) r.fail("a trailing comma");
+      if (!nextMember(r, 'expected "," between members')) break;
     }
     return { ok: true, members, repeated };
   } catch (err) {
