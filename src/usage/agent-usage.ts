@@ -10,7 +10,9 @@ import { usageLinesFor } from "./robots-rules.js";
 import {
   type CategoryResult,
   combineStatements,
+  signalStatement,
   type UsageStatement,
+  usageStatement,
 } from "./usage-preferences.js";
 import {
   AIPREF_VOCABULARIES,
@@ -19,8 +21,6 @@ import {
   categoryPreference,
   DEFAULT_VOCABULARY,
   type Preference,
-  readContentSignal,
-  readUsageStatement,
 } from "./vocabulary.js";
 
 export interface AgentUsage {
@@ -68,19 +68,8 @@ export function usageByAgent(
     const lines = usageLinesFor(robots, agent);
     const statements: UsageStatement[] = [];
     const contentUsage = lines.contentUsage.map((r) => {
-      const read = readUsageStatement(r.statement, vocabulary);
-      statements.push({
-        kind: "content-usage",
-        origin: {
-          via: "robots.txt",
-          directive: "content-usage",
-          line: r.line,
-          group: r.group,
-          path: r.path,
-        },
-        text: r.statement,
-        ...read,
-      });
+      const read = usageStatement(r, vocabulary);
+      statements.push(read);
       const preferences: Record<string, Preference> = {};
       for (const c of categories)
         preferences[c.label] = categoryPreference(read, c.label, vocabulary);
@@ -93,20 +82,7 @@ export function usageByAgent(
         unknownKeys: read.unknownKeys.map((k) => k.key),
       };
     });
-    for (const s of lines.contentSignal) {
-      statements.push({
-        kind: "content-signal",
-        origin: {
-          via: "robots.txt",
-          directive: "content-signal",
-          line: s.line,
-          group: s.group,
-          path: null,
-        },
-        text: s.statement,
-        ...readContentSignal(s.statement),
-      });
-    }
+    for (const s of lines.contentSignal) statements.push(signalStatement(s));
     const signals = combineStatements(
       statements.filter((s) => s.kind === "content-signal"),
       vocabulary,

@@ -25,6 +25,7 @@ import { pathOf } from "../match/url-path.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import {
   type AgentUsageLines,
+  type ContentSignalLine,
   type ContentUsageRule,
   matchesPath,
   usageLinesFor,
@@ -172,7 +173,8 @@ export function headerStatements(
   return out;
 }
 
-function usageStatement(r: ContentUsageRule, vocabulary: AiprefVocabulary): UsageStatement {
+/** A Content-Usage line of robots.txt as a statement (also for reports: agent-usage.ts). */
+export function usageStatement(r: ContentUsageRule, vocabulary: AiprefVocabulary): UsageStatement {
   return {
     kind: "content-usage",
     origin: {
@@ -184,6 +186,22 @@ function usageStatement(r: ContentUsageRule, vocabulary: AiprefVocabulary): Usag
     },
     text: r.statement,
     ...readUsageStatement(r.statement, vocabulary),
+  };
+}
+
+/** A Content-Signal line of robots.txt as a statement (also for reports: agent-usage.ts). */
+export function signalStatement(s: ContentSignalLine): UsageStatement {
+  return {
+    kind: "content-signal",
+    origin: {
+      via: "robots.txt",
+      directive: "content-signal",
+      line: s.line,
+      group: s.group,
+      path: null,
+    },
+    text: s.statement,
+    ...readContentSignal(s.statement),
   };
 }
 
@@ -221,20 +239,7 @@ class CompiledUsage implements UsageMatcher {
     this.lines = usageLinesFor(robots, agent);
     this.#patterns = this.lines.contentUsage.map((r) => compilePattern(r.pattern));
     this.#usage = this.lines.contentUsage.map((r) => usageStatement(r, vocabulary));
-    this.#signals = this.lines.contentSignal.map(
-      (s): UsageStatement => ({
-        kind: "content-signal",
-        origin: {
-          via: "robots.txt",
-          directive: "content-signal",
-          line: s.line,
-          group: s.group,
-          path: null,
-        },
-        text: s.statement,
-        ...readContentSignal(s.statement),
-      }),
-    );
+    this.#signals = this.lines.contentSignal.map(signalStatement);
   }
 
   preferences(url: string, options: UsageCheckOptions = {}): UsagePreferences {
