@@ -349,7 +349,9 @@ function lineHeight(): number {
 
 function syncScroll(): void {
   gutter.scrollTop = robotsTa.scrollTop;
-  marks.style.transform = `translate(${-robotsTa.scrollLeft}px, ${-robotsTa.scrollTop}px)`;
+  // Marks span the visible width, so only vertical scrolling moves them: a
+  // layer as wide as the longest line made every keystroke slower.
+  marks.style.transform = `translateY(${-robotsTa.scrollTop}px)`;
 }
 robotsTa.addEventListener("scroll", syncScroll);
 
