@@ -191,7 +191,15 @@ function postSlow(): void {
 function startWorker(source: string): void {
   if (source === "" || typeof Worker === "undefined") return;
   try {
-    const w = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+    const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    let w: Worker;
+    try {
+      w = new Worker(url);
+    } finally {
+      // The constructor resolves a blob: URL as it parses it (HTML's
+      // "encoding-parse a URL"), so the worker loads without it.
+      URL.revokeObjectURL(url);
+    }
     w.addEventListener("message", (ev: MessageEvent<{ id: number; result?: SlowResult }>) => {
       workerBusy = false;
       if (waiting) {
