@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import { compileMatcher, parseRobotsTxt, pathOf, scanLines } from "../src/index.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
-import { normalizePattern } from "../src/parse/bytes.js";
+import { encodeUtf8, normalizePattern } from "../src/parse/bytes.js";
 import { type LineEvent, setQuickLines } from "../src/parse/scan-lines.js";
 import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
 import type { Profile } from "../src/protocol/profile.js";
@@ -225,6 +225,30 @@ describe("property: totality (SPEC §2.9)", () => {
         assert.ok(Number.isInteger(v.line) && v.line >= 0 && v.line <= robots.lineCount);
         assert.equal(m.isAllowed(u), v.allowed);
         robots.lines();
+      }),
+      { numRuns: RUNS * 3 },
+    );
+  });
+});
+
+describe("property: a string body is its UTF-8 bytes (SPEC §1)", () => {
+  test("encodeUtf8 gives TextEncoder#encode's bytes, lone surrogates included", () => {
+    const encoder = new TextEncoder();
+    // Mostly ASCII with some other code units, as robots.txt files are, and
+    // lone halves of surrogate pairs, which both turn into U+FFFD.
+    const unit = fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 0, max: 0x7f }) },
+      { weight: 2, arbitrary: fc.integer({ min: 0x80, max: 0xffff }) },
+      { weight: 1, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }) },
+    );
+    const text = fc.oneof(
+      fc.array(unit, { maxLength: 80 }).map((u) => String.fromCharCode(...u)),
+      fc.string({ unit: "binary" }),
+    );
+    fc.assert(
+      fc.property(text, (s) => {
+        assert.deepEqual(encodeUtf8(s), encoder.encode(s));
+        assert.deepEqual(parseRobotsTxt(s).lines(), parseRobotsTxt(encoder.encode(s)).lines());
       }),
       { numRuns: RUNS * 3 },
     );

@@ -16,7 +16,7 @@ const utf8Loose = new TextDecoder("utf-8", { ignoreBOM: true });
  * `subarray` (it constructs a Buffer) was ~6% of corpus parse time.
  */
 export function toBytes(body: Uint8Array | string): Uint8Array {
-  if (typeof body === "string") return utf8Encoder.encode(body);
+  if (typeof body === "string") return encodeUtf8(body);
   if (body instanceof Uint8Array) {
     return body.constructor === Uint8Array
       ? body
@@ -26,6 +26,25 @@ export function toBytes(body: Uint8Array | string): Uint8Array {
     "invalid-argument",
     `robots.txt body must be a Uint8Array or a string, got ${body === null ? "null" : typeof body}`,
   );
+}
+
+/**
+ * The UTF-8 bytes of `text`, exactly as TextEncoder#encode gives them (a lone
+ * surrogate becomes U+FFFD). Through `encodeInto`: Chromium's `encode` took
+ * 12–14 ms for a 500 KiB file, `encodeInto` 2 ms (the web tester hands the
+ * parser bytes on every keystroke). An all-ASCII text fits a buffer of its
+ * own length exactly; otherwise the rest is encoded into room for 3 bytes a
+ * UTF-16 unit and the result copied to its exact size.
+ */
+export function encodeUtf8(text: string): Uint8Array {
+  const head = new Uint8Array(text.length);
+  const first = utf8Encoder.encodeInto(text, head);
+  // Every UTF-16 unit read gave at least one byte: all read means all ASCII.
+  if (first.read === text.length) return head;
+  const all = new Uint8Array(first.written + 3 * (text.length - first.read));
+  all.set(head.subarray(0, first.written));
+  const rest = utf8Encoder.encodeInto(text.slice(first.read), all.subarray(first.written));
+  return all.slice(0, first.written + rest.written);
 }
 
 /**

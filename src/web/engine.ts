@@ -19,20 +19,6 @@ export const MAX_URLS = 2000;
 /** Probe paths added to the listed URLs when two versions are compared. */
 export const MAX_PROBES = 5000;
 
-const encoder = new TextEncoder();
-
-/**
- * The UTF-8 bytes of `text`, as TextEncoder.encode gives them (lone
- * surrogates become U+FFFD). Measured in Chromium on a 500 KiB file:
- * encode() 12–14 ms, encodeInto() a buffer of the worst-case size 2 ms, so
- * the page hands the parser bytes rather than a string.
- */
-export function utf8(text: string): Uint8Array {
-  const buffer = new Uint8Array(text.length * 3);
-  const { written } = encoder.encodeInto(text, buffer);
-  return buffer.subarray(0, written);
-}
-
 /** A comma-separated crawler list: trimmed, empty entries and repeats dropped. */
 export function agentList(text: string): string[] {
   const out: string[] = [];

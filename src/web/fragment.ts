@@ -5,6 +5,7 @@
  * Decoding never throws: a damaged or foreign fragment gives null, and the
  * inflated size is bounded so a crafted link cannot exhaust memory.
  */
+import { encodeUtf8 } from "../parse/bytes.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 
 export interface PageState {
@@ -71,7 +72,7 @@ export async function encodeState(state: PageState): Promise<string> {
     c: state.compare,
   });
   const packed = await pipe(
-    new TextEncoder().encode(json),
+    encodeUtf8(json),
     new CompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>,
   );
   return PREFIX + toBase64Url(packed);

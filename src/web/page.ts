@@ -16,18 +16,11 @@
 import { CRAWLER_CATEGORIES } from "../data/crawlers.js";
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
+import { encodeUtf8 } from "../parse/bytes.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { groupDigits } from "../protocol/size-limit.js";
 import { byId, clear, el } from "./dom.js";
-import {
-  agentList,
-  computeGrid,
-  type GridCell,
-  MAX_AGENTS,
-  MAX_URLS,
-  urlList,
-  utf8,
-} from "./engine.js";
+import { agentList, computeGrid, type GridCell, MAX_AGENTS, MAX_URLS, urlList } from "./engine.js";
 import { type FetchAnswer, renderFetchInfo } from "./fetch-info.js";
 import { decodeState, encodeState, type PageState } from "./fragment.js";
 import { computeSlow, MAX_CHANGES, MAX_DIAGNOSTICS, type SlowResult } from "./slow.js";
@@ -148,7 +141,7 @@ function update(): void {
   const text = robotsTa.value;
   if (text !== parsed.text || profile() !== parsed.profile) {
     parsed = { text, profile: profile() };
-    doc = parseDocument(utf8(text), { profile: parsed.profile });
+    doc = parseDocument(encodeUtf8(text), { profile: parsed.profile });
   }
   const t1 = performance.now();
   const allAgents = agentList(agentsIn.value);

@@ -11,9 +11,10 @@ import type { CrawlerCategory } from "../data/crawlers.js";
 import { parseDocument } from "../explain/document.js";
 import type { Severity } from "../lint/diagnostics.js";
 import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
+import { encodeUtf8 } from "../parse/bytes.js";
 import type { CrawlerStatus, ReportSource } from "../report/crawler-report.js";
 import { crawlerReport } from "../report/crawler-report.js";
-import { agentList, computeDiff, MAX_AGENTS, MAX_URLS, urlList, utf8 } from "./engine.js";
+import { agentList, computeDiff, MAX_AGENTS, MAX_URLS, urlList } from "./engine.js";
 import { encodeState, type PageState } from "./fragment.js";
 
 /** Findings listed; the rest are counted. */
@@ -80,7 +81,7 @@ export interface SlowResult {
 /** Everything but the grid for `state`, computed as `robots lint`, `agents` and `diff` do. */
 export async function computeSlow(state: PageState): Promise<SlowResult> {
   const t0 = performance.now();
-  const bytes = utf8(state.robots);
+  const bytes = encodeUtf8(state.robots);
   const result = lintRobotsTxt(bytes, { profile: state.profile, lines: false });
   const marks: { line: number; severity: Severity }[] = [];
   const marked = new Set<number>();
@@ -117,7 +118,7 @@ export async function computeSlow(state: PageState): Promise<SlowResult> {
   const t2 = performance.now();
   let diff: SlowResult["diff"] = null;
   if (state.compare !== "") {
-    const before = parseDocument(utf8(state.compare), { profile: state.profile });
+    const before = parseDocument(encodeUtf8(state.compare), { profile: state.profile });
     const outcome = computeDiff(
       before.robots,
       doc.robots,
