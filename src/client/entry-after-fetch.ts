@@ -3,6 +3,19 @@
  * success or an "unavailable" answer replaces the good copy with its
  * lifetime; an unreachable server keeps the last good copy and moves the
  * error timeline on (attempts, next retry).
+ *
+ * `prev` may be another process's newer entry (docs/fleet.md): a fetch's
+ * write can land after a write of a later fetch. Results are ordered by
+ * their times, so the entry is the one the fetches would give applied in the
+ * order they were made, whatever the order of the writes:
+ * - a success older than the good copy in `prev` changes nothing: the newer
+ *   copy stays, and so does any error recorded after it;
+ * - a failure made while the copy in `prev` was fresh changes nothing: a
+ *   fresh copy wins, and the timeline counts only from "the first failed
+ *   fetch once no fresh copy is left" (SPEC.md §8), so such a failure must
+ *   not start it (its `since` would shorten the 12-hour disallow);
+ * - a success clears the error, except one that began after the new copy
+ *   had already expired (another process failed later and wrote first).
  */
 import type { CachedEntry } from "../cache/entry-codec.js";
 import {
@@ -24,7 +37,9 @@ export function entryAfterFetch(
   retry: RetryBounds,
 ): CachedEntry {
   const redirects = result.redirects.map((h) => h.to);
+  const kept = prev?.good ?? null;
   if (result.kind === "unreachable") {
+    if (prev !== null && kept !== null && at < kept.expiresAt) return prev;
     const was = prev?.error ?? null;
     const attempts = (was?.attempts ?? 0) + 1;
     // `prev` may be another process's newer entry: its failure can be
@@ -36,7 +51,7 @@ export function entryAfterFetch(
     const last = Math.max(was?.lastAttemptAt ?? at, at);
     return {
       origin,
-      good: prev?.good ?? null,
+      good: kept,
       error: {
         since: was?.since ?? at,
         lastAttemptAt: last,
@@ -48,7 +63,9 @@ export function entryAfterFetch(
       },
     };
   }
-  const ttl = freshnessLifetime(result.headers, lifetime);
+  if (prev !== null && kept !== null && at < kept.fetchedAt) return prev;
+  const expiresAt = at + freshnessLifetime(result.headers, lifetime);
+  const error = prev?.error ?? null;
   return {
     origin,
     good: {
@@ -60,8 +77,8 @@ export function entryAfterFetch(
       wireBytes: result.kind === "ok" ? result.wireBytes : 0,
       redirects,
       fetchedAt: at,
-      expiresAt: at + ttl,
+      expiresAt,
     },
-    error: null,
+    error: error !== null && error.since >= expiresAt ? error : null,
   };
 }

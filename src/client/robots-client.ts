@@ -576,8 +576,10 @@ export class RobotsClient {
    * The entry after a fetch, written to the store. A store with an atomic
    * update applies the fetch to its latest entry, so failures of several
    * processes at once count every attempt and keep the first `since`
-   * (SPEC.md §8 timeline); otherwise (or when the store fails) the entry
-   * follows from `prev`.
+   * (SPEC.md §8 timeline), and a fetch written after a newer one keeps the
+   * newer copy (entryAfterFetch orders results by time); otherwise (or when
+   * the store fails) the entry follows from `prev`, read before the fetch,
+   * and the last write wins.
    */
   async #record(
     key: string,
