@@ -8,8 +8,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type CachedEntry, encodeBase64 } from "../src/cache/entry-codec.js";
+import type { SharedRobotsStore } from "../src/cache/shared-store.js";
 import { RobotsClient, type RobotsStore, STORED_FORMAT, type StoredEntry } from "../src/node.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import {
+  type Handler,
+  serveStatus,
+  serveText,
+  startHeldServer,
+  startServer,
+} from "./fetch-servers.js";
 
 /** An entry as the client holds it (body as bytes). */
 export function sampleCached(
@@ -133,6 +140,130 @@ export function runStoreSuite(name: string, makeStore: () => RobotsStore): void 
         assert.equal(a.stats.storeErrors + b.stats.storeErrors, 0);
       } finally {
         await server.close();
+      }
+    });
+  });
+}
+
+/**
+ * `store` without its fetch lease, so every client over it fetches for
+ * itself: what happens when a slow holder's lease expires and another
+ * process fetches too, or when processes do not share a lease at all.
+ */
+export function withoutLease(store: SharedRobotsStore): SharedRobotsStore {
+  return {
+    get: (o) => store.get(o),
+    set: (o, e) => store.set(o, e),
+    delete: (o) => store.delete(o),
+    update: (o, change) => store.update!(o, change),
+  };
+}
+
+const DAY = 86_400_000;
+const T0 = 1_800_000_000_000;
+const PAGE_RULES = "User-agent: *\nDisallow: /page\n";
+
+/**
+ * Two clients over one store's data (`pair()`: one store twice, or two
+ * connections to it), each fetching for itself. B's fetch starts first and
+ * its answer (`older`) is held; A, whose clock is 5 ms later, fetches
+ * (`newer`) and writes; then B's answer arrives and B writes last. The
+ * entry before both is a failing one whose retry is due.
+ */
+async function olderWritesLast(
+  pair: () => [SharedRobotsStore, SharedRobotsStore],
+  older: Handler,
+  newer: Handler,
+) {
+  const [storeA, storeB] = pair().map(withoutLease) as [SharedRobotsStore, SharedRobotsStore];
+  const { site, firstArrived, release } = await startHeldServer(older, newer);
+  const clock = { a: T0 + 5 };
+  const a = new RobotsClient("FleetBot/1.0", { store: storeA, now: () => clock.a });
+  const b = new RobotsClient("FleetBot/1.0", { store: storeB, now: () => T0 });
+  const seed = sampleEntry(
+    site.origin,
+    new TextEncoder().encode("User-agent: *\nDisallow: /\n"),
+    T0 - 2 * DAY,
+  );
+  await storeA.set(site.origin, seed);
+  const url = `${site.origin}/page`;
+  try {
+    const checkB = b.check(url);
+    await firstArrived;
+    const newerCheck = await a.check(url);
+    release();
+    const olderCheck = await checkB;
+    return { site, a, b, clock, storeA, newerCheck, olderCheck, url };
+  } catch (err) {
+    release();
+    await site.close();
+    throw err;
+  }
+}
+
+/**
+ * Writes that land out of order (docs/fleet.md "Concurrent writes"): a
+ * fetch's result is applied to the store's latest entry, and results are
+ * ordered by their fetch times, so a success written after a newer one
+ * keeps the newer copy, and a failure written after a newer success does not
+ * start the server-error timeline (SPEC.md §8). For stores with `update`.
+ */
+export function runWriteOrderSuite(
+  name: string,
+  pair: () => [SharedRobotsStore, SharedRobotsStore],
+): void {
+  describe(`writes out of order: ${name}`, () => {
+    const cases: [string, Handler, Handler, boolean][] = [
+      [
+        "an older 2xx after a newer 4xx",
+        serveText("User-agent: *\nDisallow: /\n"),
+        serveStatus(404),
+        true,
+      ],
+      ["an older 4xx after a newer 2xx", serveStatus(404), serveText(PAGE_RULES), false],
+    ];
+    for (const [label, older, newer, allowed] of cases) {
+      it(`${label}: the newer copy stays, the error it cleared stays cleared`, async () => {
+        const r = await olderWritesLast(pair, older, newer);
+        try {
+          assert.equal(r.newerCheck.allowed, allowed);
+          assert.equal(r.olderCheck.allowed, allowed, "B answers from the newer copy");
+          assert.equal(r.olderCheck.source.fetchedAt, T0 + 5);
+          assert.equal(r.olderCheck.source.serverError, null);
+          const stored = await r.storeA.get(r.site.origin);
+          assert.equal(stored?.good?.fetchedAt, T0 + 5);
+          assert.equal(stored?.good?.kind, allowed ? "unavailable" : "ok");
+          assert.equal(stored?.error, null);
+          assert.equal(r.site.hits(), 2);
+          assert.equal(r.a.stats.storeErrors + r.b.stats.storeErrors, 0);
+        } finally {
+          await Promise.all([r.a.close(), r.b.close(), r.site.close()]);
+        }
+      });
+    }
+
+    it("an older failure after a newer 2xx: no timeline until that copy expires", async () => {
+      let down = false;
+      const newer: Handler = (req, res) =>
+        (down ? serveStatus(503) : serveText(PAGE_RULES))(req, res);
+      const r = await olderWritesLast(pair, serveStatus(503), newer);
+      try {
+        assert.equal(r.olderCheck.allowed, false, "B follows the newer copy's rules");
+        assert.equal(r.olderCheck.source.basis, "rules");
+        assert.equal(r.olderCheck.source.serverError, null);
+        assert.equal((await r.storeA.get(r.site.origin))?.error, null);
+        // The copy expires and the site fails: the timeline starts now, so
+        // its 12-hour disallow holds even for a URL the copy allowed.
+        down = true;
+        r.clock.a = T0 + 5 + DAY + 1;
+        const failing = await r.a.check(`${r.site.origin}/other`);
+        assert.equal(failing.source.basis, "server-error-disallow");
+        assert.equal(failing.allowed, false);
+        assert.equal(failing.source.serverError?.since, T0 + 5 + DAY + 1);
+        assert.equal(failing.source.serverError?.attempts, 1);
+        assert.equal(r.site.hits(), 3);
+      } finally {
+        await Promise.all([r.a.close(), r.b.close(), r.site.close()]);
       }
     });
   });

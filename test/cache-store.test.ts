@@ -8,7 +8,12 @@ import { describe, it } from "node:test";
 import { storedSize } from "../src/cache/memory-store.js";
 import { RobotsError } from "../src/errors.js";
 import { MemoryRobotsStore, type RobotsStore, type StoredEntry } from "../src/node.js";
-import { runStoreSuite, runStoreTroubleSuite, sampleEntry } from "./cache-store-suite.js";
+import {
+  runStoreSuite,
+  runStoreTroubleSuite,
+  runWriteOrderSuite,
+  sampleEntry,
+} from "./cache-store-suite.js";
 
 /**
  * A store that keeps entries only as JSON text, as a network store (Redis)
@@ -34,6 +39,10 @@ runStoreSuite(
   () => new MemoryRobotsStore({ maxEntries: 8, maxBytes: 2 * 1024 * 1024 }),
 );
 runStoreSuite("JSON text store (serialisation round trip)", () => new JsonTextStore());
+runWriteOrderSuite("two clients sharing one MemoryRobotsStore", () => {
+  const store = new MemoryRobotsStore();
+  return [store, store];
+});
 
 const body = (n: number) => new Uint8Array(n).fill(0x41);
 

@@ -107,6 +107,33 @@ export async function refusedPort(): Promise<TestServer> {
   };
 }
 
+/**
+ * A server whose first request is held until `release()` and then answered
+ * by `first`; every later request is answered by `rest` at once. It puts one
+ * fetch's answer after another's without timing: a test waits for
+ * `firstArrived`, lets other fetches run, then releases.
+ */
+export async function startHeldServer(
+  first: Handler,
+  rest: Handler,
+): Promise<{ site: TestServer; firstArrived: Promise<void>; release: () => void }> {
+  let arrived!: () => void;
+  let release!: () => void;
+  const firstArrived = new Promise<void>((r) => {
+    arrived = r;
+  });
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  let requests = 0;
+  const site = await startServer((req, res) => {
+    if (requests++ > 0) return rest(req, res);
+    arrived();
+    void held.then(() => first(req, res));
+  });
+  return { site, firstArrived, release };
+}
+
 /** Serve `body` as robots.txt with extra headers. */
 export function serveText(
   body: string | Uint8Array,

@@ -9,8 +9,13 @@ import { after, before, describe, it } from "node:test";
 import { createClient } from "redis";
 import { RobotsClient, STORED_FORMAT, type StoredEntry } from "../src/node.js";
 import { originKeys, RedisRobotsStore, RedisStoreError, redisStore } from "../src/redis.js";
-import { runStoreSuite, sampleEntry } from "./cache-store-suite.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import {
+  runStoreSuite,
+  runWriteOrderSuite,
+  sampleEntry,
+  withoutLease,
+} from "./cache-store-suite.js";
+import { serveStatus, serveText, startHeldServer, startServer } from "./fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 let redis: RedisServer;
@@ -34,6 +39,12 @@ after(async () => {
 });
 
 runStoreSuite("RedisRobotsStore (real redis-server)", () => fresh());
+runWriteOrderSuite("two connections to one redis-server (two processes)", () => {
+  const a = fresh();
+  const b = new RedisRobotsStore({ url: redis.url, prefix: a.prefix });
+  stores.push(b);
+  return [a, b];
+});
 
 const body = (s: string) => new TextEncoder().encode(s);
 
@@ -295,31 +306,13 @@ describe("the client over the Redis store", () => {
     // time t0 (it finished first, or its clock is behind: both happen in a
     // fleet). The entry must stay one every reader accepts, so the next
     // failure counts on from it.
-    let arrived!: () => void;
-    let release!: () => void;
-    const bArrived = new Promise<void>((r) => {
-      arrived = r;
-    });
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    let requests = 0;
-    const site = await startServer((_req, res) => {
-      if (requests++ === 0) {
-        arrived();
-        void held.then(() => res.writeHead(503).end());
-      } else {
-        res.writeHead(503).end();
-      }
-    });
+    const {
+      site,
+      firstArrived: bArrived,
+      release,
+    } = await startHeldServer(serveStatus(503), serveStatus(503));
     const t0 = 1_800_000_000_000;
     let clockA = t0 + 5;
-    const withoutLease = (s: RedisRobotsStore) => ({
-      get: (o: string) => s.get(o),
-      set: (o: string, e: StoredEntry) => s.set(o, e),
-      delete: (o: string) => s.delete(o),
-      update: (o: string, f: (c: StoredEntry | undefined) => StoredEntry) => s.update(o, f),
-    });
     const storeA = fresh();
     const storeB = new RedisRobotsStore({ url: redis.url, prefix: storeA.prefix });
     stores.push(storeB);

@@ -11,7 +11,8 @@
  */
 import { LRUCache } from "lru-cache";
 import { RobotsError } from "../errors.js";
-import type { RobotsStore, StoredEntry } from "./store.js";
+import type { SharedRobotsStore } from "./shared-store.js";
+import type { StoredEntry } from "./store.js";
 
 export const MEMORY_STORE_DEFAULTS = {
   /** Origins kept. */
@@ -25,7 +26,7 @@ export interface MemoryStoreOptions {
   readonly maxBytes?: number;
 }
 
-export class MemoryRobotsStore implements RobotsStore {
+export class MemoryRobotsStore implements SharedRobotsStore {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly #lru: LRUCache<string, StoredEntry>;
@@ -73,6 +74,19 @@ export class MemoryRobotsStore implements RobotsStore {
 
   async delete(origin: string): Promise<void> {
     this.#lru.delete(origin);
+  }
+
+  /**
+   * Read, change and write with no await in between, so clients sharing this
+   * store apply each fetch to the latest entry (SharedRobotsStore.update).
+   */
+  async update(
+    origin: string,
+    change: (current: StoredEntry | undefined) => StoredEntry,
+  ): Promise<StoredEntry> {
+    const next = change(this.#lru.get(origin));
+    this.#lru.set(origin, next);
+    return next;
   }
 
   /** Drop everything. */

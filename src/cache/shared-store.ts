@@ -6,13 +6,16 @@
  *
  * - a fetch lease, so the whole fleet makes one robots.txt fetch per origin
  *   per lifetime (others wait a bounded time for its result);
- * - an atomic update, so two processes failing at once neither lose an
- *   attempt nor reset the timeline's `since` (SPEC.md §8 timeline);
+ * - an atomic update, so each fetch's result is applied to the latest
+ *   entry: two processes failing at once neither lose an attempt nor reset
+ *   the timeline's `since` (SPEC.md §8 timeline), and a fetch whose write
+ *   lands after a newer fetch's keeps the newer copy;
  * - a politeness slot per origin, so Crawl-delay and Retry-After hold for the
  *   fleet, not for each process.
  *
- * The in-memory store offers none of them: within one process the client's
- * own single-flight and turn map already do the job.
+ * The in-memory store offers only the update (clients of one process that
+ * share it race like processes do); for the rest, within one process the
+ * clients' own single-flight and turn maps do the job.
  */
 import type { RobotsStore, StoredEntry } from "./store.js";
 
