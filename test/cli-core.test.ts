@@ -1,20 +1,10 @@
 /** The CLI contract of the core, run as a subprocess: `robots check` (file form) and `robots batch`. */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { CLI } from "./helpers/shared.js";
-
-function robots(args: string[], input?: string | Uint8Array) {
-  const res = spawnSync(process.execPath, [CLI, ...args], { input: input ?? "" });
-  return {
-    status: res.status,
-    stdout: res.stdout.toString("utf8"),
-    stderr: res.stderr.toString("utf8"),
-  };
-}
+import { robots } from "./fetch-cli-run.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "robots-cli-"));
 const file = path.join(dir, "robots.txt");
@@ -24,24 +14,23 @@ writeFileSync(
 );
 
 describe("robots check <file> <agent> <url>", () => {
-  test("exit 0 and the deciding line when allowed", () => {
-    const r = robots(["check", file, "FooBot", "http://example.com/private/ok"]);
-    assert.equal(r.status, 0);
+  test("exit 0 and the deciding line when allowed", async () => {
+    const r = await robots(["check", file, "FooBot", "http://example.com/private/ok"]);
+    assert.equal(r.code, 0);
     assert.match(r.stdout, /^ALLOWED /);
     assert.match(r.stdout, /line 3: Allow: \/private\/ok/);
   });
-  test("exit 1 when disallowed", () => {
-    const r = robots(["check", file, "FooBot", "http://example.com/private/x"]);
-    assert.equal(r.status, 1);
+  test("exit 1 when disallowed", async () => {
+    const r = await robots(["check", file, "FooBot", "http://example.com/private/x"]);
+    assert.equal(r.code, 1);
     assert.match(r.stdout, /^DISALLOWED /);
     assert.match(r.stdout, /line 2: Disallow: \/private\//);
   });
-  test("- reads the robots.txt from stdin; --format json", () => {
-    const r = robots(
-      ["check", "-", "bar", "/x", "--format", "json"],
-      "User-agent: *\nDisallow: /x\n",
-    );
-    assert.equal(r.status, 1);
+  test("- reads the robots.txt from stdin; --format json", async () => {
+    const r = await robots(["check", "-", "bar", "/x", "--format", "json"], {
+      stdin: "User-agent: *\nDisallow: /x\n",
+    });
+    assert.equal(r.code, 1);
     const out = JSON.parse(r.stdout) as { allowed: boolean; line: number; source: string };
     assert.deepEqual([out.allowed, out.line, out.source], [false, 2, "global"]);
   });
@@ -51,28 +40,28 @@ describe("robots check <file> <agent> <url>", () => {
     ["AB42bot", /"User-agent: AB42bot" is read as "AB"/],
     ["", /empty/],
   ] as const) {
-    test(`an invalid agent ${JSON.stringify(agent)} → exit 2, one line, no stack trace`, () => {
-      const r = robots(["check", file, agent, "/x"]);
-      assert.equal(r.status, 2);
+    test(`an invalid agent ${JSON.stringify(agent)} → exit 2, one line, no stack trace`, async () => {
+      const r = await robots(["check", file, agent, "/x"]);
+      assert.equal(r.code, 2);
       assert.match(r.stderr, why);
       assert.equal(r.stderr.trim().split("\n").length, 1);
       assert.doesNotMatch(r.stderr, /\n\s+at /);
       assert.equal(r.stdout, "");
     });
   }
-  test("a missing file → exit 2 with the reason", () => {
-    const r = robots(["check", path.join(dir, "nope.txt"), "a", "/"]);
-    assert.equal(r.status, 2);
+  test("a missing file → exit 2 with the reason", async () => {
+    const r = await robots(["check", path.join(dir, "nope.txt"), "a", "/"]);
+    assert.equal(r.code, 2);
     assert.match(r.stderr, /^robots: cannot read .*nope\.txt.*: no such file\n$/);
   });
-  test("wrong number of arguments → exit 2", () => {
-    const r = robots(["check", file, "a"]);
-    assert.equal(r.status, 2);
+  test("wrong number of arguments → exit 2", async () => {
+    const r = await robots(["check", file, "a"]);
+    assert.equal(r.code, 2);
     assert.match(r.stderr, /expected <robots.txt> <agent> <url>/);
   });
-  test("binary bodies still get a verdict; a non-URL is a usage error (exit 2)", () => {
+  test("binary bodies still get a verdict; a non-URL is a usage error (exit 2)", async () => {
     const body = Buffer.from([0xff, 0x00, 0x0d, 0xfe]);
-    assert.equal(robots(["check", "-", "a", "/%%zz?#"], body).status, 0);
+    assert.equal((await robots(["check", "-", "a", "/%%zz?#"], { stdin: body })).code, 0);
     for (const url of [
       "ht!tp:/\\/%%zz?#",
       "",
@@ -80,8 +69,8 @@ describe("robots check <file> <agent> <url>", () => {
       "ftp://example.com/x",
       "javascript:alert(1)",
     ]) {
-      const r = robots(["check", "-", "a", url], body);
-      assert.equal(r.status, 2, url);
+      const r = await robots(["check", "-", "a", url], { stdin: body });
+      assert.equal(r.code, 2, url);
       assert.match(r.stderr, /^robots: (empty URL|not a URL|not an http\(s\) URL)/, url);
       assert.equal(r.stderr.split("\n").length, 2, url);
     }
@@ -89,7 +78,7 @@ describe("robots check <file> <agent> <url>", () => {
 });
 
 describe("robots batch", () => {
-  test("one output line per input line, in order; robots or robotsBase64; blank lines skipped", () => {
+  test("one output line per input line, in order; robots or robotsBase64; blank lines skipped", async () => {
     const input = [
       JSON.stringify({
         robots: "User-agent: *\nDisallow: /x",
@@ -108,8 +97,8 @@ describe("robots batch", () => {
       }),
       JSON.stringify({ robots: "", checks: [] }),
     ].join("\n");
-    const r = robots(["batch"], input);
-    assert.equal(r.status, 0, r.stderr);
+    const r = await robots(["batch"], { stdin: input });
+    assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(
       r.stdout
         .trim()
@@ -142,10 +131,10 @@ describe("robots batch", () => {
     ['{"robotsBase64": "!!", "checks": []}', /batch input line 2: "robotsBase64" is not base64/],
     ["[1,2]", /batch input line 2: expected a JSON object/],
   ] as const) {
-    test(`a malformed line (${bad}) → exit 2 naming the line, no partial output for it`, () => {
+    test(`a malformed line (${bad}) → exit 2 naming the line, no partial output for it`, async () => {
       const good = JSON.stringify({ robots: "", checks: [{ agent: "a", url: "/" }] });
-      const r = robots(["batch"], `${good}\n${bad}\n${good}\n`);
-      assert.equal(r.status, 2);
+      const r = await robots(["batch"], { stdin: `${good}\n${bad}\n${good}\n` });
+      assert.equal(r.code, 2);
       assert.match(r.stderr, why);
       assert.equal(r.stdout, '{"results":[{"allowed":true,"line":0}]}\n');
     });
@@ -153,19 +142,19 @@ describe("robots batch", () => {
 });
 
 describe("robots (top level)", () => {
-  test("--version prints the package version", () => {
-    const r = robots(["--version"]);
-    assert.equal(r.status, 0);
+  test("--version prints the package version", async () => {
+    const r = await robots(["--version"]);
+    assert.equal(r.code, 0);
     assert.match(r.stdout, /^\d+\.\d+\.\d+\n$/);
   });
-  test("an unknown command → exit 2 listing the commands", () => {
-    const r = robots(["frobnicate"]);
-    assert.equal(r.status, 2);
+  test("an unknown command → exit 2 listing the commands", async () => {
+    const r = await robots(["frobnicate"]);
+    assert.equal(r.code, 2);
     assert.match(r.stderr, /unknown command "frobnicate"; commands: check, .*batch/);
   });
-  test("an unknown profile → exit 2", () => {
-    const r = robots(["check", file, "a", "/", "--profile", "strict"]);
-    assert.equal(r.status, 2);
+  test("an unknown profile → exit 2", async () => {
+    const r = await robots(["check", file, "a", "/", "--profile", "strict"]);
+    assert.equal(r.code, 2);
     assert.match(r.stderr, /unknown --profile "strict"/);
   });
 });

@@ -4,64 +4,16 @@
  * escape for remote bytes, and errors that say what went wrong.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { CLI, REPO_ROOT } from "./helpers/shared.js";
+import { type RunOptions, robots } from "./fetch-cli-run.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-edges-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  /** The child's peak resident memory in MiB. */
-  maxRssMiB: number;
-}
-
-/**
- * Run the CLI with a hook that reports its peak memory on exit (a memory
- * bound, not a timing). `input` is a string, or a command whose output is
- * piped in (an endless `yes`).
- */
-function robots(args: string[], input: string | { command: string[] } = ""): Promise<Run> {
-  const hook = `data:text/javascript,${encodeURIComponent('process.on("exit",()=>process.stderr.write("\\n#maxrss "+process.resourceUsage().maxRSS+"\\n"))')}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", hook, CLI, ...args], { cwd: REPO_ROOT });
-    let feeder: ReturnType<typeof spawn> | undefined;
-    if (typeof input === "string") {
-      child.stdin.on("error", () => {});
-      child.stdin.end(input);
-    } else {
-      feeder = spawn(input.command[0]!, input.command.slice(1));
-      feeder.stdout!.pipe(child.stdin);
-      child.stdin.on("error", () => {});
-      feeder.stdout!.on("error", () => {});
-    }
-    const out: Buffer[] = [];
-    let stderr = "";
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => {
-      stderr += b.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (status) => {
-      feeder?.kill();
-      const m = /\n#maxrss (\d+)\n$/.exec(stderr);
-      resolve({
-        status,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: m === null ? stderr : stderr.slice(0, m.index),
-        maxRssMiB: m === null ? Number.NaN : Number(m[1]) / 1024,
-      });
-    });
-  });
-}
 
 /** A file over 500 KiB whose rule for /late lies past the limit, and a line the limit cuts. */
 const BIG = path.join(tmp, "big.txt");
@@ -74,7 +26,7 @@ before(() => writeFileSync(BIG, BIG_BODY));
 describe("one reading everywhere (SPEC.md §8 Size)", () => {
   test("check, explain, diff and agents read the first 500 KiB by default, and say so", async () => {
     const check = await robots(["check", BIG, "FooBot", "/late"]);
-    assert.equal(check.status, 0, check.stderr);
+    assert.equal(check.code, 0, check.stderr);
     assert.match(check.stdout, /^ALLOWED \/late/);
     assert.match(
       check.stdout,
@@ -82,29 +34,31 @@ describe("one reading everywhere (SPEC.md §8 Size)", () => {
     );
 
     const explain = await robots(["explain", BIG, "--agent", "FooBot", "/late"]);
-    assert.equal(explain.status, 0, explain.stderr);
+    assert.equal(explain.code, 0, explain.stderr);
     assert.match(explain.stdout, /ALLOWED for FooBot/);
     assert.match(explain.stdout, /note: the file is over 500 KiB/);
 
     const empty = path.join(tmp, "empty.txt");
     writeFileSync(empty, "");
-    const diff = await robots(["diff", empty, BIG, "--urls", "-", "--agent", "FooBot"], "/late\n");
-    assert.equal(diff.status, 0, diff.stdout);
+    const diff = await robots(["diff", empty, BIG, "--urls", "-", "--agent", "FooBot"], {
+      stdin: "/late\n",
+    });
+    assert.equal(diff.code, 0, diff.stdout);
     assert.match(diff.stdout, /note: new: the file is over 500 KiB/);
 
     const agents = await robots(["agents", BIG, "--format", "json"]);
-    assert.equal(agents.status, 0, agents.stderr);
+    assert.equal(agents.code, 0, agents.stderr);
     assert.match((JSON.parse(agents.stdout) as { notes: string[] }).notes[0]!, /over 500 KiB/);
   });
 
   test("--whole-file gives the reference's reading, and says what crawlers answer", async () => {
     const check = await robots(["check", BIG, "FooBot", "/late", "--whole-file"]);
-    assert.equal(check.status, 1, check.stderr);
+    assert.equal(check.code, 1, check.stderr);
     assert.match(check.stdout, new RegExp(`line ${BIG_LATE_LINE}: Disallow: /late`));
     assert.match(check.stdout, /crawlers, reading the first 500 KiB, answer ALLOWED/);
 
     const explain = await robots(["explain", BIG, "--agent", "FooBot", "/late", "--whole-file"]);
-    assert.equal(explain.status, 1, explain.stderr);
+    assert.equal(explain.code, 1, explain.stderr);
     assert.match(explain.stdout, /crawlers, reading the first 500 KiB, answer ALLOWED/);
   });
 
@@ -119,7 +73,7 @@ describe("one reading everywhere (SPEC.md §8 Size)", () => {
       ["explain", cut, "--agent", "FooBot", "/private/secret"],
     ]) {
       const r = await robots(args);
-      assert.equal(r.status, 1, `${args[0]}: ${r.stdout}`);
+      assert.equal(r.code, 1, `${args[0]}: ${r.stdout}`);
     }
   });
 
@@ -148,7 +102,7 @@ describe("one reading everywhere (SPEC.md §8 Size)", () => {
   test("check takes a URL as the robots source and --agent in both forms", async () => {
     const a = await robots(["check", "examples/site/robots.txt", "GPTBot", "/blog/"]);
     const b = await robots(["check", "examples/site/robots.txt", "--agent", "GPTBot", "/blog/"]);
-    assert.equal(a.status, 1);
+    assert.equal(a.code, 1);
     assert.equal(a.stdout, b.stdout);
     const both = await robots([
       "check",
@@ -158,14 +112,14 @@ describe("one reading everywhere (SPEC.md §8 Size)", () => {
       "--agent",
       "X",
     ]);
-    assert.equal(both.status, 2);
+    assert.equal(both.code, 2);
     assert.match(both.stderr, /given twice/);
   });
 });
 
 describe("bounded reading: endless input neither hangs nor grows memory", () => {
   // Each run reads at most 500 KiB + 1 byte (8 MiB with --whole-file).
-  const cases: [string, string[], string | { command: string[] }][] = [
+  const cases: [string, string[], NonNullable<RunOptions["stdin"]>][] = [
     ["check /dev/zero", ["check", "/dev/zero", "FooBot", "/x"], ""],
     ["explain /dev/zero", ["explain", "/dev/zero", "--agent", "FooBot", "/x"], ""],
     ["agents /dev/zero", ["agents", "/dev/zero"], ""],
@@ -176,15 +130,15 @@ describe("bounded reading: endless input neither hangs nor grows memory", () => 
   ];
   for (const [name, args, input] of cases) {
     test(name, async () => {
-      const r = await robots(args, input);
-      assert.ok(r.status === 0 || r.status === 1, `${name}: exit ${r.status}: ${r.stderr}`);
+      const r = await robots(args, { stdin: input, measureMemory: true });
+      assert.ok(r.code === 0 || r.code === 1, `${name}: exit ${r.code}: ${r.stderr}`);
       assert.ok(r.maxRssMiB < 300, `${name}: ${r.maxRssMiB} MiB`);
     });
   }
 
   test("--whole-file stops at 8 MiB with a clear error", async () => {
     const r = await robots(["check", "/dev/zero", "FooBot", "/x", "--whole-file"]);
-    assert.equal(r.status, 2);
+    assert.equal(r.code, 2);
     assert.match(
       r.stderr,
       /^robots: \/dev\/zero is larger than 8 MiB, the most --whole-file reads/,
@@ -204,16 +158,19 @@ describe("robots diff streams (memory flat in the number of URLs)", () => {
   });
   for (const format of ["text", "json"]) {
     test(`${N} changed URLs, --format ${format}`, async () => {
-      const r = await robots([
-        "diff",
-        path.join(tmp, "open.txt"),
-        path.join(tmp, "closed.txt"),
-        "--urls",
-        urls,
-        "--format",
-        format,
-      ]);
-      assert.equal(r.status, 1, r.stderr);
+      const r = await robots(
+        [
+          "diff",
+          path.join(tmp, "open.txt"),
+          path.join(tmp, "closed.txt"),
+          "--urls",
+          urls,
+          "--format",
+          format,
+        ],
+        { measureMemory: true },
+      );
+      assert.equal(r.code, 1, r.stderr);
       if (format === "json") {
         const json = JSON.parse(r.stdout) as { changed: number; changes: { url: string }[] };
         assert.equal(json.changed, N);
@@ -249,10 +206,14 @@ describe("bytes from a file or a server are escaped before the terminal", () => 
     const runs = [
       await robots(["fetch", `${base}/`, "--agent", "FooBot"]),
       await robots(["check", file, "FooBot", "/x\u001b[2J"]),
-      await robots(["check", "--robots", file, "--agent", "FooBot"], "/x\u001b[2J\n\u0007/y\n"),
+      await robots(["check", "--robots", file, "--agent", "FooBot"], {
+        stdin: "/x\u001b[2J\n\u0007/y\n",
+      }),
       await robots(["explain", file, "--agent", "FooBot", "/x\u001b[2J"]),
       await robots(["agents", file]),
-      await robots(["diff", file, path.join(tmp, "big.txt"), "--urls", "-"], "/x\u001b[2J\n"),
+      await robots(["diff", file, path.join(tmp, "big.txt"), "--urls", "-"], {
+        stdin: "/x\u001b[2J\n",
+      }),
       await robots(["lint", file]),
       await robots(["explain", `${base}/robots.txt`, "--agent", "Evil", "/\u0007"]),
     ];
@@ -265,40 +226,36 @@ describe("bytes from a file or a server are escaped before the terminal", () => 
 });
 
 describe("errors say what went wrong", () => {
-  test("a failed write is reported as such, not as an internal error", () => {
+  test("a failed write is reported as such, not as an internal error", async () => {
     for (const args of [
       ["check", "examples/site/robots.txt", "GPTBot", "/"],
       ["lint", "examples/site/robots.txt"],
       ["agents", "examples/site/robots.txt", "--format", "json"],
     ]) {
-      const r = spawnSync(
-        "sh",
-        ["-c", `"${process.execPath}" "${CLI}" "$@" > /dev/full`, "sh", ...args],
-        {
-          cwd: REPO_ROOT,
-        },
-      );
-      assert.equal(r.status, 2, args[0]);
-      assert.equal(
-        r.stderr.toString(),
-        "robots: cannot write the output: no space left on device\n",
-      );
+      const full = openSync("/dev/full", "w");
+      try {
+        const r = await robots(args, { stdoutFd: full });
+        assert.equal(r.code, 2, args[0]);
+        assert.equal(r.stderr, "robots: cannot write the output: no space left on device\n");
+      } finally {
+        closeSync(full);
+      }
     }
   });
 
   test("values that start with - are values; --timeout errors name the flag; port 0 is refused", async () => {
     const t = await robots(["check", "http://127.0.0.1:9/x", "--agent", "X", "--timeout", "-1"]);
-    assert.equal(t.status, 2);
+    assert.equal(t.code, 2);
     assert.match(t.stderr, /^robots: invalid --timeout "-1"/);
     const tiny = await robots(["fetch", "http://127.0.0.1:9/", "--timeout", "0.0001"]);
     assert.match(tiny.stderr, /^robots: invalid --timeout "0.0001"/);
     const p = await robots(["fetch", "http://127.0.0.1:0/"]);
-    assert.equal(p.status, 2);
+    assert.equal(p.code, 2);
     assert.match(p.stderr, /port 0 is not a port a server listens on/);
     const c = await robots(["check", "http://127.0.0.1:0/x", "--agent", "X"]);
-    assert.equal(c.status, 2);
+    assert.equal(c.code, 2);
     const agent = await robots(["check", "examples/site/robots.txt", "--agent", "-x", "/cart"]);
-    assert.equal(agent.status, 1, agent.stderr);
+    assert.equal(agent.code, 1, agent.stderr);
   });
 });
 
@@ -313,13 +270,13 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
 
   test("the reference decides by default; each command notes the documented reading", async () => {
     const check = await robots(["check", file, "AdsBot-Google", "/x"]);
-    assert.equal(check.status, 1);
+    assert.equal(check.code, 1);
     assert.match(
       check.stdout,
       /ignores the \* group; under that reading: ALLOWED \(--operator-rules\)/,
     );
     const explain = await robots(["explain", file, "--agent", "Applebot", "/x"]);
-    assert.equal(explain.status, 1);
+    assert.equal(explain.code, 1);
     assert.match(
       explain.stdout,
       /follows Googlebot's group when no group names it; under that reading: ALLOWED/,
@@ -338,10 +295,10 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
 
   test("--operator-rules lets the documented exception decide", async () => {
     const check = await robots(["check", file, "AdsBot-Google", "/x", "--operator-rules"]);
-    assert.equal(check.status, 0);
+    assert.equal(check.code, 0);
     assert.match(check.stdout, /the reference answers DISALLOWED by line 2/);
     const apple = await robots(["check", file, "Applebot", "/private/a", "--operator-rules"]);
-    assert.equal(apple.status, 1);
+    assert.equal(apple.code, 1);
     assert.match(apple.stdout, /line 5: Disallow: \/private/);
     const agents = await robots(["agents", file, "--format", "json", "--operator-rules"]);
     const json = JSON.parse(agents.stdout) as {
@@ -365,7 +322,7 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
       "--format",
       "json",
     ]);
-    assert.equal(apple.status, 1, apple.stderr);
+    assert.equal(apple.code, 1, apple.stderr);
     const json = JSON.parse(apple.stdout) as {
       agent: string;
       fileNotes: string[];
@@ -389,13 +346,13 @@ describe("documented exceptions: check, explain and agents say the same (SPEC.md
       "/x",
       "--operator-rules",
     ]);
-    assert.equal(ads.status, 0, ads.stderr);
+    assert.equal(ads.code, 0, ads.stderr);
     assert.match(ads.stdout, /ALLOWED for AdsBot-Google/);
     assert.match(ads.stdout, /ignores the \* group/);
     // Without a documented exception the flag changes nothing.
     const plain = await robots(["explain", file, "--agent", "Bingbot", "/x", "--operator-rules"]);
     const ref = await robots(["explain", file, "--agent", "Bingbot", "/x"]);
     assert.equal(plain.stdout, ref.stdout);
-    assert.equal(plain.status, 1);
+    assert.equal(plain.code, 1);
   });
 });

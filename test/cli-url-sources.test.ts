@@ -6,14 +6,13 @@
  * "allow everything".
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { CLI, REPO_ROOT } from "./helpers/shared.js";
+import { robots } from "./fetch-cli-run.js";
 
 const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n";
 
@@ -40,27 +39,6 @@ after(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Async: the server answers from this process, so the CLI must not block it. */
-function robots(
-  args: string[],
-  input = "",
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (b: Buffer) => {
-      stdout += b.toString("utf8");
-    });
-    child.stderr.on("data", (b: Buffer) => {
-      stderr += b.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
 describe("URL arguments go through the fetching client", () => {
   test("explain", async () => {
     const r = await robots([
@@ -72,14 +50,14 @@ describe("URL arguments go through the fetching client", () => {
       "/ok",
     ]);
     assert.equal(r.stderr, "");
-    assert.equal(r.status, 1);
+    assert.equal(r.code, 1);
     assert.match(r.stdout, new RegExp(`robots.txt: ${base}/robots.txt`));
     assert.match(r.stdout, /fetch: HTTP 200/);
     assert.match(r.stdout, /decided by line 2: Disallow: \/private/);
   });
   test("agents --format json", async () => {
     const r = await robots(["agents", `${base}/`, "--format", "json"]);
-    assert.equal(r.status, 0);
+    assert.equal(r.code, 0);
     const json = JSON.parse(r.stdout) as {
       categories: { crawlers: { name: string; status: string }[] }[];
     };
@@ -90,18 +68,18 @@ describe("URL arguments go through the fetching client", () => {
   test("diff between the live file and a local one", async () => {
     const r = await robots(
       ["diff", `${base}/robots.txt`, "-", "--agent", "GPTBot", "--format", "json"],
-      "User-agent: *\nDisallow: /private\n",
+      { stdin: "User-agent: *\nDisallow: /private\n" },
     );
-    assert.equal(r.status, 1);
+    assert.equal(r.code, 1);
     const json = JSON.parse(r.stdout) as { changed: number };
     assert.ok(json.changed > 0);
   });
   test("bulk check --robots <url>", async () => {
     const r = await robots(
       ["check", "--robots", `${base}/robots.txt`, "--agent", "FooBot", "--format", "tsv"],
-      "/a\n/private/b\n",
+      { stdin: "/a\n/private/b\n" },
     );
-    assert.equal(r.status, 1);
+    assert.equal(r.code, 1);
     assert.equal(
       r.stdout,
       "url\tverdict\tline\tnotes\n/a\tallowed\t0\t\n/private/b\tdisallowed\t2\t\n",
@@ -112,9 +90,9 @@ describe("URL arguments go through the fetching client", () => {
   test("bulk check --robots <url>: URLs of another origin are flagged, not checked", async () => {
     const r = await robots(
       ["check", "--robots", `${base}/robots.txt`, "--agent", "FooBot", "--format", "json"],
-      `${base}/private/b\nhttps://other.example/private/b\n`,
+      { stdin: `${base}/private/b\nhttps://other.example/private/b\n` },
     );
-    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.code, 2, r.stderr);
     const [mine, other] = r.stdout
       .trim()
       .split("\n")
@@ -131,13 +109,13 @@ describe("a server error disallows everything (SPEC.md §8)", () => {
   const down = () => base.replace("127.0.0.1", "localhost");
   test("explain says so and exits 1", async () => {
     const r = await robots(["explain", `${down()}/robots.txt`, "--agent", "FooBot", "/x"]);
-    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /DISALLOWED for FooBot/);
     assert.match(r.stdout, /everything is disallowed/);
   });
   test("agents reports every crawler blocked", async () => {
     const r = await robots(["agents", `${down()}/`, "--format", "json"]);
-    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout) as {
       disallowsEverything?: boolean;
       categories: { crawlers: { status: string }[] }[];
@@ -150,9 +128,9 @@ describe("a server error disallows everything (SPEC.md §8)", () => {
   test("bulk check: every URL disallowed, no deciding line", async () => {
     const r = await robots(
       ["check", "--robots", `${down()}/robots.txt`, "--agent", "FooBot", "--format", "tsv"],
-      "/a\n/b\n",
+      { stdin: "/a\n/b\n" },
     );
-    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
     const note = "robots.txt could not be fetched: disallowed for now (SPEC.md §8)";
     assert.equal(
       r.stdout,
@@ -168,7 +146,7 @@ describe("a server error disallows everything (SPEC.md §8)", () => {
 
   test("lint exits non-zero and says crawlers are disallowed for now", async () => {
     const r = await robots(["lint", `${down()}/robots.txt`]);
-    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /nothing to lint, and crawlers are disallowed for now/);
     assert.doesNotMatch(r.stdout, /no problems found/);
   });
@@ -177,7 +155,7 @@ describe("a server error disallows everything (SPEC.md §8)", () => {
     const file = `${tmp}/one.txt`;
     writeFileSync(file, "User-agent: *\nDisallow: /private\n");
     const r = await robots(["diff", file, `${down()}/robots.txt`, "--format", "json"]);
-    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
     const json = JSON.parse(r.stdout) as { changes: { new: Record<string, unknown> }[] };
     assert.ok(json.changes.length > 0);
     for (const c of json.changes) {

@@ -186,15 +186,16 @@ describe("robots page <file | -> with --header", () => {
     assert.deepEqual([out.index, out.snippet, out.maxSnippet], [false, false, 0]);
   });
   it("stdin", async () => {
-    const run = await robots(
-      ["page", "-", "--agent", "bingbot", "--format", "json"],
-      "<meta name=bingbot content=notranslate>",
-    );
+    const run = await robots(["page", "-", "--agent", "bingbot", "--format", "json"], {
+      stdin: "<meta name=bingbot content=notranslate>",
+    });
     assert.equal(run.code, 0);
     assert.equal(JSON.parse(run.stdout).translate, false);
   });
   it("control characters from the page are escaped in text output", async () => {
-    const run = await robots(["page", "-"], '<meta name=robots content="bad\u001b[31m">');
+    const run = await robots(["page", "-"], {
+      stdin: '<meta name=robots content="bad\u001b[31m">',
+    });
     assert.ok(!run.stdout.includes("\u001b"), run.stdout);
     assert.match(run.stdout, /bad\\x1b\[31m/);
   });
