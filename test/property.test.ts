@@ -331,6 +331,44 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     assert.ok(decidedByRule > total * 0.1, `only ${decidedByRule}/${total} decided by a rule`);
   });
 
+  test("a file of thousands of rules (rows kept as an Int32Array) equals the model", () => {
+    // Past 16,384 row integers (2,730 rules) the parser keeps the rows in an
+    // Int32Array (src/parse/rule-table.ts, keptRows); both groups below are
+    // compiled from it.
+    const seg = fc.constantFrom("a", "b", "x", "shop", "index.html", "*", "/");
+    const rule = fc
+      .tuple(
+        fc.constantFrom("allow", "disallow"),
+        fc.array(seg, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom("", "", "$"),
+      )
+      .map(([k, parts, end]) => `${k}: /${parts.join("")}${end}`);
+    const url = fc
+      .array(fc.constantFrom("a", "b", "x", "shop", "index.html", "/"), { maxLength: 6 })
+      .map((parts) => `http://example.com/${parts.join("")}`);
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 1500, maxLength: 1600 }),
+        fc.array(rule, { minLength: 1500, maxLength: 1600 }),
+        fc.array(url, { minLength: 1, maxLength: 6 }),
+        (named, rest, urls) => {
+          const body = encode(["user-agent: z", ...named, "user-agent: *", ...rest]);
+          assert.ok(parseRobotsTxt(body).ruleTable.rows instanceof Int32Array);
+          for (const u of urls) {
+            for (const agent of ["z", "other"]) {
+              assert.deepEqual(
+                verdict(body, agent, u),
+                naiveDecide(body, agent, u),
+                `${agent} ${u}`,
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: Math.max(3, Math.ceil(RUNS / 60)) },
+    );
+  });
+
   test("many globs under one key (the n-gram prefilter) equal the model (SPEC §5, §6)", () => {
     // 16 or more glob entries whose keys end at one trie node are filtered
     // by the n-grams of their segments, kept in the node's record and read

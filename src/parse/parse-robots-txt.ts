@@ -7,6 +7,7 @@ import { isGlobalAgent, productTokenEnd } from "../protocol/product-token.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { asciiText, decodeText, isHexDigit, latin1, toBytes } from "./bytes.js";
 import {
+  keptRows,
   ParsedGroup,
   R_END,
   R_INDEX_HTML,
@@ -475,7 +476,7 @@ function parseWith(
   // What the file keeps is made on the JS heap: a typed array longer than
   // 64 bytes gets its own buffer outside it, measured at ~1 µs to make, which
   // was 6 % of parsing the corpus for the line codes and the rows.
-  const table = new RuleTable(rows.slice(0, rn * ROW), rn, asciiRun(pat, pn), written);
+  const table = new RuleTable(keptRows(rows, rn * ROW), rn, asciiRun(pat, pn), written);
   // Line codes are < 0x80: one ASCII character per line.
   const lineBits = asciiRun(bits, lineCount);
   const values = new ValueTable(latin1(vals, 0, vn), dirRows, siteRows);

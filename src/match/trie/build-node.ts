@@ -2,6 +2,7 @@
  * Building the trie's nodes, each appended to the index's words when a
  * check first reaches it (layout.ts says what each word means).
  */
+import type { RuleRows } from "../../parse/rule-table.js";
 import { PatternShape } from "../pattern.js";
 import { entryTextEnd, globStop } from "./entry-text.js";
 import {
@@ -56,7 +57,7 @@ import { GRAM_MIN_GLOBS, gram1, rareChar } from "./prefilters.js";
  */
 export interface LazyTrie {
   /** The file's rule rows (RuleTable#rows): where a glob's pattern ends. */
-  readonly rows: readonly number[];
+  readonly rows: RuleRows;
   readonly keys: number[];
   readonly perm: number[];
   readonly pending: number[];
@@ -353,7 +354,7 @@ function globRecords(words: number[], text: string, lz: LazyTrie, gn: number): n
 function smallGlob(
   words: number[],
   text: string,
-  rows: readonly number[],
+  rows: RuleRows,
   no2: number,
   star: number,
 ): number {
