@@ -32,7 +32,7 @@ export const R_INDEX_HTML = 5;
 
 /**
  * `ROW` integers per rule, in file order (see R_*): a list of small
- * integers, or an Int32Array when there are more than BIG_ROWS of them.
+ * integers, or an Int32Array when there are more than BIG_LIST of them.
  */
 export type RuleRows = readonly number[] | Int32Array;
 
@@ -43,17 +43,17 @@ export type RuleRows = readonly number[] | Int32Array;
  * corpus files with more rows than this, 1.2 M of its 5.8 M row integers,
  * took 12 % of the parse time to copy as lists.
  */
-const BIG_ROWS = 16_384;
+export const BIG_LIST = 16_384;
 
 /**
  * The first `n` integers of a scratch row list, as the file keeps them: a
  * list of exactly `n` (one allocation; a typed array longer than 64 bytes
  * has a buffer outside the heap, about 1 µs to make), an Int32Array past
- * BIG_ROWS. Every row value is a byte offset, a line number or a group
+ * BIG_LIST. Every row value is a byte offset, a line number or a group
  * number, far below 2^31.
  */
 export function keptRows(rows: readonly number[], n: number): RuleRows {
-  if (n <= BIG_ROWS) return rows.slice(0, n);
+  if (n <= BIG_LIST) return rows.slice(0, n);
   const out = new Int32Array(n);
   for (let i = 0; i < n; i++) out[i] = rows[i]!;
   return out;

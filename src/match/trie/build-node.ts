@@ -58,8 +58,8 @@ import { GRAM_MIN_GLOBS, gram1, rareChar } from "./prefilters.js";
 export interface LazyTrie {
   /** The file's rule rows (RuleTable#rows): where a glob's pattern ends. */
   readonly rows: RuleRows;
-  readonly keys: number[];
-  readonly perm: number[];
+  readonly keys: number[] | Int32Array;
+  readonly perm: number[] | Int32Array;
   readonly pending: number[];
   /** Pending nodes not built yet. */
   left: number;

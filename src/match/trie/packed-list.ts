@@ -3,6 +3,7 @@
  * holes makes every read also test for one, and writing past a list's end
  * can turn it into a slow dictionary.
  */
+import { BIG_LIST } from "../../parse/rule-table.js";
 
 /**
  * A new list of `n` elements `fill` (0 or null) that V8 keeps "packed": copied from
@@ -16,6 +17,15 @@
 export function packedList<T>(scratch: T[], fill: T, n: number): T[] {
   while (scratch.length < n) scratch.push(fill);
   return scratch.slice(0, n);
+}
+
+/**
+ * `n` zeros to be written over: a packed list (packedList), or past
+ * BIG_LIST an Int32Array, which costs a fraction of a large list to make
+ * (src/parse/rule-table.ts).
+ */
+export function zeroInts(scratch: number[], n: number): number[] | Int32Array {
+  return n > BIG_LIST ? new Int32Array(n) : packedList(scratch, 0, n);
 }
 
 /**

@@ -31,7 +31,7 @@ import {
   KEY_RECORD,
   META_SHAPE_SHIFT,
 } from "./layout.js";
-import { ensure, packedList } from "./packed-list.js";
+import { ensure, packedList, zeroInts } from "./packed-list.js";
 
 /** RuleIndex#constant when the deciding entry depends on the path. */
 export const VARIES = -2;
@@ -160,9 +160,9 @@ export interface RankedEntries {
   /** The entry records, by id (layout.ts): the start of the index's words. */
   readonly words: number[];
   /** Per id its key record (layout.ts, K_*); null for a constant index. */
-  readonly keys: number[] | null;
+  readonly keys: number[] | Int32Array | null;
   /** The ids in order, for building (LazyTrie#perm); null for a constant index. */
-  readonly perm: number[] | null;
+  readonly perm: number[] | Int32Array | null;
 }
 
 /**
@@ -270,8 +270,8 @@ export function rankEntries(
     // rules), with one entry on average.
     return { count, globCount, constant, words, keys: null, perm: null };
   }
-  const keys = packedList(sZeros, 0, KEY_RECORD * count);
-  const perm = packedList(sZeros, 0, count);
+  const keys = zeroInts(sZeros, KEY_RECORD * count);
+  const perm = zeroInts(sZeros, count);
   for (let id = 0; id < count; id++) {
     const e = sOrder[id]!;
     keys[KEY_RECORD * id + K_START] = sStart[e]!;
