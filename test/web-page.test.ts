@@ -234,6 +234,35 @@ test("profiles: the grid equals robots batch --profile for each (SPEC.md §9)", 
   await page.close();
 });
 
+test("size limit: the grid reads the first 500 KiB, as robots check does, and says so (SPEC.md §8)", async () => {
+  // A rule after 500 KiB of comments is never read by a crawler.
+  const filler = `# ${"x".repeat(98)}\n`.repeat(5300);
+  const text = `User-agent: *\nDisallow: /early/\n${filler}Disallow: /late/\n`;
+  const urls = ["https://example.com/early/a", "https://example.com/late/a"];
+  const page = await open();
+  await setFields(page, { "robots-txt": text, agents: "AnyBot", urls: urls.join("\n") });
+  await settled(page);
+  // The crawler's reading (crawlerView), which robots check uses by default.
+  const doc = parseDocument(text);
+  const expected = urls.map((url) => {
+    const v = compileMatcher(doc.robots, "AnyBot").check(url);
+    return `${v.allowed ? "allowed" : "disallowed"} ${v.line}`;
+  });
+  assert.deepEqual(expected, ["disallowed 2", "allowed 0"]);
+  const shown = await grid(page);
+  assert.deepEqual(
+    shown.map((c) => `${c[2]} ${c[3]}`),
+    expected,
+  );
+  const note = (await page.evaluate(`document.getElementById("file-note").textContent`)) as string;
+  assert.match(note, /crawlers read only the first 512,000 \(500 KiB\)/);
+  assert.ok(
+    note.includes(`end in line ${doc.lastLineRead} of ${doc.lineCount.toLocaleString("en")}`),
+    note,
+  );
+  await page.close();
+});
+
 test("fragment: a link reproduces the inputs and the grid in a new page", async () => {
   const page = await open();
   await page.getByTestId("robots-txt").fill(RULES);

@@ -8,9 +8,11 @@
 
 import { agentsToCompare, type VerdictChange, VerdictComparer } from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
-import type { RobotsDocument } from "../explain/document.js";
 import { compileMatcher } from "../match/compile.js";
-import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { encodeUtf8 } from "../parse/bytes.js";
+import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Profile } from "../protocol/profile.js";
+import { crawlerView } from "../protocol/size-limit.js";
 
 /** Columns of the grid: more crawlers than this are not shown (the page says so). */
 export const MAX_AGENTS = 50;
@@ -18,6 +20,16 @@ export const MAX_AGENTS = 50;
 export const MAX_URLS = 2000;
 /** Probe paths added to the listed URLs when two versions are compared. */
 export const MAX_PROBES = 5000;
+
+/**
+ * The file as a crawler reads it: its UTF-8 bytes up to the size limit
+ * (SPEC.md §8 "Size"), parsed; the same `robots` as parseDocument's, which
+ * also records every line's position (for explanations) and so takes half
+ * as long again on a rule-heavy file.
+ */
+export function crawlerRobots(text: string, profile: Profile): RobotsTxt {
+  return parseRobotsTxt(crawlerView(encodeUtf8(text)).bytes, { profile });
+}
 
 /** A comma-separated crawler list: trimmed, empty entries and repeats dropped. */
 export function agentList(text: string): string[] {
@@ -56,11 +68,11 @@ export interface GridCell {
  * as `robots batch` does (SPEC.md §4).
  */
 export function computeGrid(
-  doc: RobotsDocument,
+  robots: RobotsTxt,
   agents: readonly string[],
   urls: readonly string[],
 ): GridCell[] {
-  const matchers = agents.map((agent) => compileMatcher(doc.robots, agent));
+  const matchers = agents.map((agent) => compileMatcher(robots, agent));
   const cells: GridCell[] = [];
   for (const url of urls) {
     for (let i = 0; i < agents.length; i++) {

@@ -17,10 +17,18 @@ import { CRAWLER_CATEGORIES } from "../data/crawlers.js";
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
 import { encodeUtf8 } from "../parse/bytes.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
-import { groupDigits } from "../protocol/size-limit.js";
 import { byId, clear, el } from "./dom.js";
-import { agentList, computeGrid, type GridCell, MAX_AGENTS, MAX_URLS, urlList } from "./engine.js";
+import {
+  agentList,
+  computeGrid,
+  crawlerRobots,
+  type GridCell,
+  MAX_AGENTS,
+  MAX_URLS,
+  urlList,
+} from "./engine.js";
 import { type FetchAnswer, renderFetchInfo } from "./fetch-info.js";
 import { decodeState, encodeState, type PageState } from "./fragment.js";
 import { computeSlow, MAX_CHANGES, MAX_DIAGNOSTICS, type SlowResult } from "./slow.js";
@@ -79,9 +87,17 @@ interface Selection {
   url: string;
 }
 
-let doc: RobotsDocument = parseDocument("");
-/** The text and profile `doc` was parsed from. */
+/** The file as crawlers read it, for the grid (engine.ts crawlerRobots). */
+let robots: RobotsTxt = crawlerRobots("", "google");
+/** The text and profile `robots` was parsed from. */
 let parsed = { text: "", profile: "google" as Profile };
+/** The same file with its lines' positions, for explanations: made when one is shown. */
+let doc: RobotsDocument | null = null;
+
+function currentDoc(): RobotsDocument {
+  doc ??= parseDocument(encodeUtf8(parsed.text), { profile: parsed.profile });
+  return doc;
+}
 let agents: string[] = [];
 let urls: string[] = [];
 let selected: Selection | null = null;
@@ -141,7 +157,8 @@ function update(): void {
   const text = robotsTa.value;
   if (text !== parsed.text || profile() !== parsed.profile) {
     parsed = { text, profile: profile() };
-    doc = parseDocument(encodeUtf8(text), { profile: parsed.profile });
+    robots = crawlerRobots(text, parsed.profile);
+    doc = null;
   }
   const t1 = performance.now();
   const allAgents = agentList(agentsIn.value);
@@ -153,7 +170,7 @@ function update(): void {
     cut.push(`the first ${MAX_AGENTS} of ${allAgents.length} crawlers`);
   if (allUrls.length > urls.length) cut.push(`the first ${MAX_URLS} of ${allUrls.length} URLs`);
   byId("grid-note").textContent = cut.length > 0 ? `Showing ${cut.join(" and ")}.` : "";
-  const cells = computeGrid(doc, agents, urls);
+  const cells = computeGrid(robots, agents, urls);
   const t2 = performance.now();
   renderGrid(cells);
   renderGutter(text);
@@ -225,7 +242,7 @@ function stopWorker(w: Worker): void {
 function receiveSlow(id: number, result: SlowResult): void {
   if (id !== stateId) return;
   const t0 = performance.now();
-  renderFileNote();
+  renderFileNote(result.note);
   renderLint(result.lint);
   renderReport(result.report);
   renderDiff(result.diff);
@@ -410,11 +427,7 @@ function selectedCell(): HTMLButtonElement | null {
   return null;
 }
 
-function renderFileNote(): void {
-  const note =
-    doc.full === null
-      ? `${groupDigits(doc.body.length)} bytes, ${groupDigits(doc.lineCount)} lines, ${doc.robots.groups.length} groups.`
-      : `${groupDigits(doc.body.length)} bytes: crawlers read only the first ${groupDigits(doc.sizeLimit)} (500 KiB), which end in line ${doc.lastLineRead} of ${doc.lineCount}. The grid shows what they see.`;
+function renderFileNote(note: string): void {
   if (changed("note", note)) byId("file-note").textContent = note;
 }
 
@@ -595,7 +608,7 @@ function renderExplanation(): void {
   }
   shown.explain = "";
   clear(explainBox);
-  const x = createExplainer(doc, selected.agent);
+  const x = createExplainer(currentDoc(), selected.agent);
   const e = x.explain(selected.url);
   explainBox.append(
     el("h3", {}, [

@@ -8,10 +8,11 @@
  */
 
 import type { CrawlerCategory } from "../data/crawlers.js";
-import { parseDocument } from "../explain/document.js";
+import { parseDocument, type RobotsDocument } from "../explain/document.js";
 import type { Severity } from "../lint/diagnostics.js";
 import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
 import { encodeUtf8 } from "../parse/bytes.js";
+import { groupDigits } from "../protocol/size-limit.js";
 import type { CrawlerStatus, ReportSource } from "../report/crawler-report.js";
 import { crawlerReport } from "../report/crawler-report.js";
 import { agentList, computeDiff, MAX_AGENTS, MAX_URLS, urlList } from "./engine.js";
@@ -67,6 +68,8 @@ export interface SlowResult {
     /** The first MAX_CHANGES changes. */
     readonly changes: readonly ChangeRow[];
   } | null;
+  /** The file's size, lines and groups, and what crawlers read of it. */
+  readonly note: string;
   /** The URL fragment (without `#`) that reproduces the state. */
   readonly fragment: string;
   /** Milliseconds spent on each part, for `npm run bench -- web`. */
@@ -142,9 +145,18 @@ export async function computeSlow(state: PageState): Promise<SlowResult> {
   const t4 = performance.now();
   return {
     lint,
+    note: fileNote(doc),
     report: { rows, others: report.otherAgents.map((o) => o.token) },
     diff,
     fragment,
     ms: { lint: t1 - t0, report: t2 - t1, diff: t3 - t2, link: t4 - t3 },
   };
+}
+
+function fileNote(doc: RobotsDocument): string {
+  const bytes = groupDigits(doc.body.length);
+  const lines = groupDigits(doc.lineCount);
+  return doc.full === null
+    ? `${bytes} bytes, ${lines} lines, ${doc.robots.groups.length} groups.`
+    : `${bytes} bytes: crawlers read only the first ${groupDigits(doc.sizeLimit)} (500 KiB), which end in line ${doc.lastLineRead} of ${lines}. The grid shows what they see.`;
 }
