@@ -7,7 +7,6 @@
  * on real files agrees with matching random paths.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,7 +24,8 @@ import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { asciiLower } from "../src/protocol/product-token.js";
 import { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 import { checkBlock, isBlockedEverywhere, planBlock } from "../src/report/block-snippet.js";
-import { CLI, CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
+import { robots } from "./fetch-cli-run.js";
+import { CORPUS_DIR, hasShared } from "./helpers/shared.js";
 
 const CATEGORIES = Object.keys(CRAWLER_CATEGORIES) as CrawlerCategory[];
 const SEARCH = CRAWLERS.filter((c) => c.category === "search");
@@ -254,14 +254,13 @@ describe("checking the group against a file", () => {
 });
 
 describe("robots agents --block", () => {
-  const run = (args: readonly string[]) =>
-    spawnSync(process.execPath, [CLI, "agents", ...args], { cwd: REPO_ROOT, encoding: "utf8" });
+  const run = (args: readonly string[]) => robots(["agents", ...args]);
 
-  test("stdout is the group alone; appended, it blocks what the check says; exit 0", () => {
+  test("stdout is the group alone; appended, it blocks what the check says; exit 0", async () => {
     const file = path.join(tmp, "robots.txt");
     writeFileSync(file, "User-agent: *\nDisallow: /cgi-bin/\n");
-    const r = run(["--block", "ai-training", file]);
-    assert.equal(r.status, 0, r.stderr);
+    const r = await run(["--block", "ai-training", file]);
+    assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, planBlock(["ai-training"], CRAWLERS).snippet);
     assert.match(r.stderr, /keep the very same rules: no verdict of theirs changes/);
     const robots = parseRobotsTxt(`${readFileSync(file, "utf8")}\n${r.stdout}`);
@@ -270,27 +269,27 @@ describe("robots agents --block", () => {
     assert.equal(compileMatcher(robots, "Googlebot").check("/cgi-bin/x").allowed, false);
   });
 
-  test("a problem found exits 1; without a file it says it did not check", () => {
+  test("a problem found exits 1; without a file it says it did not check", async () => {
     const file = path.join(tmp, "allow.txt");
     writeFileSync(file, "User-agent: GPTBot\nAllow: /\n");
-    const r = run(["--block", "ai", file, "--format", "json"]);
-    assert.equal(r.status, 1);
+    const r = await run(["--block", "ai", file, "--format", "json"]);
+    assert.equal(r.code, 1);
     const json = JSON.parse(r.stdout) as { check: { ok: boolean } };
     assert.equal(json.check.ok, false);
-    const none = run(["--block", "archive"]);
-    assert.equal(none.status, 0);
+    const none = await run(["--block", "archive"]);
+    assert.equal(none.code, 0);
     assert.match(none.stderr, /not checked against a file/);
   });
 
-  test("usage errors: unknown category, --block with --category, two files", () => {
+  test("usage errors: unknown category, --block with --category, two files", async () => {
     for (const args of [
       ["--block", "robots"],
       ["--block", "ai", "--category", "search"],
       ["--block", "ai", "a.txt", "b.txt"],
       ["--block", " , "],
     ]) {
-      const r = run(args);
-      assert.equal(r.status, 2, args.join(" "));
+      const r = await run(args);
+      assert.equal(r.code, 2, args.join(" "));
       assert.match(r.stderr, /^robots: /);
       assert.doesNotMatch(r.stderr, /\n\s+at /);
     }

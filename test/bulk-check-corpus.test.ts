@@ -11,13 +11,13 @@
  * (ROBOTS_BULK_ALL=1) runs all 1,265.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { compileMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
-import { CLI, CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
+import { robots } from "./fetch-cli-run.js";
+import { CORPUS_DIR, hasShared } from "./helpers/shared.js";
 
 const ALL = process.env.ROBOTS_BULK_ALL === "1";
 /** Lists in the default sample: every STRIDE-th list of INDEX.tsv. */
@@ -41,36 +41,14 @@ function readIndex(): ListEntry[] {
   });
 }
 
-function run(
-  args: string[],
-  input: Buffer,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    child.on("error", reject);
-    child.on("close", (status) =>
-      resolve({
-        status,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-      }),
-    );
-    child.stdin.end(input);
-  });
-}
-
 async function checkList(entry: ListEntry, agent: string): Promise<number> {
   // A site without a robots.txt (empty robots_file column): an empty file, which allows everything.
   const robotsPath =
     entry.robotsFile === "" ? "/dev/null" : path.join(CORPUS_DIR, "files", entry.robotsFile);
   const urlsBytes = readFileSync(path.join(CORPUS_DIR, "urls", entry.urlFile));
-  const r = await run(
+  const r = await robots(
     ["check", "--robots", robotsPath, "--agent", agent, "--format", "json", "--whole-file"],
-    urlsBytes,
+    { stdin: urlsBytes },
   );
   const label = `${entry.urlFile} (${agent})`;
   assert.match(
@@ -78,7 +56,7 @@ async function checkList(entry: ListEntry, agent: string): Promise<number> {
     /^(robots: note: [^\n]*\n)*robots: checked \d+ URLs?: [^\n]*\n$/,
     `${label}: only notes and the summary on stderr`,
   );
-  assert.ok(r.status !== null && r.status <= 2, `${label}: exit ${r.status}`);
+  assert.ok(r.code !== null && r.code <= 2, `${label}: exit ${r.code}`);
   const urls = urlsBytes
     .toString("utf8")
     .split(/\r\n|\r|\n/)
@@ -103,7 +81,7 @@ async function checkList(entry: ListEntry, agent: string): Promise<number> {
     if (!got.allowed) anyDisallowed = true;
   }
   assert.equal(
-    r.status,
+    r.code,
     notChecked > 0 ? 2 : anyDisallowed ? 1 : 0,
     `${label}: exit 1 exactly when something is disallowed`,
   );

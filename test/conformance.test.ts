@@ -5,12 +5,11 @@
  * `robots batch`, and `robots check` on a sample.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { compileMatcher, parseRobotsTxt, type RobotsMatcher } from "../src/index.js";
+import { robots } from "./fetch-cli-run.js";
 import {
   bodyOf,
-  CLI,
   type ConformanceRecord,
   type ConformanceSet,
   conformanceSets,
@@ -67,35 +66,22 @@ const library: Implementation = async (records) =>
     });
   });
 
-const batchCli: Implementation = (records) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "batch"], { stdio: ["pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => err.push(d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) {
-        reject(new Error(`robots batch exited ${code}: ${Buffer.concat(err).toString()}`));
-        return;
-      }
-      const lines = Buffer.concat(out).toString("utf8").split("\n").filter(Boolean);
-      resolve(lines.map((l) => (JSON.parse(l) as { results: Answer[] }).results));
-    });
-    (async () => {
-      for (const rec of records) {
-        const line = JSON.stringify({
-          robotsBase64: bodyOf(rec).toString("base64"),
-          checks: rec.checks.map((c) => ({ agent: c.agent, url: c.url })),
-        });
-        if (!child.stdin.write(`${line}\n`)) {
-          await new Promise((r) => child.stdin.once("drain", r));
-        }
-      }
-      child.stdin.end();
-    })().catch(reject);
-  });
+const batchCli: Implementation = async (records) => {
+  // Streamed a line at a time: the corpus set is never held whole as input.
+  function* lines() {
+    for (const rec of records) {
+      const line = JSON.stringify({
+        robotsBase64: bodyOf(rec).toString("base64"),
+        checks: rec.checks.map((c) => ({ agent: c.agent, url: c.url })),
+      });
+      yield `${line}\n`;
+    }
+  }
+  const r = await robots(["batch"], { stdin: { chunks: lines() } });
+  assert.equal(r.code, 0, `robots batch exited ${r.code}: ${r.stderr}`);
+  const out = r.stdout.split("\n").filter(Boolean);
+  return out.map((l) => (JSON.parse(l) as { results: Answer[] }).results);
+};
 
 describe("conformance with the reference (SPEC §5, §6)", () => {
   for (const set of conformanceSets()) {
@@ -107,7 +93,7 @@ describe("conformance with the reference (SPEC §5, §6)", () => {
     });
   }
 
-  test("robots check <file> <agent> <url>: a sample, one process per check", () => {
+  test("robots check <file> <agent> <url>: a sample, one process per check", async () => {
     const set = conformanceSets()[0]!;
     let n = 0;
     for (const rec of set.records.slice(0, 40)) {
@@ -118,15 +104,12 @@ describe("conformance with the reference (SPEC §5, §6)", () => {
           /^[A-Za-z_-]+$/.test(c.agent) && /^(\/|https?:\/\/)/i.test(c.url) && isHttpUrl(c.url),
       );
       if (check === undefined) continue;
-      const res = spawnSync(
-        process.execPath,
-        [CLI, "check", "-", check.agent, check.url, "--format", "json", "--whole-file"],
-        {
-          input: bodyOf(rec),
-        },
+      const res = await robots(
+        ["check", "-", check.agent, check.url, "--format", "json", "--whole-file"],
+        { stdin: bodyOf(rec) },
       );
-      const got = JSON.parse(res.stdout.toString()) as Answer;
-      assert.equal(res.status, check.allowed ? 0 : 1, `${rec.id}: exit status`);
+      const got = JSON.parse(res.stdout) as Answer;
+      assert.equal(res.code, check.allowed ? 0 : 1, `${rec.id}: exit status`);
       assert.deepEqual(
         { allowed: got.allowed, line: got.line },
         { allowed: check.allowed, line: check.line },

@@ -8,7 +8,6 @@
  * are flagged for review.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,6 +25,7 @@ import { compileMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { asciiLower } from "../src/protocol/product-token.js";
 import { tokenFindings } from "../src/report/crawler-tokens.js";
+import { run } from "./fetch-cli-run.js";
 import { REPO_ROOT, SHARED_DIR } from "./helpers/shared.js";
 
 const REFERENCE = path.join(SHARED_DIR, "reference/ai-robots-txt");
@@ -48,24 +48,19 @@ function sharesFiveWords(note: string, text: string): boolean {
   return false;
 }
 
-function runImport(args: readonly string[]) {
-  return spawnSync(
-    process.execPath,
-    [path.join(REPO_ROOT, "dist/scripts/import-ai-robots.js"), ...args],
-    { cwd: REPO_ROOT, encoding: "utf8" },
-  );
-}
+const IMPORT_SCRIPT = path.join(REPO_ROOT, "dist/scripts/import-ai-robots.js");
+const runImport = (args: readonly string[]) => run([process.execPath, IMPORT_SCRIPT, ...args]);
 
 describe("the import reproduces the committed catalogue", { skip: skipReference }, () => {
-  test("the script, run on the shared robots.json, writes the committed file byte for byte", () => {
+  test("the script, run on the shared robots.json, writes the committed file byte for byte", async () => {
     const out = path.join(tmp, "catalogue.ts");
-    const r = runImport([ROBOTS_JSON, ...SOURCE, "--out", out]);
-    assert.equal(r.status, 0, r.stderr);
+    const r = await runImport([ROBOTS_JSON, ...SOURCE, "--out", out]);
+    assert.equal(r.code, 0, r.stderr);
     assert.equal(readFileSync(out, "utf8"), readFileSync(CATALOGUE_PATH, "utf8"));
     // Every robots.json name is curated: nothing guessed, nothing stale.
     assert.doesNotMatch(r.stderr, /not curated|no longer listed|not readable/, r.stderr);
-    const check = runImport([ROBOTS_JSON, ...SOURCE, "--check"]);
-    assert.equal(check.status, 0, check.stderr);
+    const check = await runImport([ROBOTS_JSON, ...SOURCE, "--check"]);
+    assert.equal(check.code, 0, check.stderr);
     assert.match(check.stderr, /is up to date/);
   });
 
@@ -226,16 +221,16 @@ describe("importing a newer robots.json", () => {
     assert.equal(a.text, b.text);
   });
 
-  test("bad input is a one-line failure of the script, not a stack trace", () => {
+  test("bad input is a one-line failure of the script, not a stack trace", async () => {
     const bad = path.join(tmp, "robots.json");
-    const r1 = runImport([path.join(tmp, "missing.json")]);
-    assert.equal(r1.status, 1);
+    const r1 = await runImport([path.join(tmp, "missing.json")]);
+    assert.equal(r1.code, 1);
     assert.match(r1.stderr, /^import failed: /);
     assert.doesNotMatch(r1.stderr, /\n\s+at /);
     writeFileSync(bad, "[1,2]");
     writeFileSync(path.join(tmp, "LICENSE"), "MIT");
-    const r2 = runImport([bad]);
-    assert.equal(r2.status, 1);
+    const r2 = await runImport([bad]);
+    assert.equal(r2.code, 1);
     assert.match(r2.stderr, /robots\.json is not an object/);
   });
 });

@@ -31,10 +31,10 @@ describe("golden output (regenerate: npm run golden:update)", () => {
   for (const c of GOLDEN_CASES) {
     const skip =
       c.needs !== undefined && !commandPresent(c.needs) ? `no ${c.needs} command yet` : false;
-    test(c.name, { skip }, () => {
-      const r = runGoldenCase(c);
+    test(c.name, { skip }, async () => {
+      const r = await runGoldenCase(c);
       assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace on stderr");
-      if (r.status === 2) {
+      if (r.code === 2) {
         assert.equal(r.stderr.trimEnd().split("\n").length >= 1, true);
         if (c.args.length > 0) {
           assert.match(r.stderr, /^robots: [^\n]+\n$/, "a usage error is one line on stderr");
@@ -51,9 +51,9 @@ describe("every command's --help has examples", () => {
   for (const c of GOLDEN_CASES.filter((g) => g.name.endsWith("-help") && g.needs !== undefined)) {
     test(c.args[0]!, {
       skip: commandPresent(c.needs!) ? false : `no ${c.needs} command yet`,
-    }, () => {
-      const r = runGoldenCase(c);
-      assert.equal(r.status, 0);
+    }, async () => {
+      const r = await runGoldenCase(c);
+      assert.equal(r.code, 0);
       assert.match(r.stdout, /Examples?:\n {2}\S/);
       assert.match(r.stdout, /Usage/);
     });

@@ -4,14 +4,12 @@
  * output, stdin, URLs, colour rules and the progress line.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { CLI } from "./helpers/shared.js";
+import { robots } from "./fetch-cli-run.js";
+import { startServer } from "./fetch-servers.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-lint-cli-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -26,45 +24,28 @@ const CLEAN = file("clean.txt", "User-agent: *\nDisallow: /private/\n");
 const WARNS = file("warns.txt", "User-agent: *\nDisallow /private/\n"); // missing-colon only
 const ERRORS = file("errors.txt", "Disallow: /a\nUser-agent: *\nDisallow: private\n");
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function lint(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Run {
-  const env = { ...process.env, ...options.env };
-  delete env.FORCE_COLOR;
-  const res = spawnSync(process.execPath, [CLI, "lint", ...args], {
-    encoding: "utf8",
-    input: options.input ?? "",
-    env,
-  });
-  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+/** `robots lint`, its colour not forced by this process's environment. */
+function lint(args: readonly string[], input = "") {
+  return robots(["lint", ...args], { stdin: input, env: { FORCE_COLOR: undefined } });
 }
 
 /** Runs the CLI with stdout/stderr pretending to be terminals (colour and progress decisions). */
-function lintOnTty(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const preload = "data:text/javascript,process.stdout.isTTY=true;process.stderr.isTTY=true;";
-  const res = spawnSync(process.execPath, ["--import", preload, CLI, "lint", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "", TERM: "xterm", ...env },
-  });
-  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+function lintOnTty(args: readonly string[], env: Record<string, string> = {}) {
+  return robots(["lint", ...args], { tty: true, env: { NO_COLOR: "", TERM: "xterm", ...env } });
 }
 
 const TEXT_LINE = /^(.+):(\d+):(\d+): (error|warning|info) ([a-z0-9-]+): .+$/;
 
-test("a clean file: exit 0 and a one-line summary", () => {
-  const r = lint([CLEAN]);
-  assert.equal(r.status, 0, r.stderr);
+test("a clean file: exit 0 and a one-line summary", async () => {
+  const r = await lint([CLEAN]);
+  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "no problems found in 1 file\n");
   assert.equal(r.stderr, "");
 });
 
-test("errors: exit 1, compiler-style lines each followed by a fix hint", () => {
-  const r = lint([ERRORS]);
-  assert.equal(r.status, 1, r.stderr);
+test("errors: exit 1, compiler-style lines each followed by a fix hint", async () => {
+  const r = await lint([ERRORS]);
+  assert.equal(r.code, 1, r.stderr);
   const lines = r.stdout.trimEnd().split("\n");
   const findings = lines.filter((l) => TEXT_LINE.test(l));
   assert.ok(findings.length >= 2, r.stdout);
@@ -79,16 +60,16 @@ test("errors: exit 1, compiler-style lines each followed by a fix hint", () => {
   assert.match(lines.at(-1)!, /^2 errors, \d+ warnings?, \d+ notes? in 1 file$/);
 });
 
-test("warnings alone exit 0, and 1 with --strict", () => {
-  assert.equal(lint([WARNS]).status, 0);
-  const strict = lint(["--strict", WARNS]);
-  assert.equal(strict.status, 1);
+test("warnings alone exit 0, and 1 with --strict", async () => {
+  assert.equal((await lint([WARNS])).code, 0);
+  const strict = await lint(["--strict", WARNS]);
+  assert.equal(strict.code, 1);
   assert.match(strict.stdout, /warning missing-colon/);
 });
 
-test("--format json: one object per file, in argument order", () => {
-  const r = lint(["--format", "json", ERRORS, CLEAN, WARNS]);
-  assert.equal(r.status, 1, r.stderr);
+test("--format json: one object per file, in argument order", async () => {
+  const r = await lint(["--format", "json", ERRORS, CLEAN, WARNS]);
+  assert.equal(r.code, 1, r.stderr);
   const objects = r.stdout
     .trimEnd()
     .split("\n")
@@ -127,26 +108,26 @@ test("--format json: one object per file, in argument order", () => {
   assert.equal(typeof d.fix, "string");
 });
 
-test("- reads stdin", () => {
-  const r = lint(["--format", "json", "-"], { input: "Useragent: *\nDisallow: /x\n" });
-  assert.equal(r.status, 0, r.stderr);
+test("- reads stdin", async () => {
+  const r = await lint(["--format", "json", "-"], "Useragent: *\nDisallow: /x\n");
+  assert.equal(r.code, 0, r.stderr);
   const o = JSON.parse(r.stdout);
   assert.equal(o.file, "<stdin>");
   assert.equal(o.lines[0].typo, true);
   assert.equal(o.diagnostics[0].id, "accepted-typo");
 });
 
-test("an unreadable file: exit 2, one line on stderr, the other files still linted", () => {
+test("an unreadable file: exit 2, one line on stderr, the other files still linted", async () => {
   const missing = path.join(tmp, "nope.txt");
-  const text = lint([ERRORS, missing, CLEAN]);
-  assert.equal(text.status, 2);
+  const text = await lint([ERRORS, missing, CLEAN]);
+  assert.equal(text.code, 2);
   assert.equal(text.stderr.trimEnd().split("\n").length, 1);
   assert.match(text.stderr, /^robots: cannot read .*nope\.txt.*: no such file\n$/);
   assert.match(text.stdout, /errors\.txt:3:11: error pattern-without-leading-slash/);
   assert.match(text.stdout, / in 2 files; 1 file could not be read\n$/);
 
-  const json = lint(["--format", "json", missing, CLEAN]);
-  assert.equal(json.status, 2);
+  const json = await lint(["--format", "json", missing, CLEAN]);
+  assert.equal(json.code, 2);
   const objects = json.stdout
     .trimEnd()
     .split("\n")
@@ -157,48 +138,48 @@ test("an unreadable file: exit 2, one line on stderr, the other files still lint
   assert.equal(objects[1].file, CLEAN);
 });
 
-test("usage errors exit 2 with a one-line message", () => {
+test("usage errors exit 2 with a one-line message", async () => {
   for (const args of [[], ["--format", "xml", CLEAN], ["-", "-"], ["--bogus", CLEAN]]) {
-    const r = lint(args);
-    assert.equal(r.status, 2, `${args.join(" ")}: ${r.stdout}`);
+    const r = await lint(args);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}`);
     assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
     assert.match(r.stderr, /^robots: /);
     assert.doesNotMatch(r.stderr, /\bat .*\.js:\d+/);
   }
 });
 
-test("--help explains the output and gives examples", () => {
-  const r = lint(["--help"]);
-  assert.equal(r.status, 0);
+test("--help explains the output and gives examples", async () => {
+  const r = await lint(["--help"]);
+  assert.equal(r.code, 0);
   assert.match(r.stdout, /Usage:\n {2}robots lint/);
   assert.match(r.stdout, /Examples:/);
   assert.match(r.stdout, /--strict/);
   assert.match(r.stdout, /docs\/diagnostics\.md/);
 });
 
-test("colour only on a terminal, never with NO_COLOR", () => {
-  assert.doesNotMatch(lint([ERRORS]).stdout, /\x1b\[/);
-  assert.match(lintOnTty([ERRORS]).stdout, /\x1b\[[0-9;]*m/);
-  assert.doesNotMatch(lintOnTty([ERRORS], { NO_COLOR: "1" }).stdout, /\x1b\[/);
-  assert.doesNotMatch(lintOnTty(["--format", "json", ERRORS]).stdout, /\x1b\[/);
+test("colour only on a terminal, never with NO_COLOR", async () => {
+  assert.doesNotMatch((await lint([ERRORS])).stdout, /\x1b\[/);
+  assert.match((await lintOnTty([ERRORS])).stdout, /\x1b\[[0-9;]*m/);
+  assert.doesNotMatch((await lintOnTty([ERRORS], { NO_COLOR: "1" })).stdout, /\x1b\[/);
+  assert.doesNotMatch((await lintOnTty(["--format", "json", ERRORS])).stdout, /\x1b\[/);
 });
 
-test("many files: all linted in one run, with a progress line only on a terminal", () => {
+test("many files: all linted in one run, with a progress line only on a terminal", async () => {
   const files = Array.from({ length: 30 }, (_, i) =>
     file(`many-${i}.txt`, i % 2 === 0 ? "User-agent: *\nDisallow: /x\n" : "Disallow: /x\n"),
   );
-  const piped = lint(files);
-  assert.equal(piped.status, 1);
+  const piped = await lint(files);
+  assert.equal(piped.code, 1);
   assert.equal(piped.stderr, "");
   assert.match(piped.stdout, /15 errors, 0 warnings, 0 notes in 30 files\n$/);
-  const tty = lintOnTty(["--format", "json", ...files]);
+  const tty = await lintOnTty(["--format", "json", ...files]);
   assert.equal(tty.stdout.trimEnd().split("\n").length, 30);
   assert.match(tty.stderr, /\[\d+\/30\]/);
   assert.ok(tty.stderr.endsWith("\r\x1b[K"), JSON.stringify(tty.stderr.slice(-20)));
 });
 
 test("a URL is fetched through the client and linted", async (t) => {
-  const server = createServer((req, res) => {
+  const server = await startServer((req, res) => {
     if (req.url === "/robots.txt") {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end("Useragent: *\nDisallow: /x\n");
@@ -206,23 +187,11 @@ test("a URL is fetched through the client and linted", async (t) => {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   t.after(() => server.close());
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}/robots.txt`;
-  // Asynchronous spawn: the server answers from this process's event loop.
-  const child = spawn(process.execPath, [CLI, "lint", "--format", "json", url]);
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => {
-    stdout += c;
-  });
-  child.stderr.on("data", (c) => {
-    stderr += c;
-  });
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  assert.equal(status, 0, stderr);
-  const o = JSON.parse(stdout);
+  const url = `${server.origin}/robots.txt`;
+  const r = await robots(["lint", "--format", "json", url]);
+  assert.equal(r.code, 0, r.stderr);
+  const o = JSON.parse(r.stdout);
   assert.equal(o.file, url);
   assert.match(o.note, /HTTP 200/);
   assert.equal(o.diagnostics[0].id, "accepted-typo");

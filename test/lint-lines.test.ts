@@ -5,20 +5,13 @@
  * also equal the parser's own (RobotsTxt.lineRecord): one pass, one reading.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { type LineInfo, lintRobotsTxt } from "../src/lint/index.js";
-import {
-  bodyOf,
-  CLI,
-  hasShared,
-  REPO_ROOT,
-  readJsonLinesGz,
-  SHARED_DIR,
-} from "./helpers/shared.js";
+import { robots } from "./fetch-cli-run.js";
+import { bodyOf, hasShared, REPO_ROOT, readJsonLinesGz, SHARED_DIR } from "./helpers/shared.js";
 
 interface LinesRecord {
   id: string;
@@ -99,7 +92,7 @@ test("line records equal the parser's own records, from the same pass", () => {
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-lint-lines-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-test("robots lint --format json prints the same records, one object per file in order", () => {
+test("robots lint --format json prints the same records, one object per file in order", async () => {
   // Every 10th record: the CLI path is the same code; this checks the wiring
   // and the JSON shape on many files per invocation, as check_lines.py does.
   const sample = records.filter((_r, i) => i % 10 === 0).slice(0, 400);
@@ -108,11 +101,8 @@ test("robots lint --format json prints the same records, one object per file in 
     writeFileSync(file, bodyOf(r));
     return file;
   });
-  const res = spawnSync(process.execPath, [CLI, "lint", "--format", "json", ...files], {
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-  });
-  assert.ok(res.status === 0 || res.status === 1, `exit ${res.status}: ${res.stderr}`);
+  const res = await robots(["lint", "--format", "json", ...files]);
+  assert.ok(res.code === 0 || res.code === 1, `exit ${res.code}: ${res.stderr}`);
   const objects = res.stdout
     .split("\n")
     .filter((l) => l.trim() !== "")

@@ -24,7 +24,7 @@ if (process.argv.includes("--write")) {
       continue;
     }
     const file = goldenPath(c);
-    writeFileSync(file, renderGolden(c, runGoldenCase(c)));
+    writeFileSync(file, renderGolden(c, await runGoldenCase(c)));
     keep.add(path.basename(file));
     written++;
   }

@@ -4,9 +4,9 @@
  * (verdict and deciding line, SPEC.md §6), and no request leaves 127.0.0.1.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
+import { robots } from "./fetch-cli-run.js";
 import {
   type Browser,
   launchBrowser,
@@ -15,7 +15,7 @@ import {
   setFields,
   startServe,
 } from "./helpers/chromium.js";
-import { bodyOf, CLI, type ConformanceRecord, conformanceSets } from "./helpers/shared.js";
+import { bodyOf, type ConformanceRecord, conformanceSets } from "./helpers/shared.js";
 
 interface GridCase {
   id: string;
@@ -72,7 +72,7 @@ function sample(): GridCase[] {
 }
 
 /** `robots batch` on the record's own bytes, for every agent × URL of the case. */
-function batchVerdicts(cases: readonly GridCase[]): Map<string, string>[] {
+async function batchVerdicts(cases: readonly GridCase[]): Promise<Map<string, string>[]> {
   const input = cases
     .map((c) =>
       JSON.stringify({
@@ -81,11 +81,9 @@ function batchVerdicts(cases: readonly GridCase[]): Map<string, string>[] {
       }),
     )
     .join("\n");
-  const out = execFileSync(process.execPath, [CLI, "batch"], {
-    input,
-    maxBuffer: 256 * 1024 * 1024,
-  }).toString();
-  return out
+  const r = await robots(["batch"], { stdin: input });
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout
     .trim()
     .split("\n")
     .map((line, i) => {
@@ -131,7 +129,7 @@ after(async () => {
 test("grid: every cell equals robots batch on conformance records (SPEC.md §6)", async () => {
   const cases = sample();
   assert.ok(cases.length >= 30, `only ${cases.length} typeable records`);
-  const expected = batchVerdicts(cases);
+  const expected = await batchVerdicts(cases);
   const page = await browser.context.newPage();
   await page.goto(served.url);
   await page.waitForSelector('[data-testid="result"]');

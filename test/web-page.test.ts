@@ -6,7 +6,6 @@
  * the page in a new tab. No request leaves the machine.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -17,6 +16,7 @@ import { parseDocument } from "../src/explain/document.js";
 import { explainUrl } from "../src/explain/explain-url.js";
 import { compileMatcher, lintRobotsTxt, parseRobotsTxt } from "../src/index.js";
 import { crawlerReport } from "../src/report/crawler-report.js";
+import { robots } from "./fetch-cli-run.js";
 import {
   type Browser,
   launchBrowser,
@@ -25,7 +25,6 @@ import {
   setFields,
   waitFor,
 } from "./helpers/chromium.js";
-import { CLI } from "./helpers/shared.js";
 
 const PAGE_URL = pathToFileURL(PAGE_FILE).href;
 
@@ -218,10 +217,10 @@ test("profiles: the grid equals robots batch --profile for each (SPEC.md §9)", 
       robots: text,
       checks: urls.flatMap((url) => agents.map((agent) => ({ agent, url }))),
     });
-    const out = execFileSync(process.execPath, [CLI, "batch", "--profile", profile], { input });
-    const results = (
-      JSON.parse(out.toString()) as { results: { allowed: boolean; line: number }[] }
-    ).results;
+    const out = await robots(["batch", "--profile", profile], { stdin: input });
+    assert.equal(out.code, 0, out.stderr);
+    const results = (JSON.parse(out.stdout) as { results: { allowed: boolean; line: number }[] })
+      .results;
     assert.deepEqual(
       shown.map((c) => `${c[2]} ${c[3]}`),
       results.map((r) => `${r.allowed ? "allowed" : "disallowed"} ${r.line}`),

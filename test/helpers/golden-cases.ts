@@ -6,10 +6,10 @@
  * output are the relative fixture paths, and with pipes (not a terminal), so
  * there is never colour or a progress line.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { CLI, REPO_ROOT } from "./shared.js";
+import { type Run, robots, robotsSync } from "../fetch-cli-run.js";
+import { REPO_ROOT } from "./shared.js";
 
 export const GOLDEN_DIR = path.join(REPO_ROOT, "test/golden");
 const F = "test/fixtures/cli";
@@ -223,35 +223,22 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   { name: "batch-error-format", args: ["batch", "--format", "text"] },
 ];
 
-export interface GoldenResult {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Does the CLI know `command`? (Commands owned by others may not exist yet.) */
+/**
+ * Does the CLI know `command`? (Commands owned by others may not exist
+ * yet.) Synchronous: it decides a test's `skip`.
+ */
 export function hasCommand(command: string): boolean {
-  const r = spawnSync(process.execPath, [CLI, command, "--help"], { cwd: REPO_ROOT });
-  return r.status === 0;
+  return robotsSync([command, "--help"]).code === 0;
 }
 
-export function runGoldenCase(c: GoldenCase): GoldenResult {
-  let input: string | Buffer = "";
+export function runGoldenCase(c: GoldenCase): Promise<Run> {
+  let stdin: string | Buffer = "";
   if (c.stdin !== undefined) {
-    input = "file" in c.stdin ? readFileSync(path.join(REPO_ROOT, c.stdin.file)) : c.stdin.text();
+    stdin = "file" in c.stdin ? readFileSync(path.join(REPO_ROOT, c.stdin.file)) : c.stdin.text();
   }
-  const env: NodeJS.ProcessEnv = { ...process.env };
   // Output must not depend on the caller's terminal settings.
-  delete env.NO_COLOR;
-  delete env.FORCE_COLOR;
-  delete env.ROBOTS_DEBUG;
-  const r = spawnSync(process.execPath, [CLI, ...c.args], {
-    cwd: REPO_ROOT,
-    input,
-    env,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr.toString("utf8") };
+  const env = { NO_COLOR: undefined, FORCE_COLOR: undefined, ROBOTS_DEBUG: undefined };
+  return robots(c.args, { stdin, env });
 }
 
 function quote(arg: string): string {
@@ -259,12 +246,12 @@ function quote(arg: string): string {
 }
 
 /** The golden file's text: the command, then exit status, stdout and stderr. */
-export function renderGolden(c: GoldenCase, r: GoldenResult): string {
+export function renderGolden(c: GoldenCase, r: Run): string {
   let head = ["$ robots", ...c.args.map(quote)].join(" ");
   if (c.stdin !== undefined) {
     head += "file" in c.stdin ? ` < ${c.stdin.file}` : `  # stdin: ${c.stdin.about}`;
   }
-  return `${head}\n--- exit ${r.status}\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`;
+  return `${head}\n--- exit ${r.code}\n--- stdout\n${r.stdout}--- stderr\n${r.stderr}`;
 }
 
 export function goldenPath(c: GoldenCase): string {
