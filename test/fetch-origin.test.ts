@@ -5,23 +5,11 @@
  * one fetch while distinct origins do not.
  */
 import assert from "node:assert/strict";
-import type { LookupFunction } from "node:net";
 import { describe, it } from "node:test";
 import { domainToASCII } from "node:url";
 import { RobotsError } from "../src/errors.js";
 import { createNodeTransport, isRobotsTxtUrl, RobotsClient, robotsOrigin } from "../src/node.js";
-import { serveText, startServer } from "./fetch-servers.js";
-
-/** Every host name → 127.0.0.1, without asking a DNS server (loopback only). */
-export const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
-  if ((options as { all?: boolean }).all) {
-    (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-      { address: "127.0.0.1", family: 4 },
-    ]);
-  } else {
-    callback(null, "127.0.0.1", 4);
-  }
-};
+import { loopbackLookup, serveText, startServer } from "./fetch-servers.js";
 
 describe("robotsOrigin (SPEC.md §8 Scope)", () => {
   const same: [string, string][] = [

@@ -13,10 +13,10 @@
  *   {"op":"exit"}
  */
 import * as http from "node:http";
-import type { LookupFunction } from "node:net";
 import { createInterface } from "node:readline";
 import { createNodeTransport, RobotsClient, type RobotsStore } from "../../src/node.js";
 import { redisStore } from "../../src/redis.js";
+import { loopbackLookup } from "../fetch-servers.js";
 
 // node --test runs every file under dist/test: without its configuration
 // (only test/helpers/fleet.ts starts it with one) this file does nothing.
@@ -34,16 +34,6 @@ const config = JSON.parse(process.env.FLEET_WORKER) as {
   loopbackLookup?: boolean;
   /** "none": no shared store at all (each process on its own), for the bench's comparison. */
   store?: "redis" | "none";
-};
-
-const loopback: LookupFunction = (_hostname, options, callback) => {
-  if ((options as { all?: boolean }).all) {
-    (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
-      { address: "127.0.0.1", family: 4 },
-    ]);
-  } else {
-    callback(null, "127.0.0.1", 4);
-  }
 };
 
 const store = redisStore({
@@ -67,7 +57,7 @@ const shared: RobotsStore = config.noLease
   : store;
 const client = new RobotsClient("FleetBot/1.0 (+http://127.0.0.1/bot)", {
   ...(config.store === "none" ? {} : { store: shared }),
-  ...(config.loopbackLookup ? { transport: createNodeTransport({ lookup: loopback }) } : {}),
+  ...(config.loopbackLookup ? { transport: createNodeTransport({ lookup: loopbackLookup }) } : {}),
   // Generous on a loaded machine: a dead Redis refuses at once anyway.
   storeTimeoutMs: config.storeTimeoutMs ?? 5000,
   ...(config.clientOptions ?? {}),
