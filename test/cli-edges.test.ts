@@ -5,12 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type RunOptions, robots } from "./fetch-cli-run.js";
+import { startServer, type TestServer } from "./fetch-servers.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-edges-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -186,17 +185,14 @@ describe("robots diff streams (memory flat in the number of URLs)", () => {
 });
 
 describe("bytes from a file or a server are escaped before the terminal", () => {
-  let server: Server;
-  let base = "";
+  let server: TestServer;
   const NASTY =
     "User-agent: Evil\u001b]0;pwned\u0007Bot\nDisallow: /x\u001b[2J\nSitemap: https://e.example/\u009b31m\u202e.xml\n";
   before(async () => {
-    server = createServer((_req, res) => {
+    server = await startServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(NASTY);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     writeFileSync(path.join(tmp, "nasty.txt"), NASTY);
   });
   after(() => server.close());
@@ -204,7 +200,7 @@ describe("bytes from a file or a server are escaped before the terminal", () => 
   test("no raw control, C1 or bidi character reaches stdout or stderr", async () => {
     const file = path.join(tmp, "nasty.txt");
     const runs = [
-      await robots(["fetch", `${base}/`, "--agent", "FooBot"]),
+      await robots(["fetch", `${server.origin}/`, "--agent", "FooBot"]),
       await robots(["check", file, "FooBot", "/x\u001b[2J"]),
       await robots(["check", "--robots", file, "--agent", "FooBot"], {
         stdin: "/x\u001b[2J\n\u0007/y\n",
@@ -215,7 +211,7 @@ describe("bytes from a file or a server are escaped before the terminal", () => 
         stdin: "/x\u001b[2J\n",
       }),
       await robots(["lint", file]),
-      await robots(["explain", `${base}/robots.txt`, "--agent", "Evil", "/\u0007"]),
+      await robots(["explain", `${server.origin}/robots.txt`, "--agent", "Evil", "/\u0007"]),
     ];
     for (const r of runs) {
       const all = r.stdout + r.stderr;

@@ -7,21 +7,20 @@
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { robots } from "./fetch-cli-run.js";
+import { startServer, type TestServer } from "./fetch-servers.js";
 
 const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n";
 
-let server: Server;
+let server: TestServer;
 let base = "";
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-url-sources-"));
 
 before(async () => {
-  server = createServer((req, res) => {
+  server = await startServer((req, res) => {
     if (req.url === "/robots.txt" && req.headers.host?.startsWith("127.0.0.1")) {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(ROBOTS);
@@ -30,12 +29,11 @@ before(async () => {
       res.end("down");
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.origin;
 });
 
-after(() => {
-  server.close();
+after(async () => {
+  await server.close();
   rmSync(tmp, { recursive: true, force: true });
 });
 
