@@ -68,6 +68,24 @@ function assertSameEntry(actual: StoredEntry | null | undefined, expected: Store
 
 const RULES = "User-agent: *\nDisallow: /private\n";
 
+/**
+ * A store that keeps entries only as JSON text, as a network store (Redis)
+ * would, with no conversion of its own: the stored form is JSON data.
+ */
+export class JsonTextStore implements RobotsStore {
+  readonly #map = new Map<string, string>();
+  async get(origin: string): Promise<StoredEntry | null> {
+    const text = this.#map.get(origin);
+    return text === undefined ? null : (JSON.parse(text) as StoredEntry);
+  }
+  async set(origin: string, entry: StoredEntry): Promise<void> {
+    this.#map.set(origin, JSON.stringify(entry));
+  }
+  async delete(origin: string): Promise<void> {
+    this.#map.delete(origin);
+  }
+}
+
 export function runStoreSuite(name: string, makeStore: () => RobotsStore): void {
   describe(`RobotsStore contract: ${name}`, () => {
     it("get of an unknown origin is a miss (undefined or null)", async () => {
@@ -280,6 +298,12 @@ function answering(answer: (origin: string) => unknown): RobotsStore {
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
+/** An empty store that answers every call after `ms` milliseconds. */
+function slowStore(ms: number): RobotsStore {
+  const late = <T>(v: T) => new Promise<T>((resolve) => setTimeout(() => resolve(v), ms));
+  return { get: () => late(null), set: () => late(undefined), delete: () => late(undefined) };
+}
+
 /** One client over `store` checks a disallowed URL twice; returns the client and the server's hits. */
 async function checkTwice(store: RobotsStore, storeTimeoutMs = 2_000) {
   const server = await startServer(serveText(RULES));
@@ -366,19 +390,7 @@ export function runStoreTroubleSuite(): void {
     }
 
     it("a store that keeps entries as JSON text serves a second client", async () => {
-      const text = new Map<string, string>();
-      const store: RobotsStore = {
-        get: async (o) => {
-          const t = text.get(o);
-          return t === undefined ? null : (JSON.parse(t) as StoredEntry);
-        },
-        set: async (o, e) => {
-          text.set(o, JSON.stringify(e));
-        },
-        delete: async (o) => {
-          text.delete(o);
-        },
-      };
+      const store = new JsonTextStore();
       const server = await startServer(serveText(RULES));
       try {
         const a = new RobotsClient("FleetBot/1.0", { store });
@@ -433,26 +445,14 @@ export function runStoreTroubleSuite(): void {
     });
 
     it("a slow store that answers after the timeout: the late answer is ignored", async () => {
-      const late = <T>(v: T) => new Promise<T>((resolve) => setTimeout(() => resolve(v), 300));
-      const slow: RobotsStore = {
-        get: () => late(null),
-        set: () => late(undefined),
-        delete: () => late(undefined),
-      };
-      const { client, first } = await checkTwice(slow, 50);
+      const { client, first } = await checkTwice(slowStore(300), 50);
       assert.equal(first.allowed, false);
       assert.equal(first.source.storeProblem?.kind, "timeout");
       assert.equal(client.stats.storeTimeouts, 2);
     });
 
     it("a slow store within the timeout is waited for", async () => {
-      const late = <T>(v: T) => new Promise<T>((resolve) => setTimeout(() => resolve(v), 30));
-      const slow: RobotsStore = {
-        get: () => late(null),
-        set: () => late(undefined),
-        delete: () => late(undefined),
-      };
-      const { client, first } = await checkTwice(slow, 2_000);
+      const { client, first } = await checkTwice(slowStore(30), 2_000);
       assert.equal(first.source.storeProblem, null);
       assert.equal(client.stats.storeErrors, 0);
     });

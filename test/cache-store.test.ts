@@ -7,31 +7,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { storedSize } from "../src/cache/memory-store.js";
 import { RobotsError } from "../src/errors.js";
-import { MemoryRobotsStore, type RobotsStore, type StoredEntry } from "../src/node.js";
+import { MemoryRobotsStore } from "../src/node.js";
 import {
+  JsonTextStore,
   runStoreSuite,
   runStoreTroubleSuite,
   runWriteOrderSuite,
   sampleEntry,
 } from "./cache-store-suite.js";
-
-/**
- * A store that keeps entries only as JSON text, as a network store (Redis)
- * would, with no conversion of its own: the stored form is JSON data.
- */
-class JsonTextStore implements RobotsStore {
-  readonly #map = new Map<string, string>();
-  async get(origin: string): Promise<StoredEntry | null> {
-    const text = this.#map.get(origin);
-    return text === undefined ? null : (JSON.parse(text) as StoredEntry);
-  }
-  async set(origin: string, entry: StoredEntry): Promise<void> {
-    this.#map.set(origin, JSON.stringify(entry));
-  }
-  async delete(origin: string): Promise<void> {
-    this.#map.delete(origin);
-  }
-}
 
 runStoreSuite("MemoryRobotsStore (defaults)", () => new MemoryRobotsStore());
 runStoreSuite(
