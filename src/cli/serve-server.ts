@@ -104,11 +104,9 @@ export async function serveTester(options: ServeOptions): Promise<number> {
   const address = server.address();
   if (address !== null && typeof address === "object") port = address.port;
   const shown = isIP(options.host) === 6 ? `[${options.host}]` : options.host;
-  process.stdout.write(
-    `http://${shown}:${port}/\n` +
-      `Serving the robots.txt tester. Live fetch reaches ${options.allowPrivate ? "any address" : "public addresses only (--allow-private allows others)"}. Ctrl-C stops.\n`,
-  );
-  await new Promise<void>((resolve) => {
+  // The handlers come before the URL is printed: whoever reads the URL may
+  // stop the server at once, and must get a clean exit.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
@@ -118,5 +116,10 @@ export async function serveTester(options: ServeOptions): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  process.stdout.write(
+    `http://${shown}:${port}/\n` +
+      `Serving the robots.txt tester. Live fetch reaches ${options.allowPrivate ? "any address" : "public addresses only (--allow-private allows others)"}. Ctrl-C stops.\n`,
+  );
+  await stopped;
   return 0;
 }
