@@ -24,8 +24,8 @@ import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { asciiLower } from "../src/protocol/product-token.js";
 import { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 import { checkBlock, isBlockedEverywhere, planBlock } from "../src/report/block-snippet.js";
-import { robots } from "./fetch-cli-run.js";
 import { CORPUS_DIR, hasShared } from "./helpers/shared.js";
+import { robots } from "./helpers/subprocess.js";
 
 const CATEGORIES = Object.keys(CRAWLER_CATEGORIES) as CrawlerCategory[];
 const SEARCH = CRAWLERS.filter((c) => c.category === "search");

@@ -8,8 +8,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { type RunOptions, robots } from "./fetch-cli-run.js";
 import { startServer, type TestServer } from "./fetch-servers.js";
+import { type RunOptions, robots } from "./helpers/subprocess.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-edges-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -19,9 +19,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { COMMANDS } from "../src/cli/commands/index.js";
-import { run } from "./fetch-cli-run.js";
 import { startServer, type TestServer } from "./fetch-servers.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
+import { run } from "./helpers/subprocess.js";
 
 const SITE = readFileSync(path.join(REPO_ROOT, "examples/site/robots.txt"));
 const PAGE =

@@ -25,8 +25,8 @@ import { compileMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { asciiLower } from "../src/protocol/product-token.js";
 import { tokenFindings } from "../src/report/crawler-tokens.js";
-import { run } from "./fetch-cli-run.js";
 import { REPO_ROOT, SHARED_DIR } from "./helpers/shared.js";
+import { run } from "./helpers/subprocess.js";
 
 const REFERENCE = path.join(SHARED_DIR, "reference/ai-robots-txt");
 const ROBOTS_JSON = path.join(REFERENCE, "robots.json");

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { crawlerView } from "../src/protocol/size-limit.js";
-import { robots } from "./fetch-cli-run.js";
 import { ROBOTS, SCENARIOS } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
+import { robots } from "./helpers/subprocess.js";
 
 describe("SPEC.md §8 scenarios (robots check <url> subprocess)", { concurrency: 4 }, () => {
   for (const sc of SCENARIOS) {

@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
 import { fetchRobotsTxt, RobotsClient } from "../src/node.js";
-import { robots } from "./fetch-cli-run.js";
 import { serveText, startServer } from "./fetch-servers.js";
+import { robots } from "./helpers/subprocess.js";
 
 const UA = "EncBot/1.0 (+http://127.0.0.1/bot)";
 const TEXT = "User-agent: *\nDisallow: /private\n";

@@ -11,8 +11,8 @@ import { describe, it } from "node:test";
 import { RobotsError } from "../src/errors.js";
 import { classifyAddress } from "../src/fetch/address-class.js";
 import { createNodeTransport, fetchRobotsTxt, RobotsClient } from "../src/node.js";
-import { robots } from "./fetch-cli-run.js";
 import { serveText, startRawServer, startServer } from "./fetch-servers.js";
+import { robots } from "./helpers/subprocess.js";
 
 const UA = "SecBot/1.0 (+http://127.0.0.1/bot)";
 const RULES = "User-agent: *\nDisallow: /private\n";

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { robots } from "./fetch-cli-run.js";
 import { startServer } from "./fetch-servers.js";
+import { robots } from "./helpers/subprocess.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-lint-cli-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -10,8 +10,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { robots } from "./fetch-cli-run.js";
 import { startServer, type TestServer } from "./fetch-servers.js";
+import { robots } from "./helpers/subprocess.js";
 
 const ROBOTS = [
   "User-agent: *",

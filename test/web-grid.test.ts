@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
-import { robots } from "./fetch-cli-run.js";
 import {
   type Browser,
   launchBrowser,
@@ -16,6 +15,7 @@ import {
   startServe,
 } from "./helpers/chromium.js";
 import { bodyOf, type ConformanceRecord, conformanceSets } from "./helpers/shared.js";
+import { robots } from "./helpers/subprocess.js";
 
 interface GridCase {
   id: string;

@@ -16,7 +16,6 @@ import { parseDocument } from "../src/explain/document.js";
 import { explainUrl } from "../src/explain/explain-url.js";
 import { compileMatcher, lintRobotsTxt, parseRobotsTxt } from "../src/index.js";
 import { crawlerReport } from "../src/report/crawler-report.js";
-import { robots } from "./fetch-cli-run.js";
 import {
   type Browser,
   launchBrowser,
@@ -25,6 +24,7 @@ import {
   setFields,
   waitFor,
 } from "./helpers/chromium.js";
+import { robots } from "./helpers/subprocess.js";
 
 const PAGE_URL = pathToFileURL(PAGE_FILE).href;
 

@@ -91,7 +91,7 @@ export interface Served {
 
 /** Start `robots serve --port 0` (plus `extra` flags) and read its URL off the first line. */
 export async function startServe(extra: readonly string[] = []): Promise<Served> {
-  // Not fetch-cli-run.ts: the server must outlive this call and serve the browser until stop().
+  // Not subprocess.ts: the server must outlive this call and serve the browser until stop().
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...extra], {
     stdio: ["ignore", "pipe", "pipe"],
   });

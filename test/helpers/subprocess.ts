@@ -8,7 +8,7 @@
  */
 import { type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { Readable } from "node:stream";
-import { CLI, REPO_ROOT } from "./helpers/shared.js";
+import { CLI, REPO_ROOT } from "./shared.js";
 
 export interface Run {
   /** Exit status; null when a signal ended the process. */
