@@ -14,7 +14,7 @@
  *
  * For scale, in the same run: a bare textarea holding the same file (the
  * browser's own cost of a keystroke there: keydown → input event, and →
- * next paint), and
+ * next paint) and its first 25, 50 and 125 KiB (how that cost grows), and
  * robots-parser@3 (what npm users pick today) parsing the same text and
  * answering the same 500 checks, with no DOM work at all. The page's User
  * Timing measures (`robots:*`) say where the time goes. Timings are
@@ -252,6 +252,14 @@ export async function run(): Promise<void> {
       );
     }
     const bare = await bareTextarea(browser.context, text, caret);
+    // The browser's cost by the size of the text: the first 25, 50 and 125 KiB, a key in the middle.
+    const bySize: [number, number][] = [];
+    for (const kib of [25, 50, 125]) {
+      const part = text.slice(0, kib * 1024);
+      const keys = await bareTextarea(browser.context, part, part.length >> 1);
+      bySize.push([kib, median(keys.map((e) => e.input))]);
+    }
+    bySize.push([Math.round(text.length / 1024), median(bare.map((e) => e.input))]);
     await page.addScriptTag({ content: await peerScript() });
     const peer = (await page.evaluate(
       `(() => {
@@ -294,6 +302,9 @@ export async function run(): Promise<void> {
     console.log("a bare textarea holding the same file, no script:");
     console.log(`  keydown → input event:   ${stats(bare.map((e) => e.input))}`);
     console.log(`  edit → next paint:       ${stats(bare.map((e) => e.paint))}`);
+    console.log(
+      `  keydown → input event by the text's size (medians): ${bySize.map(([k, ms]) => `${k} KiB ${ms.toFixed(1)} ms`).join(", ")}`,
+    );
     console.log(
       `where an edit's time goes (medians, ms): in the input handler parse ${median(phases("parse")).toFixed(1)}, ` +
         `checks ${median(phases("checks")).toFixed(1)}, grid DOM ${median(phases("grid-dom")).toFixed(1)}; ` +
