@@ -150,59 +150,55 @@ export function headerStatements(
   vocabulary: AiprefVocabulary = DEFAULT_VOCABULARY,
 ): UsageStatement[] {
   const out: UsageStatement[] = [];
-  const usage = headerValues(headers, "content-usage");
-  if (usage.length > 0) {
-    const text = usage.map(trimOws).join(", ");
-    out.push({
-      kind: "content-usage",
-      origin: { via: "header", field: "Content-Usage" },
-      text,
-      ...readUsageStatement(text, vocabulary),
-    });
-  }
-  const signal = headerValues(headers, "content-signal");
-  if (signal.length > 0) {
-    const text = signal.map(trimOws).join(", ");
-    out.push({
-      kind: "content-signal",
-      origin: { via: "header", field: "Content-Signal" },
-      text,
-      ...readContentSignal(text),
-    });
+  for (const [kind, field] of HEADER_FIELDS) {
+    const values = headerValues(headers, kind);
+    if (values.length === 0) continue;
+    const text = values.map(trimOws).join(", ");
+    out.push(statementOf(kind, { via: "header", field }, text, vocabulary));
   }
   return out;
 }
 
+/** The response header fields that carry statements: their kind (the field's lowercase name) and name. */
+const HEADER_FIELDS = [
+  ["content-usage", "Content-Usage"],
+  ["content-signal", "Content-Signal"],
+] as const;
+
+/** A statement of `kind` written as `text` at `origin`, read by its kind's reader. */
+function statementOf(
+  kind: UsageStatement["kind"],
+  origin: UsageOrigin,
+  text: string,
+  vocabulary: AiprefVocabulary,
+): UsageStatement {
+  const read =
+    kind === "content-usage" ? readUsageStatement(text, vocabulary) : readContentSignal(text);
+  return { kind, origin, text, ...read };
+}
+
 /** A Content-Usage line of robots.txt as a statement (also for reports: agent-usage.ts). */
 export function usageStatement(r: ContentUsageRule, vocabulary: AiprefVocabulary): UsageStatement {
-  return {
-    kind: "content-usage",
-    origin: {
-      via: "robots.txt",
-      directive: "content-usage",
-      line: r.line,
-      group: r.group,
-      path: r.path,
-    },
-    text: r.statement,
-    ...readUsageStatement(r.statement, vocabulary),
+  const origin: UsageOrigin = {
+    via: "robots.txt",
+    directive: "content-usage",
+    line: r.line,
+    group: r.group,
+    path: r.path,
   };
+  return statementOf("content-usage", origin, r.statement, vocabulary);
 }
 
 /** A Content-Signal line of robots.txt as a statement (also for reports: agent-usage.ts). */
 export function signalStatement(s: ContentSignalLine): UsageStatement {
-  return {
-    kind: "content-signal",
-    origin: {
-      via: "robots.txt",
-      directive: "content-signal",
-      line: s.line,
-      group: s.group,
-      path: null,
-    },
-    text: s.statement,
-    ...readContentSignal(s.statement),
+  const origin: UsageOrigin = {
+    via: "robots.txt",
+    directive: "content-signal",
+    line: s.line,
+    group: s.group,
+    path: null,
   };
+  return statementOf("content-signal", origin, s.statement, DEFAULT_VOCABULARY);
 }
 
 /** Options of UsageMatcher.preferences. */
