@@ -49,15 +49,12 @@ describe("robots page: usage preferences (loopback server)", () => {
   });
   after(() => server.close());
 
+  /** `robots page <path on the server> --agent OtherBot --format json`. */
+  const pageJson = (path: string) =>
+    robots(["page", `${server.origin}${path}`, "--agent", "OtherBot", "--format", "json"]);
+
   it("the longest Content-Usage path and the group's Content-Signal apply, with their lines", async () => {
-    const run = await robots([
-      "page",
-      `${server.origin}/open/a`,
-      "--agent",
-      "OtherBot",
-      "--format",
-      "json",
-    ]);
+    const run = await pageJson("/open/a");
     assert.equal(run.code, 0, run.stderr);
     const j = JSON.parse(run.stdout);
     assert.equal(j.usage.vocabulary, "draft-ietf-aipref-vocab-08");
@@ -72,14 +69,7 @@ describe("robots page: usage preferences (loopback server)", () => {
   });
 
   it("response headers add statements; the most restrictive wins", async () => {
-    const run = await robots([
-      "page",
-      `${server.origin}/open/with-header`,
-      "--agent",
-      "OtherBot",
-      "--format",
-      "json",
-    ]);
+    const run = await pageJson("/open/with-header");
     assert.equal(run.code, 0, run.stderr);
     const u = JSON.parse(run.stdout).usage;
     assert.equal(u.contentUsage.search.preference, "disallowed");
@@ -113,14 +103,7 @@ describe("robots page: usage preferences (loopback server)", () => {
 
   it("a disallowed page is never requested and has no usage preferences", async () => {
     const before = server.paths.length;
-    const run = await robots([
-      "page",
-      `${server.origin}/never/x`,
-      "--agent",
-      "OtherBot",
-      "--format",
-      "json",
-    ]);
+    const run = await pageJson("/never/x");
     assert.equal(run.code, 1, run.stderr);
     const j = JSON.parse(run.stdout);
     assert.equal(j.fetched, false);
