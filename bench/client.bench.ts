@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- client`: the crawler client's warm path (SPEC.md §8),
+ * `npm run bench -- client`: the crawler client's warm path (docs/protocol.md#access-method),
  * where a crawler feels it: every link of every page is checked. Cached
  * origins only (each robots.txt fetched once from a loopback server before
  * timing), against what a crawler author writes today: robots-parser with a

@@ -3,7 +3,7 @@
  * origins through the real client, node:http transport and a real local
  * server. Prints checks per second, the fetches made (must be exactly 1,000:
  * one per origin, however many concurrent checks ask for it) and peak memory.
- * Timings are printed, never asserted (STYLE.md).
+ * Timings are printed, never asserted.
  *
  * 1,000 origins: 1,000 distinct host names (`o0.bench.test` …) on ONE server
  * port, each mapped to 127.0.0.1 by the transport's injected `lookup`. That

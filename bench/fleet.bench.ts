@@ -8,7 +8,7 @@
  *   have without this), interleaved rounds, goal ≥ 0.8×;
  * - Redis commands per warm check (goal < 0.01);
  * - Redis memory per origin (INFO memory before and after the cold load).
- * Timings are printed, never asserted (STYLE.md).
+ * Timings are printed, never asserted.
  *
  * 1,000 origins are 1,000 host names on ONE server port, each resolved to
  * 127.0.0.1 by the worker's injected lookup (as in fetch-load.bench.ts).

@@ -3,7 +3,7 @@
  * given (`core`, `fetch-load`, and whatever bench/*.bench.ts holds), or
  * every bench when none is given. Each bench exports `run(): Promise<void>`
  * and prints its own figures, comparing against what users would otherwise
- * pick in the same run; timings are printed, never asserted (STYLE.md).
+ * pick in the same run; timings are printed, never asserted.
  * Every run first prints the commit, Node/V8 version, CPU and load.
  */
 import { readdirSync } from "node:fs";

@@ -18,7 +18,7 @@
  * robots-parser@3 (what npm users pick today) parsing the same text and
  * answering the same 500 checks, with no DOM work at all. The page's User
  * Timing measures (`robots:*`) say where the time goes. Timings are
- * printed, never asserted (STYLE.md).
+ * printed, never asserted.
  */
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";

@@ -3,7 +3,7 @@
  *
  * It serves examples/site/robots.txt itself on 127.0.0.1 (gzip-encoded, with
  * Cache-Control, as real sites do), plus a second origin whose robots.txt
- * answers 503, then asks the real crawler-facing client (SPEC.md §8) about a
+ * answers 503, then asks the real crawler-facing client (docs/protocol.md#access-method) about a
  * handful of URLs for a few crawlers and prints each verdict with the line
  * that decided it and where the rules came from. No internet is needed.
  */
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     console.log(`  /products/shoes                ${describe(r)}  [${state(r)}]`);
     console.log(
       "  For 12 h from the first failure everything is disallowed; then the last good copy is used\n" +
-        "  (none here, so everything is allowed) until 30 days, then everything is allowed (SPEC.md §8).",
+        "  (none here, so everything is allowed) until 30 days, then everything is allowed (docs/protocol.md#access-method).",
     );
   } finally {
     await Promise.all([shop.close(), down.close()]);

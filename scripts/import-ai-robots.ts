@@ -165,7 +165,7 @@ export function importCatalogue(input: ImportInput): ImportResult {
   }
   const staleCuration = Object.keys(curation).filter((n) => !Object.hasOwn(listed, n));
 
-  // Names read as the same token: a group naming one applies to all (SPEC.md §4).
+  // Names read as the same token: a group naming one applies to all (docs/protocol.md#choosing-rules).
   const byToken = new Map<string, string[]>();
   for (const d of drafts) {
     if (d.token === "") continue;
@@ -248,7 +248,7 @@ function renderModule(entries: readonly CrawlerInfo[], input: ImportInput): stri
     " * used under its MIT licence, reproduced below. The search, SEO, archive and",
     " * other entries, the categories and the notes are our own.",
     ` * ${entries.length} crawlers; \`token\` is what a robots.txt User-agent line naming`,
-    " * the crawler is read as (SPEC.md §3), `sameTokenAs` the other crawlers read",
+    " * the crawler is read as (docs/protocol.md#groups), `sameTokenAs` the other crawlers read",
     " * as the same token.",
     " *",
     ...licence,

@@ -1,5 +1,5 @@
 /**
- * Errors thrown for programmer mistakes (STYLE.md "Shape": verdicts and fetch
+ * Errors thrown for programmer mistakes (verdicts and fetch
  * outcomes are values; only bad arguments throw). Each carries a stable `code`
  * so callers can branch on it without parsing messages.
  */

@@ -1,5 +1,5 @@
 /**
- * robots-exclusion/fetch: the access method (SPEC.md §8) for any runtime
+ * robots-exclusion/fetch: the access method (docs/protocol.md#access-method) for any runtime
  * with a WHATWG `fetch` (Deno, Bun, edge and worker runtimes, Node too): the
  * same client as robots-exclusion/node, over fetchTransport(fetch). Such a
  * fetch removes Content-Encoding itself. No `node:` imports.

@@ -25,7 +25,7 @@ export {
 export { probePaths } from "./diff/probe-paths.js";
 // Errors: programmer mistakes throw a RobotsError with a stable code.
 export { RobotsError, RobotsErrorCode } from "./errors.js";
-// Explaining a verdict (SPEC.md §6) against the file as a crawler reads it.
+// Explaining a verdict (docs/protocol.md#deciding-line) against the file as a crawler reads it.
 export {
   type DocumentOptions,
   parseDocument,
@@ -48,7 +48,7 @@ export {
 // The linter.
 export * from "./lint/index.js";
 
-// Matching (SPEC.md §4, §5, §6): compile once per (file, agent), check many URLs.
+// Matching (docs/protocol.md#choosing-rules, #matching, #deciding-line): compile once per (file, agent), check many URLs.
 export {
   isValidProductToken,
   productTokenFromUserAgent,
@@ -78,7 +78,7 @@ export {
 export { matchesPattern } from "./match/pattern.js";
 export { type GroupSelection, type GroupSource, selectGroups } from "./match/select-groups.js";
 export { pathOf } from "./match/url-path.js";
-// Parsing (SPEC.md §2, §3, §7).
+// Parsing (docs/protocol.md#parsing, #groups, #other-directives).
 export { type ParseHooks, parseRobotsTxt, type RobotsTxt } from "./parse/parse-robots-txt.js";
 export {
   type LineEvent,
@@ -98,7 +98,7 @@ export type {
   RuleKind,
   Sitemap,
 } from "./parse/types.js";
-// The protocol's numbers and rules, each defined once (SPEC.md §2.3, §8, §9).
+// The protocol's numbers and rules, each defined once (docs/protocol.md#long-lines, #access-method, #profiles).
 export { MAX_LINE_BYTES } from "./protocol/line-length.js";
 export { isProfile, PROFILES, type Profile } from "./protocol/profile.js";
 export { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "./protocol/size-limit.js";

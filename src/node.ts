@@ -1,5 +1,5 @@
 /**
- * robots-exclusion/node: the access method (SPEC.md §8) for Node.js — the
+ * robots-exclusion/node: the access method (docs/protocol.md#access-method) for Node.js — the
  * crawler-facing client that fetches, caches and applies robots.txt, over
  * node:http/node:https with Content-Encoding decoded by node:zlib. For other
  * runtimes with a WHATWG `fetch`, use robots-exclusion/fetch. The main entry

@@ -1,5 +1,5 @@
 /**
- * The API contract (STYLE.md "Shape"): verdicts are values, and only
+ * The API contract: verdicts are values, and only
  * programmer errors throw, each a RobotsError with a stable code; the main
  * entry is the browser-safe core, and the published types carry no
  * internal members.

@@ -2,8 +2,8 @@
  * `robots agents --block`: the group it prints, read back with the real
  * parser and matcher, blocks the crawlers of the chosen categories and names
  * no search crawler; the check of appending it to a file finds the Allow
- * rules Google's group merging keeps (SPEC.md §4), agents that would join
- * the group, and a file too long for the group to be read (SPEC.md §8), and
+ * rules Google's group merging keeps (docs/protocol.md#choosing-rules), agents that would join
+ * the group, and a file too long for the group to be read (docs/protocol.md#access-method), and
  * on real files agrees with matching random paths.
  */
 import assert from "node:assert/strict";

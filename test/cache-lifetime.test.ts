@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8 "Caching": 24 h by default, Cache-Control max-age and Expires
+ * docs/protocol.md#caching: 24 h by default, Cache-Control max-age and Expires
  * honoured within bounds, failures retried sooner with Retry-After within
  * bounds, and the in-memory cache bounded by bytes with LRU eviction. Unit
  * tests of the lifetime functions, then the client against real servers with
@@ -123,7 +123,7 @@ describe("lifetimes through the client (injected clock)", () => {
     }
   });
 
-  it("legacy1996 keeps a result 7 days by default (SPEC.md §9)", async () => {
+  it("legacy1996 keeps a result 7 days by default (docs/protocol.md#profiles)", async () => {
     const server = await serverWith({});
     try {
       const client = new RobotsClient("CacheBot/1.0", { profile: "legacy1996" });
@@ -135,7 +135,7 @@ describe("lifetimes through the client (injected clock)", () => {
   });
 });
 
-describe("eviction under a byte bound (client, real servers; SPEC.md §8 Caching)", () => {
+describe("eviction under a byte bound (client, real servers; docs/protocol.md#access-method Caching)", () => {
   it("four 500 KiB files in a cache for three: the least recently used origin is refetched", async () => {
     // Rule-heavy files: parsed and compiled, each is charged several MiB (src/client/retained-size.ts).
     const body = `User-agent: *\nDisallow: /early\n${Array.from({ length: 40_000 }, (_, k) => `Disallow:/d${k}\n`).join("")}`;

@@ -1,7 +1,7 @@
 /**
  * The contract every RobotsStore must keep, written once as a function and
  * run against every implementation (undici's cache-store tests do the same),
- * and the client's behaviour over stores that break it (SPEC.md §8
+ * and the client's behaviour over stores that break it (docs/protocol.md#access-method
  * "Caching": a shared store can be slow, wrong or down). A Redis store calls
  * runStoreSuite() with its own factory.
  */
@@ -95,7 +95,7 @@ export function runStoreSuite(name: string, makeStore: () => RobotsStore): void 
 
     it("set then get returns the same entry, timestamps and bytes included", async () => {
       const store = makeStore();
-      // Invalid UTF-8 and NUL bytes must survive: bodies are bytes (SPEC.md §1).
+      // Invalid UTF-8 and NUL bytes must survive: bodies are bytes (docs/protocol.md#vocabulary).
       const body = new Uint8Array([0x55, 0x73, 0x65, 0x72, 0xff, 0xfe, 0x00, 0x0a, 0xe3, 0x83]);
       const entry = sampleEntry("http://a.test", body);
       await store.set("http://a.test", entry);
@@ -224,7 +224,7 @@ async function olderWritesLast(
  * fetch's result is applied to the store's latest entry, and results are
  * ordered by their fetch times, so a success written after a newer one
  * keeps the newer copy, and a failure written after a newer success does not
- * start the server-error timeline (SPEC.md §8). For stores with `update`.
+ * start the server-error timeline (docs/protocol.md#access-method). For stores with `update`.
  */
 export function runWriteOrderSuite(
   name: string,
@@ -323,7 +323,7 @@ async function checkTwice(store: RobotsStore, storeTimeoutMs = 2_000) {
  * `source.storeProblem`, and nothing throws or hangs.
  */
 export function runStoreTroubleSuite(): void {
-  describe("the client over a store that is slow, wrong or down (SPEC.md §8 Caching)", () => {
+  describe("the client over a store that is slow, wrong or down (docs/protocol.md#access-method Caching)", () => {
     it("null is a miss, not an error (what Redis clients answer)", async () => {
       const { client, first, hits } = await checkTwice(answering(() => null));
       assert.equal(first.allowed, false);

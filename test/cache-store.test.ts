@@ -1,7 +1,7 @@
 /**
  * The store contract (cache-store-suite.ts) run against every store, and the
  * in-memory store's bounds: entries AND bytes, least recently used first
- * (SPEC.md §8 "Caching").
+ * (docs/protocol.md#caching).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

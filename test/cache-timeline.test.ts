@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8 server-error timeline with an injected clock (never by
+ * docs/protocol.md#server-error-timeline with an injected clock (never by
  * waiting): at 0 h, 11 h, 13 h, 29 days and 31 days after the first failure,
  * with and without a previous good copy, for the google and rfc9309
  * profiles. First as a pure function of (entry, now), then end to end

@@ -1,5 +1,5 @@
 /**
- * The CLI at the edges: one reading of a file in every command (SPEC.md §8
+ * The CLI at the edges: one reading of a file in every command (docs/protocol.md#access-method
  * "Size"), bounded reading of endless input, streamed diff output, one
  * escape for remote bytes, and errors that say what went wrong.
  */
@@ -22,7 +22,7 @@ const BIG_LATE_LINE = BIG_BODY.split("\n").length - 1;
 
 before(() => writeFileSync(BIG, BIG_BODY));
 
-describe("one reading everywhere (SPEC.md §8 Size)", () => {
+describe("one reading everywhere (docs/protocol.md#access-method Size)", () => {
   test("check, explain, diff and agents read the first 500 KiB by default, and say so", async () => {
     const check = await robots(["check", BIG, "FooBot", "/late"]);
     assert.equal(check.code, 0, check.stderr);
@@ -255,7 +255,7 @@ describe("errors say what went wrong", () => {
   });
 });
 
-describe("documented exceptions: check, explain and agents say the same (SPEC.md §4)", () => {
+describe("documented exceptions: check, explain and agents say the same (docs/protocol.md#choosing-rules)", () => {
   const file = path.join(tmp, "operators.txt");
   before(() =>
     writeFileSync(

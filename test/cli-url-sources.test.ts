@@ -1,8 +1,7 @@
 /**
  * explain, agents, diff and bulk check with an http(s) robots.txt argument,
  * fetched through the access-method client from a real server on loopback
- * (STYLE.md: no mocked fetch). A server error disallows everything (SPEC.md
- * §8), and the commands must say so rather than read the empty body as
+ * (no mocked fetch). A server error disallows everything (docs/protocol.md#access-method), and the commands must say so rather than read the empty body as
  * "allow everything".
  */
 import assert from "node:assert/strict";
@@ -102,7 +101,7 @@ describe("URL arguments go through the fetching client", () => {
   });
 });
 
-describe("a server error disallows everything (SPEC.md §8)", () => {
+describe("a server error disallows everything (docs/protocol.md#access-method)", () => {
   // "localhost" reaches the same server, which answers 503 for it.
   const down = () => base.replace("127.0.0.1", "localhost");
   test("explain says so and exits 1", async () => {
@@ -129,7 +128,8 @@ describe("a server error disallows everything (SPEC.md §8)", () => {
       { stdin: "/a\n/b\n" },
     );
     assert.equal(r.code, 1, r.stderr);
-    const note = "robots.txt could not be fetched: disallowed for now (SPEC.md §8)";
+    const note =
+      "robots.txt could not be fetched: disallowed for now (docs/protocol.md#access-method)";
     assert.equal(
       r.stdout,
       `url\tverdict\tline\tnotes\n/a\tdisallowed\t0\t${note}\n/b\tdisallowed\t0\t${note}\n`,

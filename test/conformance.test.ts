@@ -1,7 +1,7 @@
 /**
- * Conformance with Google's reference (SPEC.md §5, §6): the verdict AND the
+ * Conformance with Google's reference (docs/protocol.md#matching, #deciding-line): the verdict AND the
  * deciding line for every public case. One suite, written as a function, run
- * against every implementation of the contract (STYLE.md): the library API,
+ * against every implementation of the contract: the library API,
  * `robots batch`, and `robots check` on a sample.
  */
 import assert from "node:assert/strict";
@@ -83,7 +83,7 @@ const batchCli: Implementation = async (records) => {
   return out.map((l) => (JSON.parse(l) as { results: Answer[] }).results);
 };
 
-describe("conformance with the reference (SPEC §5, §6)", () => {
+describe("conformance with the reference (docs/protocol.md#matching, #deciding-line)", () => {
   for (const set of conformanceSets()) {
     test(`library API: ${set.name}`, async () => {
       assertConforms(set, await library(set.records));

@@ -1,7 +1,7 @@
 /**
  * The core (parse, match, lint, explain, diff) runs in browsers too: no
  * `node:` imports, no runtime dependencies, and no RegExp built at run time
- * (patterns come from strangers; SPEC §5 "Worst case").
+ * (patterns come from strangers; docs/protocol.md#matching "Worst case").
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -3,7 +3,7 @@
  * from ai.robots.txt (scripts/import-ai-robots.ts): the committed file is
  * what the import makes of ../shared/reference/ai-robots-txt/robots.json,
  * byte for byte; every token is what the parser reads from the name
- * (SPEC.md §3); the names robots.json gives that are not tokens are said
+ * (docs/protocol.md#groups); the names robots.json gives that are not tokens are said
  * so; a newer robots.json is imported deterministically and its new names
  * are flagged for review.
  */

@@ -20,7 +20,7 @@ import { crawlerReport } from "../src/report/crawler-report.js";
 import { contentSignals } from "../src/usage/content-signals.js";
 import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
 
-describe("diff: probe paths sit on both sides of each pattern (SPEC.md §5)", () => {
+describe("diff: probe paths sit on both sides of each pattern (docs/protocol.md#matching)", () => {
   for (const pattern of [
     "/private",
     "/tmp/",

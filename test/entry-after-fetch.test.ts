@@ -2,7 +2,7 @@
  * The entry after a fetch when writes land out of order (docs/fleet.md
  * "Concurrent writes"): results are ordered by their fetch times, so an older
  * success keeps the newer good copy, a failure made while a copy was fresh
- * does not start the server-error timeline (SPEC.md §8: it counts "from the
+ * does not start the server-error timeline (docs/protocol.md#access-method: it counts "from the
  * first failed fetch once no fresh copy is left"), and a success clears only
  * the failures it is newer than. Pure function, injected times.
  */
@@ -129,7 +129,7 @@ describe("entryAfterFetch: a failure", () => {
     assert.equal(after(newer, UNREACHABLE, T0 - 1), newer, "older than the copy");
     assert.equal(after(newer, UNREACHABLE, T0 + TTL - 1), newer, "within its lifetime");
     // The first failure once the copy has expired starts the timeline, so
-    // its full 12-hour disallow applies from there (SPEC.md §8).
+    // its full 12-hour disallow applies from there (docs/protocol.md#access-method).
     const later = after(newer, UNREACHABLE, T0 + TTL + 5000);
     assert.equal(later.error?.since, T0 + TTL + 5000);
     assert.equal(later.error?.attempts, 1);

@@ -1,5 +1,5 @@
 /**
- * src/explain: the explanation of a verdict (SPEC.md §6) — groups (§4), the
+ * src/explain: the explanation of a verdict (docs/protocol.md#deciding-line) — groups (§4), the
  * deciding rule and why the others lost (§5), and "what if" notes for the
  * google profile's leniencies (§2.6, §2.7), cut agent tokens (§3) and the
  * 500 KiB limit (§8).
@@ -16,7 +16,7 @@ import { CORPUS_DIR, hasShared } from "./helpers/shared.js";
 const doc = (body: string, profile: "google" | "rfc9309" | "legacy1996" = "google") =>
   parseDocument(body, { profile });
 
-describe("explain: groups (SPEC.md §4)", () => {
+describe("explain: groups (docs/protocol.md#choosing-rules)", () => {
   test("named in two groups: merged, and the * group is ignored", () => {
     const e = explainUrl(
       doc(
@@ -52,7 +52,7 @@ describe("explain: groups (SPEC.md §4)", () => {
   });
 });
 
-describe("explain: the deciding rule and why the others lost (SPEC.md §5, §6)", () => {
+describe("explain: the deciding rule and why the others lost (docs/protocol.md#matching, #deciding-line)", () => {
   const d = doc(
     "User-agent: *\nAllow: /p\nDisallow: /page\nAllow: /pag*\nDisallow: /pa\nAllow: /page\nDisallow: /p*\nAllow: /d/index.html\n",
   );

@@ -1,6 +1,6 @@
 /**
  * The request, the body limit and decoding, errors as values, single-flight,
- * per-call abort, and the accessors of the client (SPEC.md §8), against real
+ * per-call abort, and the accessors of the client (docs/protocol.md#access-method), against real
  * servers on 127.0.0.1.
  */
 import assert from "node:assert/strict";
@@ -24,7 +24,7 @@ import { serveText, startServer } from "./fetch-servers.js";
 const UA = "Mozilla/5.0 (compatible; TestBot/2.1; +http://127.0.0.1/bot.html)";
 const FAST = { connectTimeoutMs: 400, totalTimeoutMs: 1200 } as const;
 
-describe("the request (SPEC.md §8 Request)", () => {
+describe("the request (docs/protocol.md#access-method Request)", () => {
   it("is a plain GET of /robots.txt with the crawler's full User-Agent", async () => {
     const server = await startServer(serveText(ROBOTS));
     try {
@@ -91,13 +91,13 @@ describe("the request (SPEC.md §8 Request)", () => {
   });
 });
 
-describe("size limit and decoding (SPEC.md §8 Size)", () => {
+describe("size limit and decoding (docs/protocol.md#access-method Size)", () => {
   it("the limit is configurable upwards only: 600 KiB reads the late rule", async () => {
     const server = await startServer(serveText(bigBody()));
     try {
       const small = await fetchRobotsTxt(server.origin, { userAgent: UA });
       assert.equal(small.kind, "ok");
-      // SPEC.md §8 Size: cut at the limit, then back to the last line ending.
+      // docs/protocol.md#access-method Size: cut at the limit, then back to the last line ending.
       const expected = crawlerView(Buffer.from(bigBody()), MIN_BODY_BYTES).bytes;
       assert.ok(small.kind === "ok" && Buffer.from(small.body).equals(expected));
       assert.equal(small.kind === "ok" && small.truncated, true);
@@ -175,7 +175,7 @@ describe("size limit and decoding (SPEC.md §8 Size)", () => {
   });
 });
 
-describe("status and redirect edge cases (SPEC.md §8 status table)", () => {
+describe("status and redirect edge cases (docs/protocol.md#access-method status table)", () => {
   it("a 3xx without Location and a redirect to another scheme are 'unavailable'", async () => {
     const noLocation = await startServer((_q, res) => res.writeHead(302).end());
     const toFtp = await startServer((_q, res) =>
@@ -252,7 +252,7 @@ describe("status and redirect edge cases (SPEC.md §8 status table)", () => {
   });
 });
 
-describe("single-flight, cache and abort (SPEC.md §8 Caching)", () => {
+describe("single-flight, cache and abort (docs/protocol.md#access-method Caching)", () => {
   it("100 concurrent checks of one origin make exactly one request", async () => {
     const server = await startServer((req, res) =>
       setTimeout(() => serveText(ROBOTS)(req, res), 50),

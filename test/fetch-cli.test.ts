@@ -1,5 +1,5 @@
 /**
- * The SPEC.md §8 scenarios again, through `robots check <url> --agent X` as a
+ * The docs/protocol.md#access-method scenarios again, through `robots check <url> --agent X` as a
  * subprocess (the same table as fetch-client.test.ts), plus the CLI's own
  * contract: exit 0 allowed, 1 disallowed (a server error is a disallow), 2
  * invalid input with a one-line message; and `robots fetch`.
@@ -11,7 +11,9 @@ import { ROBOTS, SCENARIOS } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
-describe("SPEC.md §8 scenarios (robots check <url> subprocess)", { concurrency: 4 }, () => {
+describe("protocol.md#access-method: scenarios (robots check <url> subprocess)", {
+  concurrency: 4,
+}, () => {
   for (const sc of SCENARIOS) {
     it(sc.name, { timeout: 30_000 }, async () => {
       const servers = await sc.start();
@@ -175,7 +177,7 @@ describe("robots fetch <url>", { concurrency: 2 }, () => {
       const run = await robots(["fetch", `${big.origin}/`, "--format", "json"]);
       assert.equal(run.code, 0);
       const out = JSON.parse(run.stdout) as { bytes: number; truncated: boolean };
-      // Cut at 500 KiB, then back to the last line ending (SPEC.md §8 Size).
+      // Cut at 500 KiB, then back to the last line ending (docs/protocol.md#access-method Size).
       assert.equal(out.bytes, crawlerView(Buffer.from(bigText)).bytes.byteLength);
       assert.ok(out.bytes < 500 * 1024);
       assert.equal(out.truncated, true);

@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8 scenarios through the library client, against real servers on
+ * docs/protocol.md#access-method scenarios through the library client, against real servers on
  * 127.0.0.1 (one origin per scenario). The same scenarios run through the CLI
  * in fetch-cli.test.ts.
  */
@@ -11,7 +11,7 @@ import { SCENARIOS } from "./fetch-scenarios.js";
 /** Short timeouts keep the never-answering scenarios fast; they are options, not assertions. */
 export const TEST_TIMEOUTS = { connectTimeoutMs: 1500, totalTimeoutMs: 3000 } as const;
 
-describe("SPEC.md §8 scenarios (library client)", { concurrency: 4 }, () => {
+describe("protocol.md#access-method: scenarios (library client)", { concurrency: 4 }, () => {
   for (const sc of SCENARIOS) {
     it(sc.name, { timeout: 20_000 }, async () => {
       const servers = await sc.start();

@@ -1,5 +1,5 @@
 /**
- * Content-Encoding as a normal HTTP client reads it (SPEC.md §8 "Size"),
+ * Content-Encoding as a normal HTTP client reads it (docs/protocol.md#size-limit),
  * against real servers on 127.0.0.1: stacked codings removed last first,
  * deflate with or without its zlib wrapper, `identity`/`none`/unknown
  * tokens passed through (and said so), an empty compressed body as an empty
@@ -42,7 +42,7 @@ const READABLE: Case[] = [
   ["GZIP in capitals, with spaces", " GZIP ", () => zlib.gzipSync(TEXT)],
 ];
 
-describe("Content-Encoding is read as HTTP clients read it (SPEC.md §8 Size)", () => {
+describe("Content-Encoding is read as HTTP clients read it (docs/protocol.md#access-method Size)", () => {
   for (const [label, header, body] of READABLE) {
     it(`${label}: the rules apply`, async () => {
       const server = await startServer(serveText(body(), { "content-encoding": header }));

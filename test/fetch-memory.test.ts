@@ -1,5 +1,5 @@
 /**
- * maxBytes bounds real memory (SPEC.md §8 "Caching"; docs/fetching.md
+ * maxBytes bounds real memory (docs/protocol.md#caching; docs/fetching.md
  * "Memory"): 150 origins, each serving 500 KiB of tiny groups (the costliest
  * shape per byte: a parsed and compiled copy is ~12 × its body), through one
  * client with maxBytes 32 MiB, with eviction throughout. Heap + external
@@ -38,7 +38,7 @@ function used(): number {
   return m.heapUsed + m.external;
 }
 
-describe("maxBytes bounds heap + external (SPEC.md §8 Caching)", () => {
+describe("maxBytes bounds heap + external (docs/protocol.md#access-method Caching)", () => {
   it("150 origins × 500 KiB of tiny groups under maxBytes 32 MiB grow memory by < 1.5 × 32 MiB", {
     timeout: 600_000,
   }, async () => {

@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8 "Scope": one robots.txt per origin; host case-insensitive, IDN ≡
+ * docs/protocol.md#scope: one robots.txt per origin; host case-insensitive, IDN ≡
  * punycode, default ports, IP hosts; http and https only. Unit tests of
  * robotsOrigin() and, against a real server, that equivalent spellings share
  * one fetch while distinct origins do not.
@@ -11,7 +11,7 @@ import { RobotsError } from "../src/errors.js";
 import { createNodeTransport, isRobotsTxtUrl, RobotsClient, robotsOrigin } from "../src/node.js";
 import { loopbackLookup, serveText, startServer } from "./fetch-servers.js";
 
-describe("robotsOrigin (SPEC.md §8 Scope)", () => {
+describe("robotsOrigin (docs/protocol.md#access-method Scope)", () => {
   const same: [string, string][] = [
     ["HTTP://Example.COM/a/b?q", "http://example.com"],
     ["http://example.com:80/x", "http://example.com"],

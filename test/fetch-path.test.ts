@@ -1,5 +1,5 @@
 /**
- * The client's path rule (SPEC.md §5, §8; docs/fetching.md "The path
+ * The client's path rule (docs/protocol.md#matching, #access-method; docs/fetching.md "The path
  * rule"): a verdict is on the path and query an HTTP client requests, i.e.
  * those of the URL as the WHATWG parser serialises it. For every string s,
  * isAllowed(s) equals isAllowed(new URL(s)); the fast path for canonical
@@ -185,7 +185,7 @@ describe("the fast path agrees with the WHATWG parser wherever it answers", () =
   });
 });
 
-describe("the client decides on the path that will be requested (SPEC.md §5, §8)", () => {
+describe("the client decides on the path that will be requested (docs/protocol.md#matching, #access-method)", () => {
   let server: TestServer;
   let client: RobotsClient;
   before(async () => {

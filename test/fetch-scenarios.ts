@@ -1,5 +1,5 @@
 /**
- * The access-method scenarios of SPEC.md §8, written once and run
+ * The access-method scenarios of docs/protocol.md#access-method, written once and run
  * against every implementation of the contract: the library client
  * (fetch-client.test.ts) and `robots check <url>` as a subprocess
  * (fetch-cli.test.ts). Each scenario starts its own servers, so each has its

@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8 security of the access method, against real servers on
+ * docs/protocol.md#access-method security of the access method, against real servers on
  * loopback: redirects into non-public address space refused (checked on the
  * address connected to; the classifier injected so that one loopback
  * address can play the public site), credentials in redirect targets never
@@ -19,7 +19,7 @@ const RULES = "User-agent: *\nDisallow: /private\n";
 /** 127.0.0.1 plays a public site; every other address is classified as usual. */
 const PUBLIC_LOOPBACK = (a: string) => (a === "127.0.0.1" ? "public" : classifyAddress(a));
 
-describe("address classification (SPEC.md §8 Redirects)", () => {
+describe("address classification (docs/protocol.md#access-method Redirects)", () => {
   const cases: [string, "public" | "private"][] = [
     ["127.0.0.1", "private"],
     ["127.8.9.10", "private"],

@@ -1,6 +1,6 @@
 /**
- * Real servers on 127.0.0.1 for the access-method tests (STYLE.md "Tests":
- * no mocked fetch for behaviour that crosses the network). Every server
+ * Real servers on 127.0.0.1 for the access-method tests
+ * (no mocked fetch for behaviour that crosses the network). Every server
  * counts its requests and tracks its sockets so close() leaves no handle.
  */
 import * as http from "node:http";

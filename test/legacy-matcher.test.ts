@@ -1,5 +1,5 @@
 /**
- * SPEC.md §9: the 1996 profile's comparison form, `%xx` decoded except
+ * docs/protocol.md#profiles: the 1996 profile's comparison form, `%xx` decoded except
  * `%2F` and non-ASCII as UTF-8 bytes, built without a TextEncoder per
  * check; checked against a step-by-step transcription over the bytes.
  */
@@ -29,7 +29,7 @@ function byBytes(s: string): string {
 
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 
-describe("SPEC §9 legacy1996 comparison form", () => {
+describe("protocol.md#profiles: legacy1996 comparison form", () => {
   test("examples: escapes, %2F kept, UTF-8 bytes, lone surrogates", () => {
     const cases = [
       "/a%41b",

@@ -1,5 +1,5 @@
 /**
- * The linter's advice never makes a file worse (SPEC.md §3, §5, §7): a fix
+ * The linter's advice never makes a file worse (docs/protocol.md#groups, #matching, #other-directives): a fix
  * never broadens a rule, never suggests a cut user-agent token as if it were
  * meant, and never turns a file name into a host.
  */
@@ -18,7 +18,7 @@ function suggestedRules(fix: string): string[] {
   return [...fix.matchAll(/"(?:Dis)?[Aa]llow: ([^"]*)"/g)].map((m) => m[1]!);
 }
 
-describe("pattern-without-leading-slash (SPEC.md §5): a fix never broadens a rule", () => {
+describe("pattern-without-leading-slash (docs/protocol.md#matching): a fix never broadens a rule", () => {
   for (const value of ["wp-login.php", "404.html", "blog/", "feed.xml", "cgi-bin/x.cgi"]) {
     test(`Disallow: ${value} is a path: /${value}, never /`, () => {
       const [d] = findings(`User-agent: *\nDisallow: ${value}\n`, "pattern-without-leading-slash");
@@ -55,7 +55,7 @@ describe("pattern-without-leading-slash (SPEC.md §5): a fix never broadens a ru
   });
 });
 
-describe("user-agent-token-cut (SPEC.md §3): says which token the line names and who was meant", () => {
+describe("user-agent-token-cut (docs/protocol.md#groups): says which token the line names and who was meant", () => {
   test("a whole User-Agent header suggests the crawler's token, not Mozilla", () => {
     const [d] = findings(
       "User-agent: Mozilla/5.0 (compatible; GPTBot/1.0)\nDisallow: /\n",
@@ -90,7 +90,7 @@ describe("user-agent-token-cut (SPEC.md §3): says which token the line names an
   });
 });
 
-describe("sitemap-not-absolute (SPEC.md §7)", () => {
+describe("sitemap-not-absolute (docs/protocol.md#other-directives)", () => {
   test("a file name gets the site's own address, never https://sitemap.xml", () => {
     const [d] = findings("Sitemap: sitemap.xml\n", "sitemap-not-absolute");
     assert.ok(d !== undefined);

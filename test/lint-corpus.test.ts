@@ -2,7 +2,7 @@
  * The linter never throws and stays linear: over the whole real corpus
  * (../shared/corpus, 20,868 files), over random bytes (fast-check), and over
  * files built to make the shadowed-rule search quadratic. Timings are not
- * asserted (STYLE.md); the test timeouts are generous limits against hangs.
+ * asserted; the test timeouts are generous limits against hangs.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";

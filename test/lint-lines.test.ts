@@ -1,5 +1,5 @@
 /**
- * Line parity (SPEC.md §2; conformance README "lines.jsonl.gz"): the linter's
+ * Line parity (docs/protocol.md#parsing; conformance README "lines.jsonl.gz"): the linter's
  * line records equal the reference's for every line of every published file,
  * through the library and through `robots lint --format json`. The records
  * also equal the parser's own (RobotsTxt.lineRecord): one pass, one reading.

@@ -1,5 +1,5 @@
 /**
- * SPEC.md §5, §6: a matcher's answers do not depend on its match cache
+ * docs/protocol.md#matching, #deciding-line: a matcher's answers do not depend on its match cache
  * (src/match/match-cache.ts), where checks walk copies of their indexes:
  * not on its limit, not on when it is emptied, not on copies made before
  * later checks built more of the trie. The reference answers come from
@@ -57,7 +57,7 @@ for (const tail of ["/x/keep2z", "/keep3zz", "/keep9z", "/a.z1", "/a.z1/", "/kee
   treeUrls.push(`http://h/k${tail}`);
 }
 
-describe("SPEC §5 checks through the match cache give the index's own answers", () => {
+describe("protocol.md#matching: checks through the match cache give the index's own answers", () => {
   test("a copy made before later checks built more nodes: each check right, every order", () => {
     const body = treeBody();
     const want = reference(body, "bot", treeUrls);
@@ -152,7 +152,7 @@ describe("SPEC §5 checks through the match cache give the index's own answers",
   });
 });
 
-describe("SPEC §5 a match cache has one owner, who sizes and releases it", () => {
+describe("protocol.md#matching: a match cache has one owner, who sizes and releases it", () => {
   test("its limit is an integer from 0 to 2^28; anything else names what it got", () => {
     for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 28 + 1, "1000"]) {
       assert.throws(

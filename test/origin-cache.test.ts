@@ -1,6 +1,5 @@
 /**
- * The client's in-process origin cache (src/client/origin-cache.ts; SPEC.md
- * §8 "Caching"): both bounds hold, a recently used entry gets a second
+ * The client's in-process origin cache (src/client/origin-cache.ts; docs/protocol.md#caching): both bounds hold, a recently used entry gets a second
  * chance, and the memo of recent origins answers exactly what a lookup by
  * name answers, even when every origin hashes alike, and never keeps an
  * evicted value.

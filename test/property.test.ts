@@ -1,6 +1,6 @@
 /**
- * Property tests (STYLE.md): totality, invariances, and differential agreement
- * with a small, obviously-correct matcher written straight from SPEC.md §3–§6
+ * Property tests: totality, invariances, and differential agreement
+ * with a small, obviously-correct matcher written straight from docs/protocol.md#groups–docs/protocol.md#deciding-line
  * (the reference's per-line state machine and its position-set pattern
  * matcher, no index, no ranking). FUZZ_RUNS scales the number of runs.
  */
@@ -19,7 +19,7 @@ const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300
 // ---------------------------------------------------------------------------
 // The obviously-correct model.
 
-/** Position-set matching (SPEC §5): O(pattern × path), no cleverness. */
+/** Position-set matching (docs/protocol.md#matching): O(pattern × path), no cleverness. */
 function naiveMatches(path: string, pattern: string): boolean {
   let reach: number[] = [0];
   for (let k = 0; k < pattern.length; k++) {
@@ -46,7 +46,7 @@ function tokenOf(value: string): { global: boolean; token: string } {
 
 const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-/** The reference's algorithm, line by line (SPEC §4–§6). */
+/** The reference's algorithm, line by line (docs/protocol.md#choosing-rules–docs/protocol.md#deciding-line). */
 function naiveDecide(body: Uint8Array, agent: string, url: string): [boolean, number] {
   const path = pathOf(url);
   type Best = { prio: number; line: number };
@@ -211,13 +211,13 @@ function agreeOnOneMatcher(
 
 // ---------------------------------------------------------------------------
 
-describe("property: totality (SPEC §2.9)", () => {
+describe("property: totality (docs/protocol.md#parsing)", () => {
   test("parse, compile and check never throw on arbitrary bytes and strings", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 600 }), fc.string(), fc.string(), (body, a, u) => {
         const robots = parseRobotsTxt(body);
         // The matcher finds a path's end lazily because no pattern can hold
-        // `#` or NUL, the characters that end a path (SPEC §2, §5).
+        // `#` or NUL, the characters that end a path (docs/protocol.md#parsing, #matching).
         assert.ok(!/[#\0]/.test(robots.ruleTable.text));
         const m = compileMatcher(robots, a);
         const v = m.check(u);
@@ -231,7 +231,7 @@ describe("property: totality (SPEC §2.9)", () => {
   });
 });
 
-describe("property: a string body is its UTF-8 bytes (SPEC §1)", () => {
+describe("property: a string body is its UTF-8 bytes (docs/protocol.md#vocabulary)", () => {
   test("encodeUtf8 gives TextEncoder#encode's bytes, lone surrogates included", () => {
     const encoder = new TextEncoder();
     // Mostly ASCII with some other code units, as robots.txt files are, and
@@ -255,7 +255,7 @@ describe("property: a string body is its UTF-8 bytes (SPEC §1)", () => {
   });
 });
 
-describe("property: agreement with an obviously-correct model (SPEC §4–§6)", () => {
+describe("property: agreement with an obviously-correct model (docs/protocol.md#choosing-rules–docs/protocol.md#deciding-line)", () => {
   test("verdict and deciding line equal the line-by-line model", () => {
     let allowed = 0;
     let disallowed = 0;
@@ -382,7 +382,7 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     );
   });
 
-  test("many globs under one key (the n-gram prefilter) equal the model (SPEC §5, §6)", () => {
+  test("many globs under one key (the n-gram prefilter) equal the model (docs/protocol.md#matching, #deciding-line)", () => {
     // 16 or more glob entries whose keys end at one trie node are filtered
     // by the n-grams of their segments, kept in the node's record and read
     // from it once a check has needed them (src/match/rule-index.ts,
@@ -418,7 +418,7 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     assert.ok(tally.decided > tally.total * 0.2, `only ${tally.decided}/${tally.total} decided`);
   });
 
-  test("few globs under one key (segments read from the index) equal the model (SPEC §5, §6)", () => {
+  test("few globs under one key (segments read from the index) equal the model (docs/protocol.md#matching, #deciding-line)", () => {
     // Under 16 glob entries per trie node, each keeps its first segment's
     // characters in the node's record and is decided from them when it has
     // one segment, anchored or not; with more segments the first one
@@ -466,7 +466,7 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
     assert.ok(tally.decided > tally.total * 0.2, `only ${tally.decided}/${tally.total} decided`);
   });
 
-  test("answers do not depend on which trie nodes earlier checks built (SPEC §5, §6)", () => {
+  test("answers do not depend on which trie nodes earlier checks built (docs/protocol.md#matching, #deciding-line)", () => {
     // A RuleIndex builds each trie node the first time a check reaches it
     // (src/match/rule-index.ts). One matcher answers the URLs in order,
     // another in reverse, a third after every URL was checked once: each
@@ -548,7 +548,7 @@ describe("property: agreement with an obviously-correct model (SPEC §4–§6)",
 });
 
 /**
- * The reference's path extraction (SPEC §5), step by step with plain string
+ * The reference's path extraction (docs/protocol.md#matching), step by step with plain string
  * searches: skip a leading `//`; a scheme counts only if `://` comes before
  * the first `/`, `?` or `;`; the path starts at the first of those after it;
  * a `#` before that start gives `/`; the path ends at the `#`; a path that
@@ -589,7 +589,7 @@ function lazyPath(url: string): string {
   return lazy.str.slice(lazy.start, end);
 }
 
-describe("property: the matcher's path is the reference's path (SPEC §5)", () => {
+describe("property: the matcher's path is the reference's path (docs/protocol.md#matching)", () => {
   // Strings built from the characters that decide where a path starts and
   // ends, in any order.
   const anyUrl = fc
@@ -636,7 +636,7 @@ describe("property: the matcher's path is the reference's path (SPEC §5)", () =
   });
 });
 
-describe("property: invariances (SPEC §2, §4)", () => {
+describe("property: invariances (docs/protocol.md#parsing, #choosing-rules)", () => {
   const invariant = (name: string, transform: (lines: string[]) => Uint8Array) =>
     test(name, () => {
       fc.assert(
@@ -666,7 +666,7 @@ describe("property: invariances (SPEC §2, §4)", () => {
   });
 });
 
-describe("property: word-at-a-time reading (SPEC §2.2, §2.7, §2.8)", () => {
+describe("property: word-at-a-time reading (docs/protocol.md#lines, #directive-keys, #rule-values)", () => {
   // Bodies of 256 bytes or more are read through a DataView: keys spelt
   // exactly are classified from two 32-bit words and plain pattern bytes are
   // copied four at a time. Shorter bodies are read byte by byte. The same
@@ -748,7 +748,7 @@ describe("property: word-at-a-time reading (SPEC §2.2, §2.7, §2.8)", () => {
             const b = longM.check(u);
             assert.deepEqual([b.allowed, b.line === 0 ? 0 : b.line - 1], [a.allowed, a.line], u);
           }
-          // SPEC §2.8: every byte >= 0x80 is written as %XX, so patterns are ASCII.
+          // docs/protocol.md#rule-values: every byte >= 0x80 is written as %XX, so patterns are ASCII.
           for (const rule of expected.rules) {
             assert.ok(/^[\x00-\x7f]*$/.test(rule[3]), `pattern ${JSON.stringify(rule[3])}`);
           }
@@ -759,7 +759,7 @@ describe("property: word-at-a-time reading (SPEC §2.2, §2.7, §2.8)", () => {
   });
 });
 
-describe("property: word skipping resumes after blanks and control bytes (SPEC §2.2–§2.6)", () => {
+describe("property: word skipping resumes after blanks and control bytes (docs/protocol.md#lines–docs/protocol.md#key-and-value)", () => {
   // A long body's lines are skipped four bytes at a time. The word test
   // also stops at a tab, VT, FF or other control byte below 0x0e, and at
   // leading blanks the scan starts past them: lines full of those must read
@@ -822,7 +822,7 @@ describe("property: word skipping resumes after blanks and control bytes (SPEC �
   });
 });
 
-describe("property: the quick line path (SPEC §2.2–§2.7)", () => {
+describe("property: the quick line path (docs/protocol.md#lines–docs/protocol.md#directive-keys)", () => {
   // Empty lines and lines that start `disallow:`, `allow:` or `user-agent:`
   // (any case, colon right after the key) are read by a shortcut; every
   // line event must equal the general path's, offsets included.

@@ -98,7 +98,7 @@ describe("Redis key schema", () => {
     assert.equal(await redis.cli("TYPE", key), "hash");
     assert.equal(await redis.cli("HGET", key, "body"), "User-agent: *\nDisallow: /x");
     const ttl = Number(await redis.cli("PTTL", key));
-    // The copy's 24 h plus the 30-day long-outage window (SPEC.md §8).
+    // The copy's 24 h plus the 30-day long-outage window (docs/protocol.md#access-method).
     const expected = 86_400_000 + 30 * 86_400_000;
     assert.ok(ttl > expected - 60_000 && ttl <= expected, `PTTL ${ttl}`);
   });

@@ -1,5 +1,5 @@
 /**
- * The folder rules of src/ (STYLE.md "Shape", "Habits"): data flows one way,
+ * The folder rules of src/: data flows one way,
  * so no two folders import each other, directly or through others; the core
  * (parse, match, lint, explain, diff, report, protocol, data, and the error
  * type they throw) imports nothing outside the core; and no module exports

@@ -237,7 +237,7 @@ describe("Content-Usage in robots.txt (attach-05 §3)", () => {
     assert.deepEqual(never.statements, []);
   });
 
-  it("group selection is the same as for allow/disallow (SPEC.md §4)", () => {
+  it("group selection is the same as for allow/disallow (docs/protocol.md#choosing-rules)", () => {
     assert.equal(trainAi(at(example, "examplebot", "/ai-ok/x")), "allowed");
     assert.equal(trainAi(at(example, "ExampleBot", "/never/x")), "allowed");
     assert.deepEqual(

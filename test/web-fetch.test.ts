@@ -1,6 +1,5 @@
 /**
- * Live fetch in the tester page through `robots serve` (/api/fetch, SPEC.md
- * §8), against real servers on 127.0.0.1: status, redirects and size shown,
+ * Live fetch in the tester page through `robots serve` (/api/fetch, docs/protocol.md#access-method), against real servers on 127.0.0.1: status, redirects and size shown,
  * the body loaded into the editor or the compare box; private addresses
  * refused unless --allow-private; requests naming another host refused.
  */

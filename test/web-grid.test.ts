@@ -1,7 +1,7 @@
 /**
  * The tester page's grid (src/web) in a real Chromium, served by
  * `robots serve`: every cell equals `robots batch` on conformance records
- * (verdict and deciding line, SPEC.md §6), and no request leaves 127.0.0.1.
+ * (verdict and deciding line, docs/protocol.md#deciding-line), and no request leaves 127.0.0.1.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -126,7 +126,7 @@ after(async () => {
   await served?.stop();
 });
 
-test("grid: every cell equals robots batch on conformance records (SPEC.md §6)", async () => {
+test("grid: every cell equals robots batch on conformance records (docs/protocol.md#deciding-line)", async () => {
   const cases = sample();
   assert.ok(cases.length >= 30, `only ${cases.length} typeable records`);
   const expected = await batchVerdicts(cases);

@@ -96,7 +96,7 @@ test("file://: the page works with no server; live fetch is off and says why", a
   await page.close();
 });
 
-test("lint: every finding at its line with its fix, as lintRobotsTxt reports it (SPEC.md §2-§7)", async () => {
+test("lint: every finding at its line with its fix, as lintRobotsTxt reports it (docs/protocol.md#parsing-§7)", async () => {
   const text =
     "User-agent: *\nDissallow: /tmp/\nDisallow /nocolon\nAllow: /ok\nCrawl-delay: 10\n\nUser-agent: Googlebot\nDisallow: /a\nNoindex: /b\nSitemap: /relative.xml\n";
   const page = await open();
@@ -120,7 +120,7 @@ test("lint: every finding at its line with its fix, as lintRobotsTxt reports it 
   await page.close();
 });
 
-test("explain: a cell shows why, and its deciding line is marked (SPEC.md §6)", async () => {
+test("explain: a cell shows why, and its deciding line is marked (docs/protocol.md#deciding-line)", async () => {
   const page = await open();
   await setFields(page, {
     "robots-txt": RULES,
@@ -203,7 +203,7 @@ test("diff: every verdict that changes from the deployed version is listed, and 
   await page.close();
 });
 
-test("profiles: the grid equals robots batch --profile for each (SPEC.md §9)", async () => {
+test("profiles: the grid equals robots batch --profile for each (docs/protocol.md#profiles)", async () => {
   const text = "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*.pdf$\nDisallow: /c$\n";
   const agents = ["Googlebot", "Other"];
   const urls = ["/a", "/a/b", "/a/b.pdf", "/c", "/cd", "/x.pdf"];
@@ -233,7 +233,7 @@ test("profiles: the grid equals robots batch --profile for each (SPEC.md §9)", 
   await page.close();
 });
 
-test("size limit: the grid reads the first 500 KiB, as robots check does, and says so (SPEC.md §8)", async () => {
+test("size limit: the grid reads the first 500 KiB, as robots check does, and says so (docs/protocol.md#access-method)", async () => {
   // A rule after 500 KiB of comments is never read by a crawler.
   const filler = `# ${"x".repeat(98)}\n`.repeat(5300);
   const text = `User-agent: *\nDisallow: /early/\n${filler}Disallow: /late/\n`;

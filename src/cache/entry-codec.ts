@@ -5,7 +5,7 @@
  * answers null on a miss, a hand-written store may lose fields, another
  * process may run an older version), so any answer that is not a complete,
  * plausible entry for the asked origin is a miss with a reason, never a
- * TypeError deep inside a check (SPEC.md §8 "Caching").
+ * TypeError deep inside a check (docs/protocol.md#caching).
  *
  * No `node:` imports: base64 goes through the `btoa`/`atob` globals that
  * every runtime with `fetch` has.

@@ -1,5 +1,5 @@
 /**
- * How long a fetched result is kept (SPEC.md §8 "Caching"): successes for 24
+ * How long a fetched result is kept (docs/protocol.md#caching): successes for 24
  * hours unless `Cache-Control: max-age` or `Expires` says otherwise, within
  * configurable bounds (RFC 9309 §2.4: do not use a cached copy for more than
  * 24 hours unless the file is unreachable); failures are retried sooner,

@@ -1,6 +1,6 @@
 /**
  * The default store: in process, bounded by entries AND bytes, least
- * recently used origins evicted first (SPEC.md §8 "Caching").
+ * recently used origins evicted first (docs/protocol.md#caching).
  *
  * Why lru-cache rather than a hand-written Map: it is the npm LRU that most of
  * the ecosystem (npm itself, undici's users) already depends on, it bounds by

@@ -8,7 +8,7 @@
  *   per lifetime (others wait a bounded time for its result);
  * - an atomic update, so each fetch's result is applied to the latest
  *   entry: two processes failing at once neither lose an attempt nor reset
- *   the timeline's `since` (SPEC.md §8 timeline), and a fetch whose write
+ *   the timeline's `since` (docs/protocol.md#server-error-timeline), and a fetch whose write
  *   lands after a newer fetch's keeps the newer copy;
  * - a politeness slot per origin, so Crawl-delay and Retry-After hold for the
  *   fleet, not for each process.

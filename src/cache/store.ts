@@ -1,6 +1,6 @@
 /**
  * What the cache keeps per origin, and the small async store interface that
- * holds it (SPEC.md §8 "Caching"). Modelled on undici's cache stores: a store
+ * holds it (docs/protocol.md#caching). Modelled on undici's cache stores: a store
  * only gets, sets and deletes whole entries; every decision (freshness, the
  * server-error timeline, retries) is made by the client from the timestamps
  * in the entry.
@@ -26,7 +26,7 @@ export type UnavailableReason =
   | "bad-redirect"
   | "private-address";
 
-/** Why a fetch counts as a server error (RFC 9309 §2.3.1.4, SPEC.md §8). */
+/** Why a fetch counts as a server error (RFC 9309 §2.3.1.4, docs/protocol.md#access-method). */
 export type UnreachableReason =
   | "status"
   | "dns"
@@ -63,7 +63,7 @@ export interface StoredCopy {
   readonly expiresAt: number;
 }
 
-/** The server-error state: 429, 5xx or network failures since `since` (SPEC.md §8 timeline). */
+/** The server-error state: 429, 5xx or network failures since `since` (docs/protocol.md#server-error-timeline). */
 export interface StoredError {
   /** The first failed fetch once no fresh copy was left: the timeline counts from here. */
   readonly since: number;

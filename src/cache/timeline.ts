@@ -1,5 +1,5 @@
 /**
- * Which rules are in force for an origin at a given time (SPEC.md §8 status
+ * Which rules are in force for an origin at a given time (docs/protocol.md#access-method status
  * table and server-error timeline). Pure: the cache entry and the clock in,
  * a decision out, so the 12-hour and 30-day rules are tested with an
  * injected clock, never by waiting.
@@ -76,7 +76,7 @@ function fromCopy(copy: CachedCopy, freshness: CopyFreshness, profile: Profile):
 const DISALLOW: RulesInForce = { basis: "server-error-disallow", copy: null, freshness: "none" };
 const ALLOW: RulesInForce = { basis: "server-error-allow", copy: null, freshness: "none" };
 
-/** The rules in force for `entry` at `now` (SPEC.md §8). */
+/** The rules in force for `entry` at `now` (docs/protocol.md#access-method). */
 export function rulesInForce(entry: CachedEntry, now: number, profile: Profile): RulesInForce {
   const good = entry.good;
   if (isFresh(good, now)) return fromCopy(good, "cached", profile);

@@ -1,6 +1,6 @@
 /**
  * Fetch outcomes that disallow everything although no body was read
- * (SPEC.md §8: a server error in its first 12 hours; 401/403 in the 1996
+ * (docs/protocol.md#access-method: a server error in its first 12 hours; 401/403 in the 1996
  * draft). Commands that show rules must say so instead of reading the empty
  * body as "allow everything".
  */

@@ -7,7 +7,7 @@ import { isProductTokenChar, leadingProductToken } from "../protocol/product-tok
 import { CliError } from "./errors.js";
 
 /**
- * A validated product token from --agent (SPEC.md §4): people get a clear
+ * A validated product token from --agent (docs/protocol.md#choosing-rules): people get a clear
  * error that says what to pass instead, never a silent "matches nothing".
  */
 export function agentOption(
@@ -76,7 +76,7 @@ export function formatOption<F extends string>(
 
 /**
  * A URL argument for the human-facing commands: a path (`/page`, matched as
- * written, SPEC.md §5) or an absolute http(s) URL. Anything else (`""`,
+ * written, docs/protocol.md#matching) or an absolute http(s) URL. Anything else (`""`,
  * `::::`, `ftp://…`, `javascript:…`, `example.com/x`) is a usage error: it is
  * no URL a crawler would fetch, and matching it would answer a question
  * nobody asked. `batch` keeps the reference's raw strings.

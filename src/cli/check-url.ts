@@ -1,6 +1,6 @@
 /**
  * `robots check <url> --agent <token>`: one check through the access-method
- * client (SPEC.md §8), as a crawler would make it. Exit 0 allowed, 1
+ * client (docs/protocol.md#access-method), as a crawler would make it. Exit 0 allowed, 1
  * disallowed (a server error is a disallow verdict), 2 invalid input.
  */
 import type { AccessCheck, RobotsSnapshot } from "../node.js";

@@ -4,7 +4,7 @@ import { CliError } from "./errors.js";
 /**
  * The most a command reads of a robots.txt file or stdin when it reads the
  * whole file (--whole-file, lint): 8 MiB, 16 times the 500 KiB crawlers read
- * (SPEC.md §8 "Size"). The largest of the corpus's 20,868 real files is
+ * (docs/protocol.md#size-limit). The largest of the corpus's 20,868 real files is
  * 3.7 MB; a bound for /dev/zero or an endless pipe. At the cap, 8 MiB of
  * empty lines take ~10 s and ~250 MB to explain (the worst case).
  */

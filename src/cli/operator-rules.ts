@@ -1,6 +1,6 @@
 /**
  * Which reading decides for crawlers whose operators document an exception
- * to the reference's group selection (SPEC.md §4; src/data/crawlers.ts):
+ * to the reference's group selection (docs/protocol.md#choosing-rules; src/data/crawlers.ts):
  * AdsBot-Google and Mediapartners-Google ignore the `*` group, Applebot
  * follows Googlebot's group when none names it. `check`, `explain` and
  * `agents` apply the reference by default and say what the documented

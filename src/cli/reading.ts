@@ -1,6 +1,6 @@
 /**
  * One reading everywhere: how the human-facing commands (check, explain,
- * agents, diff) read a robots.txt. By default as a crawler does (SPEC.md §8
+ * agents, diff) read a robots.txt. By default as a crawler does (docs/protocol.md#access-method
  * "Size"): the first 500 KiB, a line the limit cuts dropped (`crawlerView`,
  * the one home of that rule). With --whole-file, the whole body as Google's
  * reference reads it, up to READ_CAP (8 MiB; more is an error). `batch` keeps the reference's
@@ -72,7 +72,7 @@ export async function loadReading(arg: string, options: ReadingOptions): Promise
   return readSource(source, options);
 }
 
-/** How a command applies a loaded source (SPEC.md §8 "Size"). */
+/** How a command applies a loaded source (docs/protocol.md#size-limit). */
 export function readSource(
   source: RobotsSource,
   options: { wholeFile: boolean; profile: Profile },
@@ -145,7 +145,7 @@ export function otherReading(
 
 /**
  * A note when `url` has characters a crawler percent-encodes before it
- * requests it (non-ASCII, spaces, controls; SPEC.md §5): the rules were
+ * requests it (non-ASCII, spaces, controls; docs/protocol.md#matching): the rules were
  * matched against the URL as written, and the encoded form may decide
  * differently.
  */

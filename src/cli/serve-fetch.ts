@@ -1,6 +1,6 @@
 /**
  * `GET /api/fetch?url=…` for `robots serve`: fetches the robots.txt of the
- * URL's origin with the client's own fetch (SPEC.md §8: status, redirects,
+ * URL's origin with the client's own fetch (docs/protocol.md#access-method: status, redirects,
  * 500 KiB limit, timeouts) and answers JSON the page shows (src/web/
  * fetch-info.ts). A page on the user's machine must not become a way into
  * their network, so only public addresses are fetched unless `robots serve`

@@ -1,6 +1,6 @@
 /**
  * Where a command's robots.txt comes from: a local file, `-` (stdin), or a
- * URL (fetched through the access-method client, SPEC.md §8).
+ * URL (fetched through the access-method client, docs/protocol.md#access-method).
  */
 import { RobotsError } from "../errors.js";
 import type { RobotsClient, RobotsSnapshot, SourceState } from "../node.js";
@@ -41,7 +41,7 @@ export const CLI_AGENT = "robots-exclusion";
 
 /**
  * A client for one CLI run. The User-Agent names the crawler the user asked
- * about (SPEC.md §8 "Request") and says that this tool made the request.
+ * about (docs/protocol.md#request) and says that this tool made the request.
  * Loaded on demand: node:https/zlib cost ~60 ms of start-up that commands
  * reading local files should not pay.
  */
@@ -128,7 +128,7 @@ export function duration(ms: number): string {
   return `${Math.round(s / 8640) / 10} days`;
 }
 
-/** One line: where the rules came from and in what state (SPEC.md §8). */
+/** One line: where the rules came from and in what state (docs/protocol.md#access-method). */
 export function describeSource(s: SourceState): string {
   const error = s.serverError;
   const failing =
@@ -162,8 +162,8 @@ export function describeSource(s: SourceState): string {
     case "forbidden":
       return `HTTP ${s.status}: access forbidden, everything disallowed (1996 draft)`;
     case "server-error-disallow":
-      return `${failing}: everything disallowed while the server fails (SPEC.md §8)`;
+      return `${failing}: everything disallowed while the server fails (docs/protocol.md#access-method)`;
     case "server-error-allow":
-      return `${failing}: no usable copy, everything allowed (SPEC.md §8 timeline)`;
+      return `${failing}: no usable copy, everything allowed (docs/protocol.md#server-error-timeline)`;
   }
 }

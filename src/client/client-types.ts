@@ -1,5 +1,5 @@
 /**
- * The client's public option and result types (SPEC.md §8), apart from the
+ * The client's public option and result types (docs/protocol.md#access-method), apart from the
  * class that implements them so each file holds one concept.
  */
 import type { CachedEntry } from "../cache/entry-codec.js";
@@ -17,7 +17,7 @@ export interface RobotsClientOptions extends FetchLimitOptions {
    * User-Agent header with productTokenFromUserAgent().
    */
   readonly productToken?: string;
-  /** Status handling and parsing rules: google (default), rfc9309 or legacy1996 (SPEC.md §9). */
+  /** Status handling and parsing rules: google (default), rfc9309 or legacy1996 (docs/protocol.md#profiles). */
   readonly profile?: Profile;
   /** Lifetime of a fetched result without cache headers. Default 24 h (7 days for legacy1996). */
   readonly ttlMs?: number;
@@ -76,7 +76,7 @@ export interface AccessCheck {
    */
   readonly path: string;
   readonly allowed: boolean;
-  /** Deciding line of the robots.txt, 0 when no rule decided (SPEC.md §6). */
+  /** Deciding line of the robots.txt, 0 when no rule decided (docs/protocol.md#deciding-line). */
   readonly line: number;
   /** The deciding rule, or null. */
   readonly rule: MatchedRule | null;

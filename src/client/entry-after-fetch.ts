@@ -1,5 +1,5 @@
 /**
- * The cache entry after a fetch (SPEC.md §8 status table and "Caching"): a
+ * The cache entry after a fetch (docs/protocol.md#access-method status table and "Caching"): a
  * success or an "unavailable" answer replaces the good copy with its
  * lifetime; an unreachable server keeps the last good copy and moves the
  * error timeline on (attempts, next retry).
@@ -12,7 +12,7 @@
  *   copy stays, and so does any error recorded after it;
  * - a failure made while the copy in `prev` was fresh changes nothing: a
  *   fresh copy wins, and the timeline counts only from "the first failed
- *   fetch once no fresh copy is left" (SPEC.md §8), so such a failure must
+ *   fetch once no fresh copy is left" (docs/protocol.md#access-method), so such a failure must
  *   not start it (its `since` would shorten the 12-hour disallow);
  * - a success clears the error, except one that began after the new copy
  *   had already expired (another process failed later and wrote first).

@@ -1,6 +1,6 @@
 import type { RobotsStore } from "../cache/store.js";
 
-/** Whether `v` has the three methods of a store (SPEC.md §8 "Caching"). */
+/** Whether `v` has the three methods of a store (docs/protocol.md#caching). */
 export function isStore(v: unknown): v is RobotsStore {
   const s = v as Partial<Record<keyof RobotsStore, unknown>> | null;
   return (

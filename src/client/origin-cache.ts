@@ -1,5 +1,5 @@
 /**
- * The client's in-process cache of compiled origins (SPEC.md §8 "Caching"),
+ * The client's in-process cache of compiled origins (docs/protocol.md#caching),
  * bounded by a count and by estimated retained bytes
  * (src/client/retained-size.ts).
  *

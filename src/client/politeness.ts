@@ -1,7 +1,7 @@
 /**
  * When a crawler may send its next request to an origin (docs/fleet.md
  * "Politeness"): no sooner than the robots.txt Crawl-delay of its group
- * after the previous one (SPEC.md §7; within a floor and a cap the crawler
+ * after the previous one (docs/protocol.md#other-directives; within a floor and a cap the crawler
  * sets), and not before a Retry-After the site sent with a 429 or 503.
  *
  * Each origin has a next free slot; taking a turn is the reservation

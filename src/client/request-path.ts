@@ -1,5 +1,5 @@
 /**
- * The path rule of the client (SPEC.md §5 and §8): a crawler does
+ * The path rule of the client (docs/protocol.md#matching and docs/protocol.md#access-method): a crawler does
  * `if (await robots.isAllowed(u)) fetch(u)`, so the client decides on the
  * path and query that HTTP client will request, which is the path and query
  * of the URL as the WHATWG parser serialises it (`pathname + search`: what

@@ -1,5 +1,5 @@
 /**
- * What an origin costs in process, for the client's byte bound (SPEC.md §8
+ * What an origin costs in process, for the client's byte bound (docs/protocol.md#access-method
  * "Caching"; docs/fetching.md "Memory"): the body, the parsed file and the
  * compiled matcher, estimated from public facts of the parsed file (its
  * rules, groups and lines), with the per-item costs measured on V8 and

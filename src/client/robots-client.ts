@@ -1,11 +1,11 @@
 /**
- * The crawler-facing client (SPEC.md §8): what a crawler calls before it
+ * The crawler-facing client (docs/protocol.md#access-method): what a crawler calls before it
  * fetches any URL. It finds the origin's robots.txt, fetches it at most once
  * per lifetime (concurrent checks share one fetch), applies the status table
  * and the server-error timeline, and answers with a verdict that says which
  * line decided and where the rules came from.
  *
- * Layers, one way (STYLE.md "Shape"): fetchRobotsTxt() → StoredEntry in a
+ * Layers, one way: fetchRobotsTxt() → StoredEntry in a
  * RobotsStore (shared, async) → compiled matcher in an in-process LRU (so a
  * check never re-parses) → rulesInForce() → RobotsMatcher.check().
  */
@@ -106,7 +106,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 export class RobotsClient {
   /** The User-Agent header sent with every fetch. */
   readonly userAgent: string;
-  /** The product token rules are selected for (SPEC.md §4). */
+  /** The product token rules are selected for (docs/protocol.md#choosing-rules). */
   readonly productToken: string;
   readonly profile: Profile;
   readonly stats: ClientStats = {
@@ -169,7 +169,7 @@ export class RobotsClient {
     }
     this.profile = profile;
     this.#fetch = resolveFetchOptions(options);
-    // SPEC.md §9: the 1996 draft's default expiry is 7 days.
+    // docs/protocol.md#profiles: the 1996 draft's default expiry is 7 days.
     const defaultTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.ttlMs;
     const defaultMaxTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.maxTtlMs;
     this.#lifetime = {
@@ -450,7 +450,7 @@ export class RobotsClient {
     };
   }
 
-  /** `Crawl-delay` in seconds for this crawler on `url`'s origin, from the copy in force (SPEC.md §7). */
+  /** `Crawl-delay` in seconds for this crawler on `url`'s origin, from the copy in force (docs/protocol.md#other-directives). */
   async crawlDelay(url: string | URL, options: CallOptions = {}): Promise<number | undefined> {
     const snap = await this.robots(url, options);
     return snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
@@ -576,7 +576,7 @@ export class RobotsClient {
    * The entry after a fetch, written to the store. A store with an atomic
    * update applies the fetch to its latest entry, so failures of several
    * processes at once count every attempt and keep the first `since`
-   * (SPEC.md §8 timeline), and a fetch written after a newer one keeps the
+   * (docs/protocol.md#server-error-timeline), and a fetch written after a newer one keeps the
    * newer copy (entryAfterFetch orders results by time); otherwise (or when
    * the store fails) the entry follows from `prev`, read before the fetch,
    * and the last write wins.

@@ -1,5 +1,5 @@
 /**
- * Where the rules of a verdict came from (SPEC.md §8: the state must be
+ * Where the rules of a verdict came from (docs/protocol.md#access-method: the state must be
  * visible to the caller): the copy in use, the server-error timeline, and
  * any trouble with the store while that copy was loaded.
  */

@@ -1,5 +1,5 @@
 /**
- * Every call the client makes to a RobotsStore goes through here (SPEC.md §8
+ * Every call the client makes to a RobotsStore goes through here (docs/protocol.md#access-method
  * "Caching": a shared store can be slow, wrong or down). A call that throws,
  * rejects or does not settle within the timeout becomes a StoreProblem value;
  * the client then goes on without the store, so no check ever waits on a

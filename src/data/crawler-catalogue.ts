@@ -8,7 +8,7 @@
  * used under its MIT licence, reproduced below. The search, SEO, archive and
  * other entries, the categories and the notes are our own.
  * 189 crawlers; `token` is what a robots.txt User-agent line naming
- * the crawler is read as (SPEC.md §3), `sameTokenAs` the other crawlers read
+ * the crawler is read as (docs/protocol.md#groups), `sameTokenAs` the other crawlers read
  * as the same token.
  *
  * MIT License

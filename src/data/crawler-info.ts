@@ -32,7 +32,7 @@ export interface CrawlerInfo {
   /** The crawler's name as its operator or ai.robots.txt publishes it (`MistralAI-User/1.0`). */
   readonly name: string;
   /**
-   * The product token a `User-agent:` line naming it is read as (SPEC.md §3):
+   * The product token a `User-agent:` line naming it is read as (docs/protocol.md#groups):
    * the longest prefix of `name` made of `[A-Za-z_-]` (`MistralAI-User`,
    * `MJ12bot` → `MJ`); empty when the name starts with another character.
    */

@@ -1,7 +1,7 @@
 /**
  * Verdict changes between two versions of a robots.txt ("diff before
  * deploy"): for each agent and URL, the verdict and deciding line in each
- * version (SPEC.md §6), reported only when the verdict changes. Matchers are
+ * version (docs/protocol.md#deciding-line), reported only when the verdict changes. Matchers are
  * compiled once per (file, agent) and reused for every URL. No `node:` imports.
  */
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
@@ -22,14 +22,14 @@ export interface DiffSide {
   /** The deciding line, 0 when no rule matched. */
   readonly line: number;
   readonly rule: { readonly kind: "allow" | "disallow"; readonly value: string } | null;
-  /** Why the groups applied: named, fell back to `*`, or none (SPEC.md §4). */
+  /** Why the groups applied: named, fell back to `*`, or none (docs/protocol.md#choosing-rules). */
   readonly source: Verdict["source"];
 }
 
 export interface VerdictChange {
   readonly agent: DiffAgent;
   readonly url: string;
-  /** The path the rules matched (SPEC.md §5). */
+  /** The path the rules matched (docs/protocol.md#matching). */
   readonly path: string;
   readonly before: DiffSide;
   readonly after: DiffSide;

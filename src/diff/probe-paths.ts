@@ -1,7 +1,7 @@
 /**
  * Paths worth checking when two versions of a robots.txt are compared and no
  * URL list is given. A verdict can only change at the edge of some rule's
- * pattern (SPEC.md §5: prefix match, `*` any run, final `$` anchors), so for
+ * pattern (docs/protocol.md#matching: prefix match, `*` any run, final `$` anchors), so for
  * every pattern of either file we probe the path it names, a path just inside
  * it and paths just outside it. No `node:` imports.
  */
@@ -33,7 +33,7 @@ export function probesForPattern(pattern: string): string[] {
   // Just outside: the prefix one character short.
   const literal = star < 0 ? body : body.slice(0, star);
   if (literal.length > 1) out.push(literal.slice(0, -1));
-  // Google's index.html rule (SPEC.md §5): `/d/index.html` also allows `/d/`.
+  // Google's index.html rule (docs/protocol.md#matching): `/d/index.html` also allows `/d/`.
   const slash = body.lastIndexOf("/");
   if (slash >= 0 && body.startsWith("/index.htm", slash)) out.push(body.slice(0, slash + 1));
   return out.map(withSlash);

@@ -1,7 +1,7 @@
 /**
  * A robots.txt as a crawler reads it, kept together with its bytes and line
  * positions so explanations can quote lines and try "what if" variants of the
- * file. No `node:` imports: a web page can reuse it (STYLE.md "Shape").
+ * file. No `node:` imports: a web page can reuse it.
  */
 import { RobotsError } from "../errors.js";
 import { decodeText, toBytes } from "../parse/bytes.js";
@@ -11,7 +11,7 @@ import { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 
 export interface DocumentOptions {
   readonly profile?: Profile;
-  /** Bytes a crawler reads (SPEC.md §8); default ROBOTS_TXT_SIZE_LIMIT. `Infinity` reads everything. */
+  /** Bytes a crawler reads (docs/protocol.md#access-method); default ROBOTS_TXT_SIZE_LIMIT. `Infinity` reads everything. */
   readonly sizeLimit?: number;
 }
 

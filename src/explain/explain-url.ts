@@ -1,5 +1,5 @@
 /**
- * Why a URL is allowed or disallowed for a crawler (SPEC.md §6): the verdict,
+ * Why a URL is allowed or disallowed for a crawler (docs/protocol.md#deciding-line): the verdict,
  * the groups that applied and why (§4), the deciding line in context with its
  * pattern as written and as normalised (§2.8), the other matching rules and
  * why they lost (§5), and notes when a lenient reading (typos, missing colon,
@@ -20,13 +20,13 @@ import { editLines, type RobotsDocument } from "./document.js";
 
 /** Why a matching rule did not decide. */
 export type LossReason =
-  /** Its pattern is shorter than the deciding one (SPEC.md §5). */
+  /** Its pattern is shorter than the deciding one (docs/protocol.md#matching). */
   | "shorter"
-  /** Same length, and on a tie allow wins (SPEC.md §5). */
+  /** Same length, and on a tie allow wins (docs/protocol.md#matching). */
   | "tie-allow-wins"
-  /** Same length and kind: the earlier line is reported (SPEC.md §6). */
+  /** Same length and kind: the earlier line is reported (docs/protocol.md#deciding-line). */
   | "earlier-line-wins"
-  /** 1996 draft: the first matching rule in file order decides (SPEC.md §9). */
+  /** 1996 draft: the first matching rule in file order decides (docs/protocol.md#profiles). */
   | "first-match-wins";
 
 export interface LosingRule {
@@ -70,7 +70,7 @@ export interface AppliedGroup {
 export interface GroupExplanation {
   readonly source: GroupSource;
   readonly groups: readonly AppliedGroup[];
-  /** First lines of `*` groups ignored because the crawler is named (SPEC.md §4). */
+  /** First lines of `*` groups ignored because the crawler is named (docs/protocol.md#choosing-rules). */
   readonly ignoredGlobal: readonly number[];
   readonly summary: string;
 }
@@ -84,11 +84,11 @@ export interface ContextLine {
 
 export interface UrlExplanation {
   readonly url: string;
-  /** The path the rules were matched against (SPEC.md §5). */
+  /** The path the rules were matched against (docs/protocol.md#matching). */
   readonly path: string;
   readonly agent: string;
   readonly allowed: boolean;
-  /** The deciding line, 0 when no rule matched (SPEC.md §6). */
+  /** The deciding line, 0 when no rule matched (docs/protocol.md#deciding-line). */
   readonly line: number;
   readonly groups: GroupExplanation;
   /** The deciding rule, or null. */
@@ -294,7 +294,7 @@ function whatIfs(doc: RobotsDocument, agent: string): WhatIf[] {
   const replace = (line: number, text: string) =>
     lazy(() => compileMatcher(editLines(doc, new Map([[line, text]])), agent));
   if (robots.profile === "google") {
-    // Typos and missing colons are Google's leniency (SPEC.md §2.6, §2.7);
+    // Typos and missing colons are Google's leniency (docs/protocol.md#key-and-value, #directive-keys);
     // RFC 9309 parsers ignore such lines, which is what blanking them does.
     for (let n = 1; n <= robots.lineCount && out.length < limit; n++) {
       const rec = robots.lineRecord(n)!;
@@ -314,7 +314,7 @@ function whatIfs(doc: RobotsDocument, agent: string): WhatIf[] {
       });
     }
   }
-  // Agent tokens stop at the first character that is not a token character (SPEC.md §3).
+  // Agent tokens stop at the first character that is not a token character (docs/protocol.md#groups).
   for (const g of robots.groups) {
     for (const a of g.agents) {
       if (a.global || a.value === a.token || out.length >= limit) continue;

@@ -1,6 +1,6 @@
 /**
  * Which addresses a redirect from a public address may not lead to
- * (SPEC.md §8 "Redirects"): loopback, private, link-local, unique-local and
+ * (docs/protocol.md#redirects): loopback, private, link-local, unique-local and
  * the other non-public ranges, in IPv4, IPv6 and IPv4-mapped IPv6 forms. A
  * crawler that follows such a redirect lets any site make it send requests
  * into the crawler's own network (169.254.169.254 is the cloud metadata

@@ -2,7 +2,7 @@
  * Reading a Content-Encoding header (RFC 9110 §8.4): the codings to remove,
  * in the order they were listed, and the tokens that are not compressions
  * (`none`, `utf-8`, unknown ones), which a normal HTTP client passes through
- * and so do we (SPEC.md §8 "Size"). `identity` and empty tokens are nothing.
+ * and so do we (docs/protocol.md#size-limit). `identity` and empty tokens are nothing.
  */
 
 export type Coding = "gzip" | "deflate" | "br";

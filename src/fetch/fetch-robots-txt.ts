@@ -1,7 +1,7 @@
 /**
- * One fetch of `/robots.txt` for an origin (SPEC.md §8 "Request", "Size",
+ * One fetch of `/robots.txt` for an origin (docs/protocol.md#request, "Size",
  * "Redirects", "Timeouts"), returned as a value: `ok`, `unavailable` or
- * `unreachable` (STYLE.md: fetch outcomes are values, not exceptions). What
+ * `unreachable` (fetch outcomes are values, not exceptions). What
  * the outcome means for crawling (the status table and the server-error
  * timeline) is decided in src/cache/timeline.ts.
  *
@@ -17,7 +17,7 @@ import { type RobotsOrigin, robotsOrigin } from "./origin.js";
 import { BodyDecodeError, readBody } from "./read-body.js";
 import type { Transport, TransportResponse } from "./transport.js";
 
-/** 500 KiB: the RFC 9309 §2.5 minimum and SPEC.md §8's default and floor. */
+/** 500 KiB: the RFC 9309 §2.5 minimum and docs/protocol.md#access-method's default and floor. */
 export const MIN_BODY_BYTES = ROBOTS_TXT_SIZE_LIMIT;
 /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
 export const MAX_REDIRECTS = 5;
@@ -33,7 +33,7 @@ export const FETCH_DEFAULTS = {
 
 /** How one fetch of robots.txt is bounded: shared by fetchRobotsTxt() and the client. */
 export interface FetchLimitOptions {
-  /** Decoded bytes to read; default and minimum 500 KiB (SPEC.md §8 "Size"). */
+  /** Decoded bytes to read; default and minimum 500 KiB (docs/protocol.md#size-limit). */
   readonly maxBodyBytes?: number;
   /** DNS + connect + response headers, per request. Default 5000 ms. */
   readonly connectTimeoutMs?: number;
@@ -44,7 +44,7 @@ export interface FetchLimitOptions {
   /**
    * Follow a redirect from a public address to a non-public one (loopback,
    * private, link-local, unique-local…). Default false: such a redirect is
-   * refused as "unavailable" (SPEC.md §8 "Redirects").
+   * refused as "unavailable" (docs/protocol.md#redirects).
    */
   readonly allowPrivateRedirects?: boolean;
   /** Which addresses are public; default classifyAddress (src/fetch/address-class.ts). Inject one to test on loopback. */
@@ -52,7 +52,7 @@ export interface FetchLimitOptions {
 }
 
 export interface FetchOptions extends FetchLimitOptions {
-  /** The crawler's full User-Agent header, sent with every request (SPEC.md §8 "Request"). */
+  /** The crawler's full User-Agent header, sent with every request (docs/protocol.md#request). */
   readonly userAgent: string;
   /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, fetchTransport(fetch) in robots-exclusion/fetch). */
   readonly transport?: Transport;
@@ -430,7 +430,7 @@ async function requestOnce(
 /**
  * Settle with `signal`'s reason as soon as it aborts, even if `promise`
  * never settles: a custom transport that ignores the signal still cannot
- * hold a check past the timeouts (SPEC.md §8 "Timeouts").
+ * hold a check past the timeouts (docs/protocol.md#timeouts).
  */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
@@ -479,7 +479,7 @@ const RESET_CODES = new Set([
   "UND_ERR_SOCKET",
 ]);
 
-/** Network failures as SPEC.md §8 lists them; every one is a server error. */
+/** Network failures as docs/protocol.md#access-method lists them; every one is a server error. */
 function classifyError(err: unknown): {
   reason: UnreachableReason;
   message: string;

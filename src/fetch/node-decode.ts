@@ -1,5 +1,5 @@
 /**
- * Content-Encoding for the Node transport (SPEC.md §8 "Size"; RFC 9110
+ * Content-Encoding for the Node transport (docs/protocol.md#size-limit; RFC 9110
  * §8.4): what a normal HTTP client reads, under the decoded-size limit.
  *
  * - Stacked codings (`gzip, br`) are removed in reverse order of listing.

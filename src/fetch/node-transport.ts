@@ -1,6 +1,6 @@
 /**
  * The default transport: Node's own http/https. We use them rather than a
- * higher-level client because SPEC.md §8 needs full control of what happens
+ * higher-level client because docs/protocol.md#access-method needs full control of what happens
  * on the wire: redirects are never followed here, the raw (still compressed)
  * body is handed over as a pull stream so the decoded-size limit can stop
  * decompression, and every request can be torn down at once by a signal.

@@ -1,5 +1,5 @@
 /**
- * The scope of a robots.txt (SPEC.md §8 "Scope"): one file per origin, that is
+ * The scope of a robots.txt (docs/protocol.md#scope): one file per origin, that is
  * scheme + host + port. The WHATWG URL parser does the normalisation the spec
  * asks for, so we rely on it instead of hand-written host handling: it
  * lowercases host names, turns internationalised names into punycode (the
@@ -29,7 +29,7 @@ const SCHEME_RE = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 /**
  * The origin whose robots.txt governs `url`. Throws a RobotsError with code
  * `invalid-url` for a string that is not an absolute URL with a host, and
- * `unsupported-scheme` for anything but http and https (SPEC.md §8: the
+ * `unsupported-scheme` for anything but http and https (docs/protocol.md#access-method: the
  * access method is defined for HTTP; a robots.txt never covers another scheme).
  */
 export function robotsOrigin(url: string | URL): RobotsOrigin {
@@ -98,7 +98,7 @@ function unsupportedScheme(scheme: string, url: string): RobotsError {
 
 /**
  * True when `url` names the robots.txt file itself, which a crawler may
- * always fetch (RFC 9309 §2.2.2 and SPEC.md §5 "/robots.txt itself"). Only
+ * always fetch (RFC 9309 §2.2.2 and docs/protocol.md#matching "/robots.txt itself"). Only
  * the exact root path counts; `/robots.txt?x` is an ordinary URL.
  */
 export function isRobotsTxtUrl(url: URL): boolean {

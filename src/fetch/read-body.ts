@@ -1,5 +1,5 @@
 /**
- * Reading a robots.txt body under the size limit (SPEC.md §8 "Size", RFC 9309
+ * Reading a robots.txt body under the size limit (docs/protocol.md#size-limit, RFC 9309
  * §2.5). The transport hands over the DECODED body as a pull stream (see
  * TransportResponse); we keep one byte past `limit`, stop pulling there (so
  * a decompression bomb is inflated only that far), and apply the cut-line

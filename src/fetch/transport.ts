@@ -1,6 +1,6 @@
 /**
  * The seam between the access method and the network. fetchRobotsTxt() owns
- * everything SPEC.md §8 decides (redirects, limits, timeouts, status
+ * everything docs/protocol.md#access-method decides (redirects, limits, timeouts, status
  * handling); a transport only performs ONE request and hands back the status,
  * the headers and the body as a stream. That keeps the rules testable and
  * lets other runtimes (or a test, or a proxy-aware crawler) plug in their own
@@ -81,7 +81,7 @@ export type FetchLike = (
 /**
  * A transport over a WHATWG `fetch` (browsers' service workers, Deno, Bun,
  * edge runtimes, undici). `redirect: "manual"` keeps redirects in our hands
- * (SPEC.md §8 counts hops and applies rules to the original origin). Such a
+ * (docs/protocol.md#access-method counts hops and applies rules to the original origin). Such a
  * fetch decodes gzip/deflate/br itself, so the body limit applies to the
  * decoded stream it yields, which still stops decompression at the limit
  * because the stream is pulled, not pushed.

@@ -198,7 +198,7 @@ export function describeSpacedPattern(
 }
 
 /**
- * Crawl-delay is a number of seconds (SPEC.md §7); crawlers that honour it
+ * Crawl-delay is a number of seconds (docs/protocol.md#other-directives); crawlers that honour it
  * skip any other value. Returns the finding for `value`, or undefined.
  */
 export function describeCrawlDelay(value: string): { message: string; fix: string } | undefined {

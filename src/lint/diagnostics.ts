@@ -3,7 +3,7 @@
  * usually carries and a one-line summary. docs/diagnostics.md documents every
  * id once (meaning, example, fix); a test keeps the two in step.
  *
- * Findings are returned as data, never thrown (STYLE.md, after whatwg-url's
+ * Findings are returned as data, never thrown (after whatwg-url's
  * validation errors).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Who honours the directives that are not access control (SPEC.md §7). Google's
+ * Who honours the directives that are not access control (docs/protocol.md#other-directives). Google's
  * parser knows these keys and ignores them (the conformance `unused` kind, see
  * UNUSED_KEYS); the linter says which crawlers read them, so a site owner
  * knows whether a line does anything.

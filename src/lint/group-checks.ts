@@ -1,6 +1,6 @@
 /**
  * Findings that need the whole file: groups and the rules inside them
- * (SPEC.md §3–§5). They run once after the single parsing pass, over the
+ * (docs/protocol.md#groups–docs/protocol.md#matching). They run once after the single parsing pass, over the
  * parsed groups, in time linear in the number of rules (the shadowed-rule
  * search is indexed and has a work budget, see below).
  */
@@ -38,7 +38,7 @@ function listNames(names: readonly string[]): string {
 
 /**
  * merged-groups: one agent named in several groups. Google and RFC 9309 merge
- * their rules (SPEC.md §4); crawlers written to the 1996 draft take the first.
+ * their rules (docs/protocol.md#choosing-rules); crawlers written to the 1996 draft take the first.
  */
 function checkMergedGroups(robots: RobotsTxt, report: Report): void {
   const first = new Map<string, number>();
@@ -70,8 +70,8 @@ function checkMergedGroups(robots: RobotsTxt, report: Report): void {
 /**
  * empty-final-group: a group with user-agent lines and no rules. Only the
  * last group can be empty (a user-agent line right after another joins its
- * group, SPEC.md §3), and an empty group allows everything to the crawlers
- * it names, which then ignore the `*` group (SPEC.md §4).
+ * group, docs/protocol.md#groups), and an empty group allows everything to the crawlers
+ * it names, which then ignore the `*` group (docs/protocol.md#choosing-rules).
  */
 function checkEmptyFinalGroup(robots: RobotsTxt, report: Report): void {
   const last = robots.groups[robots.groups.length - 1];
@@ -101,7 +101,7 @@ function checkEmptyFinalGroup(robots: RobotsTxt, report: Report): void {
   });
 }
 
-/** Google's index.html rule (SPEC.md §5) gives such an allow rule extra matches: never call it shadowed. */
+/** Google's index.html rule (docs/protocol.md#matching) gives such an allow rule extra matches: never call it shadowed. */
 function hasIndexHtmlRule(r: Rule): boolean {
   return r.kind === "allow" && extendsToDirectory(r.pattern);
 }
@@ -109,7 +109,7 @@ function hasIndexHtmlRule(r: Rule): boolean {
 /**
  * Does `s` always win over `r` when both match? Longer pattern wins; on equal
  * length allow beats disallow, and between rules of one kind the earlier line
- * is the one reported (SPEC.md §5, §6).
+ * is the one reported (docs/protocol.md#matching, #deciding-line).
  */
 function beats(s: Rule, r: Rule): boolean {
   const sp = s.pattern.length;

@@ -1,8 +1,8 @@
 /**
- * The linter (SPEC.md §2–§7): how every line is read, and what in the file
+ * The linter (docs/protocol.md#parsing–docs/protocol.md#other-directives): how every line is read, and what in the file
  * will not work the way its author meant. It consumes the parser's own line
  * events through parseRobotsTxt's onLine hook, so parsing and linting are one
- * pass and can never disagree about a line (STYLE.md, after Google's
+ * pass and can never disagree about a line (after Google's
  * reference, whose reporting handler reads the same events as its matcher).
  *
  * Never throws on any body; only bad options are programmer errors.
@@ -50,9 +50,9 @@ import {
 import { checkUsage } from "./usage-checks.js";
 
 export interface LintOptions {
-  /** Default `google` (SPEC.md §9). */
+  /** Default `google` (docs/protocol.md#profiles). */
   readonly profile?: Profile;
-  /** Bytes crawlers read; content past it is reported (default ROBOTS_TXT_SIZE_LIMIT, SPEC.md §8). */
+  /** Bytes crawlers read; content past it is reported (default ROBOTS_TXT_SIZE_LIMIT, docs/protocol.md#access-method). */
   readonly sizeLimit?: number;
   /** Return one LineInfo per line (default true); turn off to save memory when only diagnostics are wanted. */
   readonly lines?: boolean;
@@ -61,7 +61,7 @@ export interface LintOptions {
 /**
  * How the parser read one line: the reference's line record (conformance
  * `lines` format). `value` is present for user-agent, allow, disallow and
- * sitemap lines only: allow/disallow normalised (SPEC.md §2.8), the others
+ * sitemap lines only: allow/disallow normalised (docs/protocol.md#rule-values), the others
  * raw, one character per byte (bytes ≥ 0x80 as U+0080–U+00FF).
  */
 export interface LineInfo extends LineRecord {
@@ -69,7 +69,7 @@ export interface LineInfo extends LineRecord {
 }
 
 export interface LintResult {
-  /** One record per line (SPEC.md §2.2); a final empty line after the last line ending is not listed. */
+  /** One record per line (docs/protocol.md#lines); a final empty line after the last line ending is not listed. */
   readonly lines: readonly LineInfo[];
   /** Findings sorted by line, then column. */
   readonly diagnostics: readonly Diagnostic[];
@@ -102,7 +102,7 @@ function closestKey(lower: string): string | undefined {
 }
 
 /**
- * How much of the body crawlers read (SPEC.md §8): the limit, and where the
+ * How much of the body crawlers read (docs/protocol.md#access-method): the limit, and where the
  * bytes crawlerView keeps end, or -1 when the body is within the limit.
  */
 interface ReadLimit {
@@ -199,7 +199,7 @@ class Linter {
     }
   };
 
-  /** file-over-limit bookkeeping (SPEC.md §8: lines past the cut are not read). */
+  /** file-over-limit bookkeeping (docs/protocol.md#access-method: lines past the cut are not read). */
   #trackLimit(ev: LineEvent, b: Uint8Array): void {
     const { limit, kept } = this.#read;
     if (kept < 0 || ev.start < kept) return;
@@ -300,7 +300,7 @@ class Linter {
     return hidden;
   }
 
-  /** accepted-typo and missing-colon for recognised keys (SPEC.md §2.6, §2.7). */
+  /** accepted-typo and missing-colon for recognised keys (docs/protocol.md#key-and-value, #directive-keys). */
   #checkKey(ev: LineEvent, b: Uint8Array): void {
     const canonical = CANONICAL_KEY[ev.kind]!;
     const longer = ev.keyEnd - ev.keyStart > canonical.length;
@@ -342,7 +342,7 @@ class Linter {
     );
   }
 
-  /** empty-user-agent and user-agent-token-cut (SPEC.md §3, §4). */
+  /** empty-user-agent and user-agent-token-cut (docs/protocol.md#groups, #choosing-rules). */
   #checkUserAgent(ev: LineEvent, b: Uint8Array): void {
     const vs = ev.valueStart;
     const ve = ev.valueEnd;
@@ -397,7 +397,7 @@ class Linter {
     this.#at("user-agent-token-cut", advice.severity, ev, cutCol, advice.message, advice.fix);
   }
 
-  /** rule-outside-group, empty-rule, pattern-without-leading-slash, dollar-not-at-end (SPEC.md §3, §5). */
+  /** rule-outside-group, empty-rule, pattern-without-leading-slash, dollar-not-at-end (docs/protocol.md#groups, #matching). */
   #checkRule(ev: LineEvent, b: Uint8Array): void {
     const vs = ev.valueStart;
     const ve = ev.valueEnd;
@@ -491,7 +491,7 @@ class Linter {
     );
   }
 
-  /** unsupported-directive, unknown-directive, missing-colon for other keys (SPEC.md §7). */
+  /** unsupported-directive, unknown-directive, missing-colon for other keys (docs/protocol.md#other-directives). */
   #checkOther(ev: LineEvent, b: Uint8Array): void {
     const ks = ev.keyStart;
     const ke = ev.keyEnd;
@@ -553,7 +553,7 @@ class Linter {
     );
   }
 
-  /** invalid-line: not a directive (SPEC.md §2.6). */
+  /** invalid-line: not a directive (docs/protocol.md#key-and-value). */
   #checkInvalid(ev: LineEvent, b: Uint8Array): void {
     let s = ev.start;
     let e = ev.nul >= 0 ? ev.nul : ev.comment >= 0 ? ev.comment : ev.end;

@@ -1,5 +1,5 @@
 /**
- * Product tokens (SPEC.md §4). The matcher compares whatever it is given;
+ * Product tokens (docs/protocol.md#choosing-rules). The matcher compares whatever it is given;
  * everything a person or a crawler calls directly validates the token first
  * and says what to pass instead.
  */
@@ -76,7 +76,7 @@ const GENERIC_PRODUCTS = new Set([
 ]);
 
 /**
- * The product token of a full HTTP User-Agent header (SPEC.md §4):
+ * The product token of a full HTTP User-Agent header (docs/protocol.md#choosing-rules):
  * `Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)`
  * → `Googlebot`; `CCBot/2.0 (https://commoncrawl.org/faq/)` → `CCBot`. Returns
  * a valid token or throws a RobotsError when the header names none.

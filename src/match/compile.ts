@@ -1,8 +1,8 @@
 /**
  * compileMatcher: the rules of one robots.txt as they apply to one crawler
- * (SPEC.md §4–§6), compiled once and reused for every URL of that origin.
+ * (docs/protocol.md#choosing-rules–docs/protocol.md#deciding-line), compiled once and reused for every URL of that origin.
  * The profile picks the matcher: the trie matcher for `google` and
- * `rfc9309`, the 1996 draft's first-match list for `legacy1996` (SPEC.md §9).
+ * `rfc9309`, the 1996 draft's first-match list for `legacy1996` (docs/protocol.md#profiles).
  */
 import { RobotsError } from "../errors.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
@@ -24,7 +24,7 @@ export interface MatchOptions {
   readonly cache?: MatchCache;
 }
 
-/** Compile the rules of `robots` that apply to `agent` (compared verbatim, SPEC.md §4). */
+/** Compile the rules of `robots` that apply to `agent` (compared verbatim, docs/protocol.md#choosing-rules). */
 export function compileMatcher(
   robots: RobotsTxt,
   agent: string,

@@ -1,6 +1,5 @@
 /**
- * Typed accessors for the directives that are not access control (SPEC.md
- * §7), with the same group selection as rules (SPEC.md §4): the groups that
+ * Typed accessors for the directives that are not access control (docs/protocol.md#other-directives), with the same group selection as rules (docs/protocol.md#choosing-rules): the groups that
  * name the crawler, else the `*` groups.
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";

@@ -1,5 +1,5 @@
 /**
- * The 1996 draft's matcher (profile `legacy1996`, SPEC.md §9): the applied
+ * The 1996 draft's matcher (profile `legacy1996`, docs/protocol.md#profiles): the applied
  * rules in file order, the first whose pattern is a prefix of the path
  * decides, both compared in one form: `%xx` decoded except `%2F`, and
  * non-ASCII as UTF-8 bytes, one character per byte. No wildcards, no
@@ -42,7 +42,7 @@ function utf8Chars(cp: number): string {
 /**
  * `%xx` decoded except `%2F` (written `%2F`), and non-ASCII as its UTF-8
  * bytes (a lone surrogate as U+FFFD's, as TextEncoder writes it), one
- * character per byte: the comparison form of the 1996 draft (SPEC.md §9).
+ * character per byte: the comparison form of the 1996 draft (docs/protocol.md#profiles).
  * `%` and hex digits are ASCII, so decoding the string's characters is
  * decoding its UTF-8 bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * What every compiled matcher answers (SPEC.md §6), whichever profile built
+ * What every compiled matcher answers (docs/protocol.md#deciding-line), whichever profile built
  * it: the trie matcher for `google` and `rfc9309` (trie-matcher.ts), the
  * 1996 draft's first-match matcher for `legacy1996` (legacy-matcher.ts).
  */
@@ -12,18 +12,18 @@ export interface MatchedRule {
   readonly line: number;
   /** The value as written. */
   readonly value: string;
-  /** The normalised pattern (SPEC.md §2.8). */
+  /** The normalised pattern (docs/protocol.md#rule-values). */
   readonly pattern: string;
   /** The pattern that actually matched: `pattern`, or `/dir/$` for the index.html rule. */
   readonly matchedPattern: string;
-  /** Length in octets of `matchedPattern`: longest wins (SPEC.md §5). */
+  /** Length in octets of `matchedPattern`: longest wins (docs/protocol.md#matching). */
   readonly priority: number;
   /** Matched through Google's index.html rule (`Allow: /d/index.html` allows `/d/`). */
   readonly viaIndexHtml: boolean;
   readonly group: number;
 }
 
-/** The explained answer for one URL (SPEC.md §6). */
+/** The explained answer for one URL (docs/protocol.md#deciding-line). */
 export interface Verdict {
   readonly allowed: boolean;
   /** Deciding line, 0 when no rule matched. Always equals the reference's. */
@@ -35,7 +35,7 @@ export interface Verdict {
   /** Indices of the groups whose rules applied. */
   readonly groups: readonly number[];
   readonly agent: string;
-  /** The path the rules were matched against (SPEC.md §5). */
+  /** The path the rules were matched against (docs/protocol.md#matching). */
   readonly path: string;
 }
 
@@ -61,9 +61,9 @@ export interface RobotsMatcher {
    * @internal
    */
   isAllowedAt(url: string, pathStart: number): boolean;
-  /** The deciding line for `url` (SPEC.md §6), 0 when no rule matched. */
+  /** The deciding line for `url` (docs/protocol.md#deciding-line), 0 when no rule matched. */
   decidingLine(url: string): number;
-  /** The verdict for `url` with its explanation (SPEC.md §6). */
+  /** The verdict for `url` with its explanation (docs/protocol.md#deciding-line). */
   check(url: string): Verdict;
   /**
    * Every applied rule that matches `url`, deciding rule first (for

@@ -1,5 +1,5 @@
 /**
- * Pattern matching (SPEC.md §5). A pattern matches a prefix of the path; `*`
+ * Pattern matching (docs/protocol.md#matching). A pattern matches a prefix of the path; `*`
  * matches any run of characters; `$` anchors the end only as the pattern's
  * last character. Compiled once into a literal prefix plus the literal
  * segments between stars, then matched with greedy leftmost search, which is

@@ -1,6 +1,6 @@
 /**
- * The rules of one group selection, ranked and indexed for matching (SPEC.md
- * §5, §6): a radix trie over the rules' literal prefixes, packed into one
+ * The rules of one group selection, ranked and indexed for matching (docs/protocol.md#matching,
+ * #deciding-line): a radix trie over the rules' literal prefixes, packed into one
  * array of small integers, its words. Its edge labels are ranges of the
  * file's pattern text (RuleTable#text), so building the index copies no
  * pattern text at all. The concepts live in trie/: what each word means
@@ -79,7 +79,7 @@ export class RuleIndex {
   /**
    * The deciding entry value for every path, when it is the same for all
    * (VARIES otherwise): no rules at all (-1), or a best-ranked rule that
-   * every path matches. Every path starts with `/` (SPEC.md §5), so that is
+   * every path matches. Every path starts with `/` (docs/protocol.md#matching), so that is
    * a plain (unanchored, wildcard-free) entry keyed `` or `/` ranked above
    * all others: `Disallow: /` alone, an empty `Disallow:`, `Allow: /` beside
    * shorter rules. Measured on the bench's corpus checks: 40 % reach such a

@@ -1,5 +1,5 @@
 /**
- * Which groups apply to a crawler (SPEC.md §4): every group that names it,
+ * Which groups apply to a crawler (docs/protocol.md#choosing-rules): every group that names it,
  * merged; only if none does, every global (`*`) group; otherwise none.
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
@@ -16,7 +16,7 @@ export interface GroupSelection {
 }
 
 /**
- * The groups that name `agent` (SPEC.md §4), in file order, or null when
+ * The groups that name `agent` (docs/protocol.md#choosing-rules), in file order, or null when
  * none does: then the `*` groups apply, or none. Allocates only when some
  * group names the agent.
  */
@@ -31,7 +31,7 @@ export function namedGroups(robots: RobotsTxt, agent: string): Group[] | null {
   return named;
 }
 
-/** Does a user-agent line of `group` name `agent` (SPEC.md §4)? */
+/** Does a user-agent line of `group` name `agent` (docs/protocol.md#choosing-rules)? */
 export function namesAgent(group: Group, agent: string): boolean {
   for (const a of group.agents) if (!a.global && sameAgent(a.token, agent)) return true;
   return false;
@@ -49,7 +49,7 @@ export function sourceOf(named: boolean, groups: readonly Group[]): GroupSource 
 
 /**
  * The groups for `agent`, compared verbatim and ASCII case-insensitively with
- * each line's agent token, exactly as the reference does (SPEC.md §4): no
+ * each line's agent token, exactly as the reference does (docs/protocol.md#choosing-rules): no
  * validation here, so `AB42bot` or `Foo Bar` simply match nothing.
  */
 export function selectGroups(robots: RobotsTxt, agent: string): GroupSelection {
@@ -60,7 +60,7 @@ export function selectGroups(robots: RobotsTxt, agent: string): GroupSelection {
 }
 
 /**
- * The 1996 draft (SPEC.md §9): the first group whose agent name is a
+ * The 1996 draft (docs/protocol.md#profiles): the first group whose agent name is a
  * case-insensitive substring of the crawler's name decides alone; else the
  * first `*` group.
  */

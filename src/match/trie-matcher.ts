@@ -1,11 +1,11 @@
 /**
  * The matcher of the `google` and `rfc9309` profiles, compiled once per
- * (file, agent): compile once, match many times
- * (STYLE.md). The per-check path does not re-parse, builds no RegExp, does not
+ * (file, agent): compile once, match many times.
+ * The per-check path does not re-parse, builds no RegExp, does not
  * allocate for ordinary URLs, and looks only at rules whose literal prefix is a
  * prefix of the path (a radix trie over literal prefixes).
  *
- * Exactness (SPEC.md §5, §6): the reference keeps, per kind, the matching rule
+ * Exactness (docs/protocol.md#matching, #deciding-line): the reference keeps, per kind, the matching rule
  * with the longest pattern (earliest line on ties) and lets allow win a tie.
  * That is the same as ranking every rule once by (priority desc, allow before
  * disallow, line asc) and taking the first match in rank order, which is what
@@ -38,7 +38,7 @@ interface FileIndexes {
   /** By group selection, in the order first compiled. */
   readonly list: CachedIndex[];
   /**
-   * The index of every agent the file does not name (SPEC.md §4: its `*`
+   * The index of every agent the file does not name (docs/protocol.md#choosing-rules: its `*`
    * groups, or none); null until a matcher needs it. Most agents fall back
    * to it: 80,909 of the bench's 105,793 matchers.
    */

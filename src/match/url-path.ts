@@ -1,5 +1,5 @@
 /**
- * The part of a URL that robots.txt rules match against (SPEC.md §5): path,
+ * The part of a URL that robots.txt rules match against (docs/protocol.md#matching): path,
  * params and query; no scheme, authority or fragment; always starting with
  * `/`. Reproduces the reference's GetPathParamsQuery byte for byte, including
  * its treatment of scheme-less and odd URLs. Nothing is decoded or encoded.
@@ -179,7 +179,7 @@ export function notAString(url: unknown): RobotsError {
   );
 }
 
-/** The path of `url` as a string (SPEC.md §5). Any string is accepted. */
+/** The path of `url` as a string (docs/protocol.md#matching). Any string is accepted. */
 export function pathOf(url: string): string {
   if (typeof url !== "string") throw notAString(url);
   const span = locatePath(url, { str: "", start: 0, end: 0 });

@@ -1,6 +1,6 @@
 /**
  * Page rules for a URL, as a crawler meets them: robots.txt first (through
- * the access-method client, SPEC.md §8), and the page only when robots.txt
+ * the access-method client, docs/protocol.md#access-method), and the page only when robots.txt
  * allows it. A disallowed page is never requested, so its X-Robots-Tag and
  * meta tags are never seen: the outcome says so rather than reporting the
  * defaults. Each redirect target is checked the same way before it is
@@ -32,7 +32,7 @@ export interface PageFetchOptions {
   readonly headBytes?: number;
   /** The whole page request, redirects included. Default 15000 ms. */
   readonly timeoutMs?: number;
-  /** Redirects followed. Default 5 (as for robots.txt, SPEC.md §8). */
+  /** Redirects followed. Default 5 (as for robots.txt, docs/protocol.md#access-method). */
   readonly maxRedirects?: number;
   /** The clock for unavailable_after. Default Date.now. */
   readonly now?: () => number;

@@ -1,5 +1,5 @@
 /**
- * Byte helpers for the parser. A robots.txt body is bytes (SPEC.md §1): every
+ * Byte helpers for the parser. A robots.txt body is bytes (docs/protocol.md#vocabulary): every
  * length is in octets and invalid UTF-8 must never make parsing fail.
  */
 
@@ -10,7 +10,7 @@ const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 const utf8Loose = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
- * A string argument means its UTF-8 encoding (SPEC.md §1). Subclasses of
+ * A string argument means its UTF-8 encoding (docs/protocol.md#vocabulary). Subclasses of
  * Uint8Array (a Node Buffer) are viewed as a plain Uint8Array, so the parser's
  * element reads and `subarray` calls stay monomorphic; measured: Buffer's
  * `subarray` (it constructs a Buffer) was ~6% of corpus parse time.
@@ -49,7 +49,7 @@ export function encodeUtf8(text: string): Uint8Array {
 
 /**
  * ASCII whitespace as the reference strips it (absl::ascii_isspace):
- * space, tab, LF, VT, FF, CR (SPEC.md §2.5).
+ * space, tab, LF, VT, FF, CR (docs/protocol.md#whitespace).
  */
 export function isAsciiSpace(b: number): boolean {
   return b === 0x20 || (b >= 0x09 && b <= 0x0d);
@@ -159,10 +159,10 @@ export function isNormalized(bytes: Uint8Array, start: number, end: number): boo
 }
 
 /**
- * Normalise an allow/disallow value (SPEC.md §2.8): every byte >= 0x80 becomes
+ * Normalise an allow/disallow value (docs/protocol.md#rule-values): every byte >= 0x80 becomes
  * `%XX` (uppercase hex), the hex digits of existing `%xx` escapes are
  * uppercased, nothing is decoded. The result is always ASCII, so its string
- * length equals its length in octets (the rule's priority, SPEC.md §5).
+ * length equals its length in octets (the rule's priority, docs/protocol.md#matching).
  */
 export function normalizePattern(bytes: Uint8Array, start: number, end: number): string {
   if (isNormalized(bytes, start, end)) return asciiText(bytes, start, end);

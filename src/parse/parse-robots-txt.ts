@@ -1,5 +1,5 @@
 /**
- * bytes → line events → parsed file (SPEC.md §2, §3, §7). Never throws on any
+ * bytes → line events → parsed file (docs/protocol.md#parsing, #groups, #other-directives). Never throws on any
  * body; lines that mean nothing are recorded and left to the linter.
  */
 import { indexHtmlSlash } from "../protocol/index-html.js";
@@ -44,13 +44,13 @@ const MISSING_COLON = 16;
 const TOO_LONG = 32;
 const COMMENT = 64;
 
-/** `0`–`9`, `A`–`F` as bytes: the digits of a `%XX` escape (SPEC.md §2.8). */
+/** `0`–`9`, `A`–`F` as bytes: the digits of a `%XX` escape (docs/protocol.md#rule-values). */
 const HEX_DIGITS = new Uint8Array([
   0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
 ]);
 
 /**
- * What a byte of a rule value needs besides copying (SPEC.md §2.8): 0 for
+ * What a byte of a rule value needs besides copying (docs/protocol.md#rule-values): 0 for
  * nothing, so the common case is one table read and one test.
  */
 const P_STAR = 1;
@@ -159,7 +159,7 @@ export class RobotsTxt {
   /** @internal */
   [compiledSlot]: unknown = undefined;
   readonly profile: Profile;
-  /** Groups in file order (SPEC.md §3). */
+  /** Groups in file order (docs/protocol.md#groups). */
   readonly groups: readonly Group[];
   /** @internal Every allow/disallow rule, packed (see RuleTable). */
   readonly ruleTable: RuleTable;
@@ -195,12 +195,12 @@ export class RobotsTxt {
     this.byteLength = byteLength;
   }
 
-  /** `Sitemap:` values in file order, whatever group they appear in (SPEC.md §7). */
+  /** `Sitemap:` values in file order, whatever group they appear in (docs/protocol.md#other-directives). */
   get sitemaps(): readonly Sitemap[] {
     return this.#values.sitemaps();
   }
 
-  /** Every other directive, in file order (SPEC.md §7); a group's are the same objects. */
+  /** Every other directive, in file order (docs/protocol.md#other-directives); a group's are the same objects. */
   get directives(): readonly Directive[] {
     return this.#values.directives();
   }
@@ -246,7 +246,7 @@ export class RobotsTxt {
     };
   }
 
-  /** One record per line, in order (SPEC.md §2.2). */
+  /** One record per line, in order (docs/protocol.md#lines). */
   lines(): readonly LineRecord[] {
     const out: LineRecord[] = [];
     for (let i = 1; i <= this.lineCount; i++) out.push(this.lineRecord(i)!);
@@ -309,7 +309,7 @@ function parseWith(
   let vn = 0;
   let written: Map<number, string> | null = null;
   // True when the last access line (user-agent/allow/disallow) was a rule:
-  // the next user-agent line then opens a new group (SPEC.md §3).
+  // the next user-agent line then opens a new group (docs/protocol.md#groups).
   let afterRule = false;
   const onLine = hooks.onLine;
   // The parser drives the scanner in its own loop rather than passing a
@@ -346,7 +346,7 @@ function parseWith(
       case "disallow": {
         const allows = ev.kind === "allow";
         code = allows ? 2 : 3;
-        // The normalised pattern (SPEC.md §2.8) goes straight into the
+        // The normalised pattern (docs/protocol.md#rule-values) goes straight into the
         // pattern buffer: a non-ASCII byte becomes `%XX` (3 bytes), so
         // reserve three per byte.
         if (pn + 3 * (ve - vs) > pat.length) {
@@ -439,7 +439,7 @@ function parseWith(
         break;
       case "other": {
         // Only a key that reads as a name (`Crawl-delay`, `X-Thing`, `crawl delay`)
-        // is kept as a directive (SPEC §7). HTML served as robots.txt makes
+        // is kept as a directive (docs/protocol.md#other-directives). HTML served as robots.txt makes
         // thousands of `<a href="http: …` lines per file that are no directive
         // of any grammar: keeping them cost 182k objects and 23.5 MB of text
         // over the corpus. Line records and the linter read the events, so

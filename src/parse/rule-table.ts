@@ -1,6 +1,6 @@
 /**
  * The allow/disallow rules of one parsed file, packed: one row of integers
- * per rule and one string holding every normalised pattern (SPEC.md §2.8),
+ * per rule and one string holding every normalised pattern (docs/protocol.md#rule-values),
  * end to end. `Rule` objects are made only when someone reads them
  * (`group.rules`, explanations); the matcher compiles straight from the rows
  * and uses the pattern text itself as its edge labels.
@@ -26,7 +26,7 @@ export const R_META = 3;
 export const R_STAR = 4;
 /**
  * For an allow rule whose last `/` begins `/index.htm`, the offset in `text`
- * of that `/` (Google's index.html rule, SPEC.md §5), else -1.
+ * of that `/` (Google's index.html rule, docs/protocol.md#matching), else -1.
  */
 export const R_INDEX_HTML = 5;
 
@@ -66,7 +66,7 @@ export class RuleTable {
   /**
    * Every rule's normalised pattern, concatenated (ASCII only). It never
    * holds `#` or NUL (a `#` starts a comment and a NUL ends the line,
-   * SPEC.md §2), the two characters that end a URL's path (§5): the
+   * docs/protocol.md#parsing), the two characters that end a URL's path (§5): the
    * matcher's walk relies on that to find a path's end only when needed.
    */
   readonly text: string;
@@ -148,7 +148,7 @@ export class ParsedGroup implements Group {
     this.ruleTo = ruleFrom;
   }
 
-  /** The group's other directives (SPEC.md §7) in file order, the same objects as the file's. */
+  /** The group's other directives (docs/protocol.md#other-directives) in file order, the same objects as the file's. */
   get directives(): Directive[] {
     if (this.#directives === null) {
       this.#directives =

@@ -1,7 +1,7 @@
 /**
- * The single pass over a robots.txt body (SPEC.md §2). It emits one event per
+ * The single pass over a robots.txt body (docs/protocol.md#parsing). It emits one event per
  * line; the parser (parse-robots-txt.ts) and the linter consume the same
- * events, so they can never disagree about what a line means (STYLE.md).
+ * events, so they can never disagree about what a line means.
  *
  * The event object is reused between lines: a visitor must copy what it keeps.
  */
@@ -27,7 +27,7 @@ export type LineEventKind =
   | "blank";
 
 export interface LineEvent {
-  /** 1-based line number; every line counts, empty ones too (SPEC.md §2.2). */
+  /** 1-based line number; every line counts, empty ones too (docs/protocol.md#lines). */
   line: number;
   kind: LineEventKind;
   /** Byte offsets into the body: the line as it stands, before the 16,663-byte cut. */
@@ -105,7 +105,7 @@ const SITEMAP = keyword("sitemap");
 const SITE_MAP = keyword("site-map");
 
 /**
- * Classify a key the way the reference does (SPEC.md §2.7): case-insensitive,
+ * Classify a key the way the reference does (docs/protocol.md#directive-keys): case-insensitive,
  * matched as a prefix, tested in the order user-agent, allow, disallow,
  * sitemap. Strict profiles accept only the exact key names. Dispatching on
  * the first letter first: every accepted key starts with u, a, d or s.
@@ -474,7 +474,7 @@ function quickLine(
 }
 
 /**
- * Read one line into `ev` (SPEC.md §2.2–§2.7) from its start `s`; returns the
+ * Read one line into `ev` (docs/protocol.md#lines–docs/protocol.md#directive-keys) from its start `s`; returns the
  * offset of its line ending (or the body's end).
  *
  * One forward pass finds the first `:`, the `#` or NUL that ends the content
@@ -545,7 +545,7 @@ function readLine(
   }
   let kept = j;
   if (j - s > MAX_LINE_BYTES) {
-    // Only the first MAX_LINE_BYTES count (SPEC.md §2.3): what lies past the
+    // Only the first MAX_LINE_BYTES count (docs/protocol.md#long-lines): what lies past the
     // cut, a colon or a comment included, is not part of the line.
     kept = s + MAX_LINE_BYTES;
     if (colon >= kept) colon = -1;
@@ -578,7 +578,7 @@ function readLine(
       return j;
     }
     // Whitespace may stand in for the colon only when the line is exactly two
-    // words separated by spaces/tabs (SPEC.md §2.6).
+    // words separated by spaces/tabs (docs/protocol.md#key-and-value).
     sep = blankIn(body, words, off, a, e);
     if (sep === e) {
       ev.kind = "invalid";
@@ -677,7 +677,7 @@ export class LineScanner {
     ev.line++;
     const j = readLine(body, n, this.#pos, this.#profile, ev, this.#words, this.#off, this.view);
     if (j >= n) this.#done = true;
-    // CR LF is one line ending, not two (SPEC.md §2.2).
+    // CR LF is one line ending, not two (docs/protocol.md#lines).
     else this.#pos = body[j] === 0x0d && j + 1 < n && body[j + 1] === 0x0a ? j + 2 : j + 1;
     return true;
   }

@@ -1,13 +1,13 @@
 import type { Profile } from "../protocol/profile.js";
 
-/** One `user-agent` line (SPEC.md §3). */
+/** One `user-agent` line (docs/protocol.md#groups). */
 export interface AgentLine {
   readonly line: number;
   /** The value as written (UTF-8 if valid, else one character per byte). */
   readonly value: string;
   /**
    * The product token the line names: the longest prefix of `[A-Za-z_-]`
-   * (`FooBot/1.2` → `FooBot`), or `*` for the global group (SPEC.md §3).
+   * (`FooBot/1.2` → `FooBot`), or `*` for the global group (docs/protocol.md#groups).
    */
   readonly token: string;
   /** The line names the global group (`*`, `* foo`, `*\tfoo`). */
@@ -22,13 +22,13 @@ export interface Rule {
   readonly line: number;
   /** The value as written (UTF-8 if valid, else one character per byte). */
   readonly value: string;
-  /** The normalised pattern matching uses (SPEC.md §2.8); ASCII only. */
+  /** The normalised pattern matching uses (docs/protocol.md#rule-values); ASCII only. */
   readonly pattern: string;
   /** Index of the group in `groups`, or -1 for a rule before any user-agent line. */
   readonly group: number;
 }
 
-/** Any directive that is not access control (crawl-delay, host, unknown keys…; SPEC.md §7). */
+/** Any directive that is not access control (crawl-delay, host, unknown keys…; docs/protocol.md#other-directives). */
 export interface Directive {
   /** The key lowercased (`crawl-delay`). */
   readonly key: string;
@@ -45,7 +45,7 @@ export interface Sitemap {
   readonly line: number;
 }
 
-/** User-agent lines followed by rule lines (SPEC.md §3). */
+/** User-agent lines followed by rule lines (docs/protocol.md#groups). */
 export interface Group {
   readonly index: number;
   readonly agents: readonly AgentLine[];
@@ -70,6 +70,6 @@ export interface LineRecord {
 }
 
 export interface ParseOptions {
-  /** Default `google` (SPEC.md §9). */
+  /** Default `google` (docs/protocol.md#profiles). */
   readonly profile?: Profile;
 }

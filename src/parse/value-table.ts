@@ -1,12 +1,12 @@
 /**
- * The sitemaps and other directives of one parsed file (SPEC.md §7), packed
+ * The sitemaps and other directives of one parsed file (docs/protocol.md#other-directives), packed
  * like the rules (RuleTable): the parser copies their bytes end to end into
  * one string, one character per byte, and keeps a row of offsets per line.
  * `Sitemap` and `Directive` objects, and their strings, are made the first
  * time someone reads them.
  *
  * Why: HTML and CSS served as robots.txt make many `name: value` lines
- * (`color: red;`), which SPEC.md §7 keeps as directives, and a matcher never
+ * (`color: red;`), which docs/protocol.md#other-directives keeps as directives, and a matcher never
  * reads one. Measured on the corpus (240,857 such lines, 54,742 sitemaps):
  * making their objects and strings while parsing was ~5 % of parsing and
  * compiling it (parse + compile of the corpus with them left out entirely,

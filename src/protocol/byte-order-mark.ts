@@ -1,5 +1,5 @@
 /**
- * The byte-order mark (SPEC.md §2.1): leading bytes that form a prefix of the
+ * The byte-order mark (docs/protocol.md#byte-order-mark): leading bytes that form a prefix of the
  * UTF-8 BOM `EF BB BF` are skipped, so `EF`, `EF BB` and `EF BB BF` at the
  * very start vanish; a BOM anywhere else is ordinary data. The parser skips
  * what this returns and the linter reports it.

@@ -1,8 +1,8 @@
 /**
- * Google's index.html rule (SPEC.md §5): an allow rule that does not match,
+ * Google's index.html rule (docs/protocol.md#matching): an allow rule that does not match,
  * and whose last path segment begins with `index.htm`, is also tried as the
  * same directory with `$` (`Allow: /d/index.html` also allows exactly `/d/`,
- * with the priority of `/d/$`). Google's profile only (SPEC.md §9: RFC 9309
+ * with the priority of `/d/$`). Google's profile only (docs/protocol.md#profiles: RFC 9309
  * strict has no such rule). The parser finds the rule's `/` while copying a
  * pattern (bytes); the linter and tests ask about a pattern string. Both
  * forms live here, and a test holds them to the same answers.

@@ -1,5 +1,5 @@
 /**
- * Long lines (SPEC.md §2.3): only the first 16,663 bytes of a line are kept,
+ * Long lines (docs/protocol.md#long-lines): only the first 16,663 bytes of a line are kept,
  * the rest of that line is dropped (it still counts as one line). The
  * scanner cuts lines here; the linter and explain report the cut.
  */

@@ -1,5 +1,5 @@
 /**
- * Product tokens and how agents compare (SPEC.md §1, §3, §4): a crawler's
+ * Product tokens and how agents compare (docs/protocol.md#vocabulary, #groups, #choosing-rules): a crawler's
  * name is made of `[A-Za-z_-]`, a user-agent line names the longest prefix of
  * its value made of them (or the global group), and names compare ASCII
  * case-insensitively. The one home of that character class and comparison;
@@ -20,7 +20,7 @@ export function productTokenEnd(bytes: Uint8Array, start: number, end: number): 
 }
 
 /**
- * The token a parser reads from `name` (SPEC.md §3): its longest prefix made
+ * The token a parser reads from `name` (docs/protocol.md#groups): its longest prefix made
  * of `[A-Za-z_-]`, possibly empty (`FooBot/1.2` → `FooBot`, `MJ12bot` → `MJ`).
  */
 export function leadingProductToken(name: string): string {
@@ -31,7 +31,7 @@ export function leadingProductToken(name: string): string {
 
 /**
  * Does the user-agent value `bytes[start, end)` name the global group
- * (SPEC.md §3)? `*` alone, or followed by ASCII whitespace (C isspace:
+ * (docs/protocol.md#groups)? `*` alone, or followed by ASCII whitespace (C isspace:
  * space, \t, \n, \v, \f, \r).
  */
 export function isGlobalAgent(bytes: Uint8Array, start: number, end: number): boolean {
@@ -41,7 +41,7 @@ export function isGlobalAgent(bytes: Uint8Array, start: number, end: number): bo
   return next === 0x20 || (next >= 0x09 && next <= 0x0d);
 }
 
-/** ASCII-only lowercase, as the reference compares agents (no Unicode case folding, SPEC.md §4). */
+/** ASCII-only lowercase, as the reference compares agents (no Unicode case folding, docs/protocol.md#choosing-rules). */
 export function asciiLower(s: string): string {
   let lower = true;
   for (let i = 0; i < s.length; i++) {
@@ -72,7 +72,7 @@ export function asciiLower(s: string): string {
 
 /**
  * `token` equals `agent` ignoring ASCII case (A–Z only, as the reference
- * compares agents, SPEC.md §4); allocates nothing, where lowering the agent
+ * compares agents, docs/protocol.md#choosing-rules); allocates nothing, where lowering the agent
  * first made a new string per matcher for an agent such as `Googlebot`.
  */
 export function sameAgent(token: string, agent: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Parsing and matching profiles (SPEC.md §9).
+ * Parsing and matching profiles (docs/protocol.md#profiles).
  *
  * - `google` (default): Google's open-source reference, exactly.
  * - `rfc9309`: RFC 9309 as written: no typo tolerance, no missing-colon

@@ -1,5 +1,5 @@
 /**
- * How a rule is written back as a line (SPEC.md §1: a rule is an `allow` or
+ * How a rule is written back as a line (docs/protocol.md#vocabulary: a rule is an `allow` or
  * `disallow` directive): `Allow: /x`. Explanations, lint findings and the
  * CLI quote rules this way.
  */

@@ -1,12 +1,12 @@
 /**
- * How much of a robots.txt a crawler reads (SPEC.md §8 "Size", RFC 9309
+ * How much of a robots.txt a crawler reads (docs/protocol.md#size-limit, RFC 9309
  * §2.5): at most a configurable limit, 500 KiB by default and never less.
  * The one home of that number and of what happens at the cut; the client,
  * the CLI, explanations and the linter all read a body through
  * `crawlerView`.
  */
 
-/** 500 KiB: RFC 9309 §2.5's minimum, SPEC.md §8's default and floor. */
+/** 500 KiB: RFC 9309 §2.5's minimum, docs/protocol.md#access-method's default and floor. */
 export const ROBOTS_TXT_SIZE_LIMIT = 500 * 1024;
 
 /**

@@ -54,7 +54,7 @@ export function encodeEntry(entry: StoredEntry): EncodedEntry {
 /**
  * How long Redis keeps an entry: its own lifetime (the copy's, or the
  * server error's next retry) plus the 30 days of the server-error timeline's
- * long-outage window (SPEC.md §8), so the last good copy is there for the
+ * long-outage window (docs/protocol.md#access-method), so the last good copy is there for the
  * whole stale window and no key lives forever. Counted from the entry's own
  * timestamps, so it does not depend on any process's clock agreeing with
  * Redis'. Each write sets it anew.

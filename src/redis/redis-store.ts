@@ -60,7 +60,7 @@ export interface RedisStoreOptions {
   readonly timeoutMs?: number;
   /** After a failure, calls fail at once for this long before one probes Redis again. Default 1000 ms. */
   readonly retryMs?: number;
-  /** Largest body stored or accepted from Redis. Default the 500 KiB limit (SPEC.md §8 "Size"). */
+  /** Largest body stored or accepted from Redis. Default the 500 KiB limit (docs/protocol.md#size-limit). */
   readonly maxBodyBytes?: number;
 }
 

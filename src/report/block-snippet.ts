@@ -2,10 +2,10 @@
  * `robots agents --block ai-training`: a robots.txt group that disallows
  * everything for the catalogue's crawlers of some categories while naming
  * no search crawler, and the check that appending it to a file does what it
- * says, done with our own parser and matcher (SPEC.md §4–§6):
+ * says, done with our own parser and matcher (docs/protocol.md#choosing-rules–docs/protocol.md#deciding-line):
  *
  * - every token the group names is disallowed `/` afterwards. Google merges
- *   every group naming an agent (SPEC.md §4), so an Allow rule an existing
+ *   every group naming an agent (docs/protocol.md#choosing-rules), so an Allow rule an existing
  *   group has for that agent survives, and beats `Disallow: /` on every path
  *   it matches (longest match wins, a tie goes to allow): the check lists
  *   each such rule;
@@ -35,7 +35,7 @@ import { crawlerView } from "../protocol/size-limit.js";
 export interface BlockLine {
   /** The value written after `User-agent:`. */
   readonly value: string;
-  /** The token a parser reads it as (SPEC.md §3). */
+  /** The token a parser reads it as (docs/protocol.md#groups). */
   readonly token: string;
   /** The catalogue names the line covers. */
   readonly crawlers: readonly string[];
@@ -78,8 +78,8 @@ export function blockLineValue(c: CrawlerInfo): string {
 /** The snippet that blocks the crawlers of `categories` in `crawlers`. */
 /**
  * Does a line naming `token` apply to the crawler whose token is `agent`?
- * Equal ignoring ASCII case (SPEC.md §4); under the 1996 draft, contained
- * in its name (SPEC.md §9: `Spider` applies to Baiduspider).
+ * Equal ignoring ASCII case (docs/protocol.md#choosing-rules); under the 1996 draft, contained
+ * in its name (docs/protocol.md#profiles: `Spider` applies to Baiduspider).
  */
 function namesCrawler(token: string, agent: string, profile: Profile): boolean {
   if (token === "" || agent === "") return false;

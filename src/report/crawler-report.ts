@@ -1,7 +1,7 @@
 /**
  * The crawler report (`robots agents`): for each well-known crawler, may it
- * crawl `/`, which group applies (SPEC.md §4), how many disallow rules it
- * has, its crawl-delay and its content signals (SPEC.md §7). Answers "which
+ * crawl `/`, which group applies (docs/protocol.md#choosing-rules), how many disallow rules it
+ * has, its crawl-delay and its content signals (docs/protocol.md#other-directives). Answers "which
  * AI crawlers does my robots.txt block?". No `node:` imports.
  */
 
@@ -21,7 +21,7 @@ import { type ContentSignal, contentSignals } from "../usage/content-signals.js"
  */
 export type CrawlerStatus = "blocked" | "partial" | "allowed";
 
-/** How the group was chosen: SPEC.md §4 plus the operator-documented exceptions in the data. */
+/** How the group was chosen: docs/protocol.md#choosing-rules plus the operator-documented exceptions in the data. */
 export type ReportSource = "named" | "global" | "none" | "fallback" | "ignores-global";
 
 export interface CrawlerReportEntry {
@@ -103,8 +103,7 @@ function outcome(
 }
 
 /**
- * How a crawler reads the file: the reference's group selection (SPEC.md
- * §4), or with the exceptions its operator documents (`fallback`,
+ * How a crawler reads the file: the reference's group selection (docs/protocol.md#choosing-rules), or with the exceptions its operator documents (`fallback`,
  * `ignoresGlobal` in src/data/crawlers.ts) when `operatorRules` is set.
  */
 function entry(
@@ -113,7 +112,7 @@ function entry(
   operatorRules: boolean,
   memo: Map<string, Outcome>,
 ): CrawlerReportEntry {
-  // The token as a parser reads it (SPEC.md §3: `MJ12bot` is read as `MJ`,
+  // The token as a parser reads it (docs/protocol.md#groups: `MJ12bot` is read as `MJ`,
   // both in the file and, so that the group applies, for the crawler). A
   // name that reads as no token cannot be named: only the `*` groups apply.
   const token = leadingProductToken(crawler.token);

@@ -1,5 +1,5 @@
 /**
- * What a robots.txt line naming a catalogue crawler is read as (SPEC.md §3):
+ * What a robots.txt line naming a catalogue crawler is read as (docs/protocol.md#groups):
  * names that are not product tokens are cut (`MistralAI-User/1.0` →
  * `MistralAI-User`, `AI2Bot` → `AI`), may read as nothing, and several names
  * can read as one token, so a group naming one applies to all. The tokens

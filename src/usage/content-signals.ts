@@ -1,6 +1,6 @@
 /**
  * The AI usage lines of the groups that apply to a crawler, as a report
- * shows them (SPEC.md §7): each `Content-Signal` and `Content-Usage` line
+ * shows them (docs/protocol.md#other-directives): each `Content-Signal` and `Content-Usage` line
  * with its path and its labels and values, read by the same readers as the
  * preferences (vocabulary.ts), so a report and the preferences never read a
  * line two ways. Labels the vocabulary does not know and values it cannot

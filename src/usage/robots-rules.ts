@@ -3,13 +3,13 @@
  * to one crawler.
  *
  * The parser keeps both as "other" directives with their line and group
- * (SPEC.md §7); the groups that apply are chosen exactly as for allow and
- * disallow (SPEC.md §4, selectGroups), so the two can never disagree.
+ * (docs/protocol.md#other-directives); the groups that apply are chosen exactly as for allow and
+ * disallow (docs/protocol.md#choosing-rules, selectGroups), so the two can never disagree.
  *
  * Content-Usage (draft-ietf-aipref-attach-05 §3): a rule of a group with an
  * optional path and a statement of preference. The value starts with "/"
  * when it has a path, which ends at the first space or tab (§3.2); the path
- * is normalised and matched like an allow/disallow pattern (SPEC.md §2.8,
+ * is normalised and matched like an allow/disallow pattern (docs/protocol.md#rule-values,
  * §5: `*`, a final `$`, prefix match), and the longest matching path wins,
  * counted in octets (§3.1). A rule without a path matches every path with
  * length 0. Rules whose paths tie at that length all apply and combine (§3.1
@@ -55,7 +55,7 @@ export function splitContentUsage(value: string): ContentUsageValue {
 export interface ContentUsageRule extends ContentUsageValue {
   readonly line: number;
   readonly group: number;
-  /** The path normalised as allow/disallow values are (SPEC.md §2.8); "" when absent. */
+  /** The path normalised as allow/disallow values are (docs/protocol.md#rule-values); "" when absent. */
   readonly pattern: string;
 }
 
@@ -66,7 +66,7 @@ export interface ContentSignalLine {
   readonly statement: string;
 }
 
-/** The usage lines of the groups that apply to one crawler (SPEC.md §4). */
+/** The usage lines of the groups that apply to one crawler (docs/protocol.md#choosing-rules). */
 export interface AgentUsageLines {
   readonly source: GroupSource;
   /** Indexes of the groups that apply, in file order. */
@@ -106,7 +106,7 @@ export function usageLinesFor(robots: RobotsTxt, agent: string): AgentUsageLines
   };
 }
 
-/** Does a compiled Content-Usage path match `path` (a prefix match, SPEC.md §5)? */
+/** Does a compiled Content-Usage path match `path` (a prefix match, docs/protocol.md#matching)? */
 export function matchesPath(p: CompiledPattern, path: string): boolean {
   return path.startsWith(p.prefix) && matchRest(p, path, p.prefix.length, path.length);
 }

@@ -78,7 +78,7 @@ export type HeaderInput =
 export interface UsageQuery {
   /** The parsed robots.txt of the URL's origin; omit when only headers are known. */
   readonly robots?: RobotsTxt | null;
-  /** The crawler's product token, compared as for allow/disallow (SPEC.md §4). Needed with `robots`. */
+  /** The crawler's product token, compared as for allow/disallow (docs/protocol.md#choosing-rules). Needed with `robots`. */
   readonly agent?: string;
   /** The URL (or its path) the preferences are for. Needed with `robots`. */
   readonly url?: string;
@@ -91,7 +91,7 @@ export interface UsageQuery {
 
 export interface RobotsUsage {
   readonly agent: string;
-  /** The path matched (SPEC.md §5). */
+  /** The path matched (docs/protocol.md#matching). */
   readonly path: string;
   /** May the crawler fetch it? When not, robots.txt attaches no preferences to it. */
   readonly allowed: boolean;
@@ -286,7 +286,7 @@ class CompiledUsage implements UsageMatcher {
 
 /**
  * Compile the usage lines of `robots` that apply to `agent` (compared as
- * for allow/disallow, SPEC.md §4). Vocabulary default `vocab-08`.
+ * for allow/disallow, docs/protocol.md#choosing-rules). Vocabulary default `vocab-08`.
  */
 export function compileUsage(
   robots: RobotsTxt,

@@ -1,7 +1,7 @@
 /**
  * What the tester page computes, apart from the DOM: the verdict grid (the
  * same parse and match as `robots batch`, on the bytes a crawler reads,
- * SPEC.md §6 and §8 "Size"), and the verdict changes against another
+ * docs/protocol.md#deciding-line and docs/protocol.md#size-limit), and the verdict changes against another
  * version (`robots diff`). Everything comes from the core modules; this file
  * only splits the page's inputs and bounds how much one edit recomputes.
  */
@@ -23,7 +23,7 @@ export const MAX_PROBES = 5000;
 
 /**
  * The file as a crawler reads it: its UTF-8 bytes up to the size limit
- * (SPEC.md §8 "Size"), parsed; the same `robots` as parseDocument's, which
+ * (docs/protocol.md#size-limit), parsed; the same `robots` as parseDocument's, which
  * also records every line's position (for explanations) and so takes half
  * as long again on a rule-heavy file.
  */
@@ -58,14 +58,14 @@ export interface GridCell {
   readonly agent: string;
   readonly url: string;
   readonly allowed: boolean;
-  /** The deciding line, 0 when no rule matched (SPEC.md §6). */
+  /** The deciding line, 0 when no rule matched (docs/protocol.md#deciding-line). */
   readonly line: number;
 }
 
 /**
  * The verdict and deciding line for every URL (rows) × agent (columns),
  * row by row. One matcher per agent; agents are compared verbatim, exactly
- * as `robots batch` does (SPEC.md §4).
+ * as `robots batch` does (docs/protocol.md#choosing-rules).
  */
 export function computeGrid(
   robots: RobotsTxt,

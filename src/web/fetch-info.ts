@@ -1,6 +1,6 @@
 /**
  * What `/api/fetch` answers (src/cli/serve-fetch.ts) and how the page shows
- * it: the outcome as the client sees it (SPEC.md §8), status, redirects,
+ * it: the outcome as the client sees it (docs/protocol.md#access-method), status, redirects,
  * size, truncation and encoding notes.
  */
 import { el } from "./dom.js";

@@ -240,7 +240,7 @@ export const agentsCommand: Command = {
     const reading = await loadReading(positionals[0]!, { profile: context.profile, wholeFile });
     const loaded = reading.source;
     const failed = disallowsEverything(loaded);
-    // While the fetch outcome disallows everything, every crawler is blocked (SPEC.md §8).
+    // While the fetch outcome disallows everything, every crawler is blocked (docs/protocol.md#access-method).
     const robots = parseRobotsTxt(failed ? new Uint8Array(0) : reading.bytes, {
       profile: context.profile,
     });
@@ -260,7 +260,7 @@ export const agentsCommand: Command = {
       shown.map((e) => e.crawler),
       CRAWLERS,
     );
-    // Any crawler that is not named: the `*` groups (SPEC.md §4).
+    // Any crawler that is not named: the `*` groups (docs/protocol.md#choosing-rules).
     const anyOther = compileMatcher(robots, "*");
     const anyRoot = anyOther.check("/");
     const anyGroups = anyOther.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0);

@@ -1,7 +1,7 @@
 /**
  * `robots batch`: the batch protocol of ../shared/conformance/README.md.
  * Streams JSON Lines: one input object per robots.txt, one output line per
- * input line, in order. Agents pass through verbatim (SPEC.md §4). Each body
+ * input line, in order. Agents pass through verbatim (docs/protocol.md#choosing-rules). Each body
  * is parsed once per input line; matchers are compiled once per agent.
  */
 import { createInterface } from "node:readline";

@@ -2,7 +2,7 @@
  * `robots check`: the verdict and the deciding line.
  *   robots check <robots.txt | -> <agent> <url>         one check against a local file
  *   robots check --robots <robots.txt> --agent <token>  one verdict per URL read from stdin
- *   robots check <url> --agent <token>                  fetch the URL's robots.txt (SPEC.md §8)
+ *   robots check <url> --agent <token>                  fetch the URL's robots.txt (docs/protocol.md#access-method)
  */
 import { createInterface } from "node:readline";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
@@ -50,12 +50,12 @@ stderr. A robots.txt that could not be fetched disallows every URL for now:
 said on stderr and in each record.
 
 The robots.txt is read as crawlers read it: the first 500 KiB, a line the
-limit cuts dropped (SPEC.md §8). Notes say when the size limit, a byte-order
+limit cuts dropped (docs/protocol.md#access-method). Notes say when the size limit, a byte-order
 mark, an HTML page or a URL that is not percent-encoded changes or may
 change the verdict.
 
 With a single http(s) URL, fetches that origin's /robots.txt as a crawler
-would (redirects, size limit, server-error rules: SPEC.md §8) and prints the
+would (redirects, size limit, server-error rules: docs/protocol.md#access-method) and prints the
 verdict, the deciding line and where the rules came from. A server error is
 a disallow (exit 1).
 
@@ -240,7 +240,7 @@ function sourceNotes(source: RobotsSource): string[] {
   return [`${source.label}: ${source.note}`];
 }
 
-/** A fetch outcome that disallows everything (SPEC.md §8): no rule decides. */
+/** A fetch outcome that disallows everything (docs/protocol.md#access-method): no rule decides. */
 function disallowAll(m: RobotsMatcher, url: string): Verdict {
   return {
     allowed: false,
@@ -292,7 +292,7 @@ async function bulk(
   }
   if (failed) {
     process.stderr.write(
-      `robots: ${esc(source.label)} could not be fetched: every URL is disallowed for now (SPEC.md §8)\n`,
+      `robots: ${esc(source.label)} could not be fetched: every URL is disallowed for now (docs/protocol.md#access-method)\n`,
     );
   }
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
@@ -317,7 +317,10 @@ async function bulk(
       notes = [`another origin: ${source.label} governs only ${origin}`];
     } else {
       v = failed ? disallowAll(m, url) : m.check(url);
-      if (failed) notes.push("robots.txt could not be fetched: disallowed for now (SPEC.md §8)");
+      if (failed)
+        notes.push(
+          "robots.txt could not be fetched: disallowed for now (docs/protocol.md#access-method)",
+        );
       else notes.push(...urlNotes(m, v, url, other));
       if (v.allowed) counts.allowed++;
       else counts.disallowed++;

@@ -56,7 +56,8 @@ Examples:
   git show HEAD:public/robots.txt | robots diff - public/robots.txt || echo "verdicts changed"`;
 
 function sideText(s: DiffSide, failed: boolean): string {
-  if (failed) return "robots.txt could not be fetched: everything disallowed for now (SPEC.md §8)";
+  if (failed)
+    return "robots.txt could not be fetched: everything disallowed for now (docs/protocol.md#access-method)";
   const from =
     s.source === "named"
       ? "named group"
@@ -116,7 +117,7 @@ interface Group {
   readonly urls: string[];
 }
 
-/** A side whose robots.txt could not be fetched: no rule decides (SPEC.md §8). */
+/** A side whose robots.txt could not be fetched: no rule decides (docs/protocol.md#access-method). */
 const FAILED_SIDE: DiffSide = { allowed: false, line: 0, rule: null, source: "none" };
 
 export const diffCommand: Command = {
@@ -178,11 +179,11 @@ export const diffCommand: Command = {
     ];
     if (oldFailed)
       notes.push(
-        "old: robots.txt could not be fetched: everything is disallowed for now (SPEC.md §8)",
+        "old: robots.txt could not be fetched: everything is disallowed for now (docs/protocol.md#access-method)",
       );
     if (newFailed)
       notes.push(
-        "new: robots.txt could not be fetched: everything is disallowed for now (SPEC.md §8)",
+        "new: robots.txt could not be fetched: everything is disallowed for now (docs/protocol.md#access-method)",
       );
     const progress = new Progress("URLs compared");
     let count = 0;

@@ -1,6 +1,6 @@
 /**
  * `robots explain <robots.txt | url | -> --agent <token> <url>...`: why each
- * URL is allowed or disallowed (SPEC.md §6). The reasoning lives in
+ * URL is allowed or disallowed (docs/protocol.md#deciding-line). The reasoning lives in
  * src/explain/ so a web page can reuse it; this file loads and prints.
  */
 
@@ -192,7 +192,7 @@ function underOperatorRules(
   };
 }
 
-/** A URL under a fetch outcome that disallows everything (SPEC.md §8): no rule is involved. */
+/** A URL under a fetch outcome that disallows everything (docs/protocol.md#access-method): no rule is involved. */
 function fetchFailed(url: string, agent: string): UrlExplanation {
   return {
     url,
@@ -208,7 +208,7 @@ function fetchFailed(url: string, agent: string): UrlExplanation {
     },
     rule: null,
     decidedBecause:
-      "the robots.txt could not be read (see fetch above), and meanwhile everything is disallowed (SPEC.md §8)",
+      "the robots.txt could not be read (see fetch above), and meanwhile everything is disallowed (docs/protocol.md#access-method)",
     context: [],
     others: [],
     notes: [],

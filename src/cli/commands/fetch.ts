@@ -1,6 +1,6 @@
 /**
  * `robots fetch <url>`: fetch an origin's robots.txt exactly as the client
- * does (SPEC.md §8) and show what happened: status, redirect chain, bytes
+ * does (docs/protocol.md#access-method) and show what happened: status, redirect chain, bytes
  * read, truncation, cache lifetime, and a summary of the parsed file.
  */
 import { validateProductToken } from "../../match/agent-token.js";
@@ -18,7 +18,7 @@ import { asCliError, checkFetchUrl, cliClient, describeSource, duration } from "
 export const fetchHelp = `Usage:
   robots fetch <url> [--agent <token>] [--timeout <seconds>] [--format text|json]
 
-Fetches the robots.txt of <url>'s origin the way a crawler must (SPEC.md §8):
+Fetches the robots.txt of <url>'s origin the way a crawler must (docs/protocol.md#access-method):
 a plain GET of /robots.txt, up to 5 redirects, at most 500 KiB decoded, with
 connect and total timeouts. Prints the status, the redirect chain, the bytes
 read and whether the body was cut, how long the result may be cached, what
@@ -38,7 +38,7 @@ Examples:
   robots fetch https://example.com/
   robots fetch https://example.com/some/page --agent Googlebot --format json`;
 
-/** SPEC.md §7: relative sitemap URLs may be resolved against the robots.txt URL. */
+/** docs/protocol.md#other-directives: relative sitemap URLs may be resolved against the robots.txt URL. */
 function resolveAgainst(url: string, base: string): string {
   try {
     return new URL(url, base).href;

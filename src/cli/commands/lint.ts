@@ -92,7 +92,7 @@ async function load(arg: string, profile: Profile): Promise<Loaded> {
   try {
     const source = await loadRobotsSource(arg, { profile });
     // A failing fetch is never "no problems": there is no file to lint, and
-    // crawlers meanwhile follow the fetch outcome (SPEC.md §8).
+    // crawlers meanwhile follow the fetch outcome (docs/protocol.md#access-method).
     const failing = failingFetch(source);
     if (failing !== undefined) return { ok: false, message: failing };
     return { ok: true, source };

@@ -11,7 +11,7 @@ export const serveHelp = `Usage: robots serve [--port N] [--host H] [--allow-pri
 Serves the robots.txt tester page and prints its URL on the first line of
 stdout. The page parses, matches, lints, explains and compares in the
 browser; the server only hands out the page and fetches robots.txt files
-for it (GET /api/fetch?url=...), the way a crawler does (SPEC.md §8).
+for it (GET /api/fetch?url=...), the way a crawler does (docs/protocol.md#access-method).
 Stop it with Ctrl-C.
 
 Options:

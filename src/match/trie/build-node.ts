@@ -37,7 +37,7 @@ import {
 import { ensure } from "./packed-list.js";
 import { GRAM_MIN_GLOBS, gram1, rareChar } from "./prefilters.js";
 
-// The trie is built lazily, a node at a time (SPEC.md §5 is unchanged: the
+// The trie is built lazily, a node at a time (docs/protocol.md#matching is unchanged: the
 // same nodes, the same walk). Compiling ranks the entries and builds the
 // root; every other node is built the first time a check reaches it, from
 // the entries whose keys run through it, and appended to `words`. A check visits

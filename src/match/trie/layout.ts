@@ -22,7 +22,7 @@ import { GRAM_BITS } from "./prefilters.js";
 // faster than with the entries after the nodes).
 
 export const ENTRY_RECORD = 2;
-/** The entry's source line (the deciding line, SPEC.md §6). */
+/** The entry's source line (the deciding line, docs/protocol.md#deciding-line). */
 export const E_LINE = 0;
 /** Its rule number in the file's table, times 2, plus 1 for an index.html twin. */
 export const E_RULE = 1;

@@ -45,7 +45,7 @@ export function nextSearchStamp(): number {
   return searchStamp;
 }
 
-/** One-character strings for the searches (patterns are ASCII: SPEC.md §2.8). */
+/** One-character strings for the searches (patterns are ASCII: docs/protocol.md#rule-values). */
 const CHAR_STRINGS: string[] = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
 
 /**

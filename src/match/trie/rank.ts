@@ -1,5 +1,5 @@
 /**
- * Ranking (SPEC.md §5, §6): the entries of a group selection, each rule
+ * Ranking (docs/protocol.md#matching, #deciding-line): the entries of a group selection, each rule
  * plus its index.html twin, numbered in rank order. The reference keeps,
  * per kind, the matching rule with the longest pattern (earliest line on
  * ties) and lets allow win a tie: the same as ranking every entry once by
@@ -65,7 +65,7 @@ let sCapacity = -1;
 const sZeros: number[] = [];
 
 /**
- * Rank order (SPEC.md §5, §6): by key `priority * 2 + allows` (sKey), ties
+ * Rank order (docs/protocol.md#matching, #deciding-line): by key `priority * 2 + allows` (sKey), ties
  * to the earlier line. Entries are made in line order, so a tie goes to the
  * lower entry number and no line needs reading. Below RANK_SPAN entries,
  * `key * RANK_SPAN + (RANK_SPAN - 1 - entry)` is the rank as one exact

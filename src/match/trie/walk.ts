@@ -1,5 +1,5 @@
 /**
- * The walk (SPEC.md §5): a check's path down the trie, deciding by the
+ * The walk (docs/protocol.md#matching): a check's path down the trie, deciding by the
  * best-ranked entry that matches (rank.ts). Hot path: no allocation, no
  * builtin call for ordinary paths; layout.ts says what each word it reads
  * means.
@@ -144,7 +144,7 @@ function bigGlobs(
 
 /**
  * The deciding entry value (`id * 2 + allows`) for the path that starts at
- * `str[start]`, or -1 when no rule matches (SPEC.md §5). `end` is where the
+ * `str[start]`, or -1 when no rule matches (docs/protocol.md#matching). `end` is where the
  * path ends, or -1 for "at the first `#` or NUL, else the end of `str`":
  * no key holds either character (see RuleTable#text), so the walk stops there by itself and the
  * end is located only if a `$` or glob entry needs it. Hot path: no
@@ -192,7 +192,7 @@ export function decideIn(
     if (len > 1) {
       if (len > n - pos) break;
       // Characters 1–4 from the node record, the rest from its tail words.
-      // Labels are ASCII (SPEC.md §2.8), so the word is a positive small
+      // Labels are ASCII (docs/protocol.md#rule-values), so the word is a positive small
       // integer, and a path character >= 0x80 never equals one of its bytes.
       let head = words[o + N_LABEL_HEAD]!;
       const headEnd = len <= HEAD_CHARS ? len : HEAD_CHARS + 1;

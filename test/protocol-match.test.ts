@@ -1,4 +1,4 @@
-/** SPEC.md §4 (choosing the rules), §5 (matching a URL) and §6 (explaining a verdict). */
+/** docs/protocol.md#choosing-rules (choosing the rules), §5 (matching a URL) and §6 (explaining a verdict). */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, isAllowed, parseRobotsTxt, pathOf, selectGroups } from "../src/index.js";
@@ -12,7 +12,7 @@ function decide(body: string, agent: string, url: string): [boolean, number] {
   return [v.allowed, v.line];
 }
 
-describe("SPEC §4 choosing the rules for a crawler", () => {
+describe("protocol.md#choosing-rules: choosing the rules for a crawler", () => {
   test("comparison with the line's token is ASCII case-insensitive", () => {
     assert.deepEqual(decide("User-agent: FooBot\nDisallow: /", "foobot", "/x"), [false, 2]);
     assert.deepEqual(decide("User-agent: foobot\nDisallow: /", "FOOBOT", "/x"), [false, 2]);
@@ -102,7 +102,7 @@ describe("SPEC §4 choosing the rules for a crawler", () => {
   });
 });
 
-describe("SPEC §5 path to match", () => {
+describe("protocol.md#matching: path to match", () => {
   const cases: [string, string][] = [
     ["", "/"],
     ["http://example.com", "/"],
@@ -130,7 +130,7 @@ describe("SPEC §5 path to match", () => {
   });
 });
 
-describe("SPEC §5 pattern semantics", () => {
+describe("protocol.md#matching: pattern semantics", () => {
   const cases: [string, string, boolean][] = [
     ["/fish", "/fish.html", true],
     ["/fish", "/Fish", false],
@@ -159,7 +159,7 @@ describe("SPEC §5 pattern semantics", () => {
   }
 });
 
-describe("SPEC §5 precedence", () => {
+describe("protocol.md#matching: precedence", () => {
   test("the longest pattern wins", () => {
     const body = "User-agent: *\nAllow: /p\nDisallow: /pa";
     assert.deepEqual(decide(body, "a", "/page"), [false, 3]);
@@ -187,7 +187,7 @@ describe("SPEC §5 precedence", () => {
   });
 });
 
-describe("SPEC §5 index.html", () => {
+describe("protocol.md#matching: index.html", () => {
   test("Allow: /d/index.html also allows exactly /d/ with the priority of /d/$", () => {
     const body = "User-agent: *\nDisallow: /d/\nAllow: /d/index.html";
     assert.deepEqual(decide(body, "a", "/d/"), [true, 3]);
@@ -214,7 +214,7 @@ describe("SPEC §5 index.html", () => {
   });
 });
 
-describe("SPEC §5, §6 ranking many long rules (the index's numeric-sort path)", () => {
+describe("protocol.md#matching, #deciding-line: ranking many long rules (the index's numeric-sort path)", () => {
   // 60+ rules whose priorities spread far beyond their count: the index
   // ranks them with a Float64Array sort rather than counting.
   const rules: string[] = [];
@@ -237,7 +237,7 @@ describe("SPEC §5, §6 ranking many long rules (the index's numeric-sort path)"
   });
 });
 
-describe("SPEC §5 index.html: the parser and the linter agree on which rules it extends", () => {
+describe("protocol.md#matching: index.html: the parser and the linter agree on which rules it extends", () => {
   test("the parser's index.html offset is set exactly when extendsToDirectory says so", () => {
     const patterns = [
       "/d/index.html",
@@ -267,7 +267,7 @@ describe("SPEC §5 index.html: the parser and the linter agree on which rules it
   });
 });
 
-describe("SPEC §5 where the path ends: fragment and NUL, with $ and * rules", () => {
+describe("protocol.md#matching: where the path ends: fragment and NUL, with $ and * rules", () => {
   // The matcher finds a path's end lazily (only a $ or * rule needs it), so
   // every rule shape is checked against URLs whose path ends early.
   const body = [
@@ -369,7 +369,7 @@ describe("SPEC §5 where the path ends: fragment and NUL, with $ and * rules", (
   });
 });
 
-describe("SPEC §5 a check that starts below the root", () => {
+describe("protocol.md#matching: a check that starts below the root", () => {
   // A matcher whose root leads only to its `/` child starts its checks at
   // that child once a check has built it (every path starts with `/`).
   // Each URL is checked twice by one matcher: the first check walks from
@@ -402,7 +402,7 @@ describe("SPEC §5 a check that starts below the root", () => {
   }
 });
 
-describe("SPEC §5 a glob decided from its first segment's characters", () => {
+describe("protocol.md#matching: a glob decided from its first segment's characters", () => {
   // A trie node with fewer than 16 globs keeps each one's first segment in
   // its record; the occurrences of the glob's rarest character are the
   // candidates, four at most before the glob's object decides. A segment
@@ -437,7 +437,7 @@ describe("SPEC §5 a glob decided from its first segment's characters", () => {
   }
 });
 
-describe("SPEC §5 worst case", () => {
+describe("docs/protocol.md#worst-case", () => {
   test("many stars against a long path finish (no backtracking)", () => {
     const body = `User-agent: *\nDisallow: /${"a*".repeat(12)}b`;
     const path = `/${"a".repeat(10000)}`;
@@ -445,7 +445,7 @@ describe("SPEC §5 worst case", () => {
   });
 });
 
-describe("SPEC §5 answers that do not depend on the path", () => {
+describe("protocol.md#matching: answers that do not depend on the path", () => {
   // Every path starts with `/`, so when the best-ranked rule is a plain `/`
   // or empty pattern it decides every URL: the matcher answers without
   // reading the URL. These cases pin that shortcut to the full walk's answers.
@@ -515,7 +515,7 @@ describe("SPEC §5 answers that do not depend on the path", () => {
   });
 });
 
-describe("SPEC §5 the index builds a trie node when a check first reaches it", () => {
+describe("protocol.md#matching: the index builds a trie node when a check first reaches it", () => {
   // Rules under /a/…, /b/… and /c/…: compiling builds the root only, a check
   // builds the nodes along its own path, and the answers are the same
   // whichever nodes were built first.
@@ -599,7 +599,7 @@ describe("SPEC §5 the index builds a trie node when a check first reaches it", 
   });
 });
 
-describe("SPEC §6 explaining a verdict", () => {
+describe("protocol.md#deciding-line: explaining a verdict", () => {
   const body = "User-agent: a\nDisallow: /%7e\nUser-agent: *\nDisallow: /";
   test("the explanation carries kind, pattern as written and normalised, and group", () => {
     const v = compileMatcher(parseRobotsTxt(body), "A").check("http://h/%7Ex");

@@ -1,4 +1,4 @@
-/** SPEC.md §2 (parsing a body) and §3 (groups). */
+/** docs/protocol.md#parsing (parsing a body) and §3 (groups). */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { MAX_LINE_BYTES, parseRobotsTxt } from "../src/index.js";
@@ -9,7 +9,7 @@ const bytes = (...parts: (string | number[])[]): Uint8Array =>
     parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.from(p))),
   );
 
-describe("SPEC §2.1 byte-order mark", () => {
+describe("protocol.md#byte-order-mark: byte-order mark", () => {
   for (const [name, bom] of [
     ["full BOM", [0xef, 0xbb, 0xbf]],
     ["EF BB", [0xef, 0xbb]],
@@ -33,7 +33,7 @@ describe("SPEC §2.1 byte-order mark", () => {
   });
 });
 
-describe("SPEC §2.2 lines", () => {
+describe("protocol.md#lines: lines", () => {
   test("LF, CR and CR LF each end one line; CR LF is one ending", () => {
     const r = parseRobotsTxt("User-agent: a\r\nDisallow: /1\rDisallow: /2\nDisallow: /3");
     assert.deepEqual(
@@ -59,7 +59,7 @@ describe("SPEC §2.2 lines", () => {
   });
 });
 
-describe("SPEC §2.3 long lines", () => {
+describe("protocol.md#long-lines: long lines", () => {
   test(`only the first ${MAX_LINE_BYTES} bytes of a line are kept`, () => {
     const head = "Disallow: /";
     const pattern = `/${"a".repeat(MAX_LINE_BYTES - head.length)}`;
@@ -99,7 +99,7 @@ describe("SPEC §2.3 long lines", () => {
   });
 });
 
-describe("SPEC §2.4 comments", () => {
+describe("protocol.md#comments: comments", () => {
   test("everything from the first # is a comment, even inside a path", () => {
     const r = parseRobotsTxt("User-agent: a # me\nDisallow: /a#b");
     assert.equal(r.groups[0]!.agents[0]!.value, "a");
@@ -113,7 +113,7 @@ describe("SPEC §2.4 comments", () => {
   });
 });
 
-describe("SPEC §2.5 whitespace", () => {
+describe("protocol.md#whitespace: whitespace", () => {
   test("ASCII whitespace (space, tab, VT, FF) is stripped around line, key and value", () => {
     const r = parseRobotsTxt("\t User-agent \v:\f a \t\nDisallow\t:  /x\v");
     assert.equal(r.groups[0]!.agents[0]!.value, "a");
@@ -125,7 +125,7 @@ describe("SPEC §2.5 whitespace", () => {
   });
 });
 
-describe("SPEC §2.6 key and value", () => {
+describe("protocol.md#key-and-value: key and value", () => {
   test("whitespace stands in for a missing colon in a two-word line", () => {
     const r = parseRobotsTxt("User-agent a\nDisallow /x");
     assert.equal(r.groups[0]!.rules[0]!.pattern, "/x");
@@ -183,7 +183,7 @@ describe("SPEC §2.6 key and value", () => {
   });
 });
 
-describe("SPEC §2.7 recognised keys", () => {
+describe("protocol.md#directive-keys: recognised keys", () => {
   const cases: [string, string, boolean][] = [
     ["user-agent", "user-agent", false],
     ["USER-AGENT", "user-agent", false],
@@ -230,7 +230,7 @@ describe("SPEC §2.7 recognised keys", () => {
   });
 });
 
-describe("SPEC §7 only name-like keys are directives", () => {
+describe("protocol.md#other-directives: only name-like keys are directives", () => {
   test("an HTML line with a colon is no directive, but its line is still recorded", () => {
     const r = parseRobotsTxt('<a href="http://x/">x</a>\ncrawl delay: 3\nX_Thing.v2: y');
     assert.deepEqual(
@@ -241,7 +241,7 @@ describe("SPEC §7 only name-like keys are directives", () => {
   });
 });
 
-describe("SPEC §2.8 rule values", () => {
+describe("protocol.md#rule-values: rule values", () => {
   test("bytes >= 0x80 become %XX and existing escapes are uppercased, nothing decoded", () => {
     const r = parseRobotsTxt("User-agent: a\nDisallow: /ツ/%e3%83%84/%2f/%zz");
     const rule = r.groups[0]!.rules[0]!;
@@ -260,7 +260,7 @@ describe("SPEC §2.8 rule values", () => {
   });
 });
 
-describe("SPEC §2.9 nothing throws", () => {
+describe("protocol.md#parsing: nothing throws", () => {
   test("binary, HTML, UTF-16 and huge inputs parse", () => {
     const inputs: Uint8Array[] = [
       new Uint8Array(0),
@@ -277,7 +277,7 @@ describe("SPEC §2.9 nothing throws", () => {
   });
 });
 
-describe("SPEC §3 groups", () => {
+describe("protocol.md#groups: groups", () => {
   test("consecutive user-agent lines share one group", () => {
     const r = parseRobotsTxt("User-agent: a\nUser-agent: b\nDisallow: /");
     assert.equal(r.groups.length, 1);
@@ -336,7 +336,7 @@ function ruleData(r: ReturnType<typeof parseRobotsTxt>): unknown[] {
   return [...r.orphanRules, ...r.groups.flatMap((g) => g.rules)].map((x) => ({ ...x }));
 }
 
-describe("SPEC §2.8, §3 rules are stored packed and read as objects", () => {
+describe("protocol.md#rule-values, #groups: rules are stored packed and read as objects", () => {
   const body =
     "Allow: /orphan\nUser-agent: a\nDisallow: /ツ*x$\nAllow: /d/index.html\nUser-agent: b\nDisallow: /%aa";
   test("a rule read twice is the same object, with its group, line, value and pattern", () => {

@@ -1,8 +1,7 @@
 /**
  * The protocol's facts, each defined once in src/protocol/, and every reader
  * of a fact giving the same answer as its home: the parser, the matcher, the
- * linter, explain and the crawler report (SPEC.md §2.1, §2.3, §3, §4, §5,
- * §8, §9).
+ * linter, explain and the crawler report (docs/protocol.md#byte-order-mark, #long-lines, #groups, #choosing-rules, #matching, #access-method, #profiles).
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -41,7 +40,7 @@ import { crawlerView, describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../src/protoc
 const enc = new TextEncoder();
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
-describe("SPEC.md §2.1 byte-order mark", () => {
+describe("protocol.md#byte-order-mark: byte-order mark", () => {
   test("bomPrefixLength is 0-3 for every start of a body", () => {
     const cases: [number[], number][] = [
       [[], 0],
@@ -73,7 +72,7 @@ describe("SPEC.md §2.1 byte-order mark", () => {
   });
 });
 
-describe("SPEC.md §2.3 long lines", () => {
+describe("protocol.md#long-lines: long lines", () => {
   test(`the parser keeps ${MAX_LINE_BYTES} bytes of a line; lint and explain name that number`, () => {
     const head = "User-agent: *\n";
     const line = `Disallow: /${"a".repeat(MAX_LINE_BYTES + 100)}`;
@@ -88,7 +87,7 @@ describe("SPEC.md §2.3 long lines", () => {
   });
 });
 
-describe("SPEC.md §3, §4 product tokens and agent comparison", () => {
+describe("protocol.md#groups, #choosing-rules: product tokens and agent comparison", () => {
   test("the token class is [A-Za-z_-] over every UTF-16 code unit", () => {
     for (let c = 0; c <= 0xffff; c++) {
       assert.equal(isProductTokenChar(c), /^[A-Za-z_-]$/.test(String.fromCharCode(c)), `U+${c}`);
@@ -157,7 +156,7 @@ describe("SPEC.md §3, §4 product tokens and agent comparison", () => {
   });
 });
 
-describe("SPEC.md §5 the index.html rule", () => {
+describe("protocol.md#matching: the index.html rule", () => {
   test("the parser's byte form and the string form agree", () => {
     const pieces = fc.constantFrom("/", "a", "index.htm", "index.html", "l", "x", "*", "$", "?");
     fc.assert(
@@ -195,7 +194,7 @@ describe("SPEC.md §5 the index.html rule", () => {
   });
 });
 
-describe("SPEC.md §5 empty patterns never disallow", () => {
+describe("protocol.md#empty-patterns: never disallow", () => {
   test("disallows() is what the matcher, explain and the report decide by", () => {
     assert.equal(disallows("disallow", 0), false);
     assert.equal(disallows("disallow", 1), true);
@@ -240,7 +239,7 @@ describe("SPEC.md §5 empty patterns never disallow", () => {
   });
 });
 
-describe("SPEC.md §8 size: the limit and the cut line", () => {
+describe("protocol.md#access-method: size: the limit and the cut line", () => {
   const rule = "Disallow: /private/page\n";
 
   test("crawlerView drops the line the limit cuts", () => {
@@ -289,7 +288,7 @@ describe("SPEC.md §8 size: the limit and the cut line", () => {
   });
 });
 
-describe("SPEC.md §9 profiles: one check", () => {
+describe("protocol.md#profiles: profiles: one check", () => {
   test("every entry point rejects an unknown profile with invalid-option", () => {
     assert.equal(checkProfile(undefined), "google");
     for (const p of PROFILES) assert.equal(checkProfile(p), p);

@@ -1,4 +1,4 @@
-/** SPEC.md §4 (product tokens for callers), §7 (everything else in the file), §9 (profiles). */
+/** docs/protocol.md#choosing-rules (product tokens for callers), §7 (everything else in the file), §9 (profiles). */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
@@ -16,7 +16,7 @@ import {
   validateProductToken,
 } from "../src/index.js";
 
-describe("SPEC §4 product tokens", () => {
+describe("protocol.md#choosing-rules: product tokens", () => {
   test("valid tokens are letters, - and _", () => {
     for (const t of ["Googlebot", "Googlebot-Image", "my_bot", "-"])
       assert.equal(isValidProductToken(t), true, t);
@@ -67,7 +67,7 @@ describe("SPEC §4 product tokens", () => {
   });
 });
 
-describe("SPEC §7 sitemaps and other directives", () => {
+describe("protocol.md#other-directives: sitemaps and other directives", () => {
   const body = [
     "Sitemap: https://ex.com/a.xml",
     "User-agent: *",
@@ -197,7 +197,7 @@ describe("SPEC §7 sitemaps and other directives", () => {
   });
 });
 
-describe("SPEC §9 profiles", () => {
+describe("protocol.md#profiles: profiles", () => {
   test("rfc9309: no typo tolerance, no missing colon, exact keys", () => {
     const body = "User-agent: *\nDissallow: /a\nDisallow /b\nDisallowed: /c\nDisallow: /d";
     const google = compileMatcher(parseRobotsTxt(body), "x");
