@@ -37,7 +37,12 @@ describe("golden output (regenerate: npm run golden:update)", () => {
       if (r.code === 2) {
         assert.equal(r.stderr.trimEnd().split("\n").length >= 1, true);
         if (c.args.length > 0) {
-          assert.match(r.stderr, /^robots: [^\n]+\n$/, "a usage error is one line on stderr");
+          // One line; input errors first name each place as <file>:<line>.
+          assert.match(
+            r.stderr,
+            /^(?:[^\n]+:\d+: [^\n]+\n)*robots: [^\n]+\n$/,
+            "a usage error is one line on stderr, after the <file>:<line> of each input error",
+          );
         }
       }
       assert.ok(goldenExists(c), `${goldenPath(c)} is missing: run npm run golden:update`);

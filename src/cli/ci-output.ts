@@ -20,6 +20,12 @@ export function workflowProperty(text: string): string {
   return workflowData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 
+/**
+ * Annotations of each level GitHub shows per step (actions/toolkit,
+ * docs/problem-matchers.md, "Limitations"); the log keeps every one.
+ */
+export const ANNOTATIONS_SHOWN = 10;
+
 export type AnnotationLevel = "error" | "warning" | "notice";
 
 /** Where an annotation points: a file of the repository and a line of it. */

@@ -6,7 +6,13 @@
  * GitHub shows only the first few annotations of each level per step, and a
  * new `Disallow: /` changes every URL the same way.
  */
-import { annotation, appendToEnvFile, markdownCell, outputLines } from "./ci-output.js";
+import {
+  ANNOTATIONS_SHOWN,
+  annotation,
+  appendToEnvFile,
+  markdownCell,
+  outputLines,
+} from "./ci-output.js";
 import { esc } from "./escape.js";
 import { writeOut } from "./io.js";
 
@@ -80,6 +86,11 @@ export async function writeDiffGithub(r: DiffGithubReport): Promise<void> {
       },
       message.map(esc).join("\n"),
     );
+  }
+  const warnings = r.groups.filter((g) => !g.after).length;
+  const notices = r.groups.length - warnings;
+  if (warnings > ANNOTATIONS_SHOWN || notices > ANNOTATIONS_SHOWN) {
+    out += `GitHub shows ${ANNOTATIONS_SHOWN} annotations of each level per step: this log and the job summary list every change\n`;
   }
   await writeOut(`${out}${summary(r)}\n`);
   appendToEnvFile("GITHUB_STEP_SUMMARY", markdown(r));

@@ -5,7 +5,14 @@
  */
 import type { Verdict } from "../match/compile.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { annotation, appendToEnvFile, markdownCell, outputLines, xmlText } from "./ci-output.js";
+import {
+  ANNOTATIONS_SHOWN,
+  annotation,
+  appendToEnvFile,
+  markdownCell,
+  outputLines,
+  xmlText,
+} from "./ci-output.js";
 import { EXIT } from "./errors.js";
 import { esc } from "./escape.js";
 import {
@@ -174,8 +181,14 @@ function github(run: TestRun): string {
   // Plain lines start with our own words, never with outside text, so no
   // robots.txt or URL can start a workflow command of its own.
   let out = `${sourceLines(run).map(esc).join("\n")}\n`;
+  // Without a file to point at (stdin), a message names the line itself.
+  const at = (line: number) => (file === undefined ? `${run.expectations}:${line}: ` : "");
   for (const n of run.lineNotes) {
-    out += annotation("notice", { file, line: n.line, title: "robots test" }, esc(n.message));
+    out += annotation(
+      "notice",
+      { file, line: n.line, title: "robots test" },
+      esc(`${at(n.line)}${n.message}`),
+    );
   }
   for (const c of run.checks) {
     const line = c.expectation.line;
@@ -184,17 +197,24 @@ function github(run: TestRun): string {
         out += annotation(
           "notice",
           { file, line, title: "robots test" },
-          esc(`${statement(c)}: ${n}`),
+          esc(`${at(line)}${statement(c)}: ${n}`),
         );
       }
       continue;
     }
-    const message = [`${statement(c)}: ${verdictWord(c.allowed)}`, ...failureDetail(run, c)];
+    const message = [
+      `${at(line)}${statement(c)}: ${verdictWord(c.allowed)}`,
+      ...failureDetail(run, c),
+    ];
     out += annotation(
       "error",
       { file, line, title: "robots.txt expectation failed" },
       message.map(esc).join("\n"),
     );
+  }
+  const failed = counts(run).failed;
+  if (failed > ANNOTATIONS_SHOWN) {
+    out += `GitHub shows ${ANNOTATIONS_SHOWN} error annotations per step: this log and the job summary list all ${failed} failures\n`;
   }
   return `${out}${esc(summaryLine(run))}\n`;
 }

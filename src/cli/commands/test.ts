@@ -88,7 +88,7 @@ ${OPERATOR_RULES_HELP}
 Examples:
   robots test robots.txt robots.expect
   robots test https://example.com/robots.txt robots.expect --format junit > robots-junit.xml
-  robots test robots.txt --record urls.txt --agent Googlebot,GPTBot,* > robots.expect`;
+  robots test robots.txt --record urls.txt --agent 'Googlebot,GPTBot,*' > robots.expect`;
 
 const FORMATS = ["text", "github", "junit", "json"] as const;
 
