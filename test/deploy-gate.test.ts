@@ -110,6 +110,42 @@ describe("the expectations file (docs/cli.md#robots-test)", () => {
   });
 });
 
+describe("crawlers whose operators document an exception (docs/protocol.md#choosing-rules)", () => {
+  // AdsBot-Google ignores the * group: the * group's Disallow: /admin/ does
+  // not hold it back, whatever the reference's reading says.
+  const files = { "robots.txt": ROBOTS, "x.expect": "disallow AdsBot-Google /admin/\n" };
+
+  test("a check passes only when the documented reading agrees too", async () => {
+    const r = await robots(["test", "robots.txt", "x.expect", "--format", "json"], {
+      cwd: dir(files),
+    });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const check = (JSON.parse(r.stdout) as { checks: Record<string, unknown>[] }).checks[0]!;
+    assert.equal(check.allowed, false);
+    assert.deepEqual(check.documented, { allowed: true, line: 0 });
+    assert.equal(check.passed, false);
+    assert.match(
+      String((check.notes as string[])[0]),
+      /AdsBot-Google's operator documents that it ignores the \* group; under that reading: ALLOWED/,
+    );
+    const text = await robots(["test", "robots.txt", "x.expect"], { cwd: dir(files) });
+    assert.match(
+      text.stdout,
+      /^x\.expect:1: disallow AdsBot-Google \/admin\/: DISALLOWED \(ALLOWED as its operator documents\)$/m,
+    );
+  });
+
+  test("--operator-rules lets the documented reading decide", async () => {
+    const r = await robots(["test", "robots.txt", "x.expect", "--operator-rules"], {
+      cwd: dir(files),
+    });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^x\.expect:1: disallow AdsBot-Google \/admin\/: ALLOWED$/m);
+    assert.match(r.stdout, /^ {2}"AdsBot-Google" is not named, and it ignores the \* group$/m);
+    assert.match(r.stdout, /the reference answers DISALLOWED by line 3/);
+  });
+});
+
 describe("CI output escaping", () => {
   test("workflow commands: %, CR and LF in data; also : and , in properties", () => {
     assert.equal(workflowData("50%\r\nnext"), "50%25%0D%0Anext");

@@ -34,6 +34,13 @@ export interface Check {
   /** The verdict; null when the robots.txt could not be fetched (everything disallowed). */
   readonly verdict: Verdict | null;
   readonly allowed: boolean;
+  /**
+   * The verdict of the reading the crawler's operator documents, when it
+   * differs (without --operator-rules); the check passes only if both agree.
+   */
+  readonly documented?: { readonly allowed: boolean; readonly line: number };
+  /** Which groups applied, when the verdict's own groups would mislead. */
+  readonly groupsText?: string;
   readonly passed: boolean;
   readonly notes: readonly string[];
 }
@@ -115,6 +122,14 @@ function summaryLine(run: TestRun): string {
     : `${failed} of ${plural(checks, "check")} failed, ${passed} passed ${of}`;
 }
 
+/** `ALLOWED`, or `DISALLOWED (ALLOWED as its operator documents)`. */
+function verdictOf(c: Check): string {
+  const d = c.documented;
+  return d === undefined
+    ? verdictWord(c.allowed)
+    : `${verdictWord(c.allowed)} (${verdictWord(d.allowed)} as its operator documents)`;
+}
+
 /** `disallow GPTBot /blog/post`. */
 function statement(c: Check): string {
   return `${c.expectation.allow ? "allow" : "disallow"} ${agentName(c.agent)} ${c.expectation.url}`;
@@ -135,6 +150,7 @@ function deciding(run: TestRun, c: Check): string {
 function groupsLine(run: TestRun, c: Check): string | undefined {
   const v = c.verdict;
   if (v === null || run.reading.source.basis === "no-robots-txt") return undefined;
+  if (c.groupsText !== undefined) return c.groupsText;
   if (!c.agent.generic) return describeGroups(v, run.robots);
   if (v.source === "none") return "there is no * group: a crawler named in no group gets no rules";
   return describeGroups(v, run.robots).replace(
@@ -169,7 +185,7 @@ function text(run: TestRun): string {
       for (const n of c.notes) out.push(`${at}: note: ${statement(c)}: ${n}`);
       continue;
     }
-    out.push(`${at}: ${statement(c)}: ${verdictWord(c.allowed)}`);
+    out.push(`${at}: ${statement(c)}: ${verdictOf(c)}`);
     for (const l of failureDetail(run, c)) out.push(`  ${l}`);
   }
   out.push(summaryLine(run));
@@ -202,10 +218,7 @@ function github(run: TestRun): string {
       }
       continue;
     }
-    const message = [
-      `${at(line)}${statement(c)}: ${verdictWord(c.allowed)}`,
-      ...failureDetail(run, c),
-    ];
+    const message = [`${at(line)}${statement(c)}: ${verdictOf(c)}`, ...failureDetail(run, c)];
     out += annotation(
       "error",
       { file, line, title: "robots.txt expectation failed" },
@@ -243,7 +256,7 @@ function markdown(run: TestRun): string {
           ? "no rule matched"
           : `${r.line}: ${ruleText(r)}`;
     lines.push(
-      `| ${c.passed ? "✅ pass" : "❌ fail"} | ${c.expectation.line} | ${c.expectation.allow ? "allow" : "disallow"} | ${markdownCell(agentName(c.agent))} | ${markdownCell(c.expectation.url)} | ${verdictWord(c.allowed)} | ${markdownCell(decided)} |`,
+      `| ${c.passed ? "✅ pass" : "❌ fail"} | ${c.expectation.line} | ${c.expectation.allow ? "allow" : "disallow"} | ${markdownCell(agentName(c.agent))} | ${markdownCell(c.expectation.url)} | ${verdictOf(c)} | ${markdownCell(decided)} |`,
     );
   }
   if (ordered.length > SUMMARY_ROWS) {
@@ -285,9 +298,9 @@ function junit(run: TestRun): string {
       );
       continue;
     }
-    const message = `expected ${verdictWord(e.allow)}, got ${verdictWord(c.allowed)}: ${deciding(run, c)}`;
+    const message = `expected ${verdictWord(e.allow)}, got ${verdictOf(c)}: ${deciding(run, c)}`;
     const body = [
-      `${run.expectations}:${e.line}: ${statement(c)}: ${verdictWord(c.allowed)}`,
+      `${run.expectations}:${e.line}: ${statement(c)}: ${verdictOf(c)}`,
       ...failureDetail(run, c),
     ];
     out.push(
@@ -319,6 +332,7 @@ function json(run: TestRun): string {
         url: c.expectation.url,
         passed: c.passed,
         allowed: c.allowed,
+        documented: c.documented ?? null,
         decidingLine: c.verdict?.line ?? 0,
         rule:
           c.verdict?.rule == null

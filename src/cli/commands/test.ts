@@ -61,7 +61,9 @@ else (a staging "Disallow: /" shipped by accident, a CMS that rewrites it).
 
 "*" is a crawler named in no group. An agent that is not a product token is
 read as the reference reads that User-agent line ("MJ12bot" as "MJ"), with a
-note. The robots.txt is read as crawlers read it (the first 500 KiB); a URL
+note. For a crawler whose operator documents an exception (AdsBot-Google
+ignores *), a check passes only when both readings agree with it. The
+robots.txt is read as crawlers read it (the first 500 KiB); a URL
 is fetched as a crawler fetches it: a 4xx means no rules, a 5xx or no answer
 means everything is disallowed, and the output says which.
 
@@ -230,10 +232,18 @@ class Matchers {
   }
 }
 
-/** One verdict: the reference's, or with --operator-rules the documented exception's. */
+/**
+ * One verdict: the reference's, or with --operator-rules the documented
+ * exception's. Without it, a documented reading that answers otherwise is
+ * kept too: a check passes only when both readings agree with it, so the
+ * gate never says a crawler is held back when its operator says it is not.
+ */
 interface Decided {
   readonly verdict: Verdict | null;
   readonly allowed: boolean;
+  readonly documented?: { readonly allowed: boolean; readonly line: number };
+  /** Which groups applied, when the verdict's own groups would mislead. */
+  readonly groupsText?: string;
   readonly notes: string[];
 }
 
@@ -250,27 +260,38 @@ function decide(
   const m = matchers.get(token);
   let v: Verdict = m.check(url);
   const notes: string[] = [];
+  let documentedVerdictOf: { allowed: boolean; line: number } | undefined;
+  let groupsText: string | undefined;
   const documented = documentedReading(robots, token);
   if (documented !== null) {
     const d = documentedVerdict(robots, documented, url);
     if (operatorRules) {
       const reference = v;
-      v =
-        documented.kind === "fallback"
-          ? matchers.get(documented.token).check(url)
-          : { ...v, allowed: true, line: 0, rule: null, source: "none", groups: [] };
+      if (documented.kind === "fallback") {
+        v = matchers.get(documented.token).check(url);
+      } else {
+        v = { ...v, allowed: true, line: 0, rule: null, source: "none", groups: [] };
+        groupsText = `${JSON.stringify(token)} is not named, and it ignores the * group`;
+      }
       notes.push(
         `${documented.why} (--operator-rules); the reference answers ${verdictText(reference)}`,
       );
     } else if (d.allowed !== v.allowed || d.line !== v.line) {
       notes.push(`${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`);
+      if (d.allowed !== v.allowed) documentedVerdictOf = d;
     }
   }
   const limit = other?.(url, v.allowed, v.line);
   if (limit !== undefined) notes.push(limit);
   const enc = unencodedNote(url, (u) => m.check(u), v);
   if (enc !== undefined) notes.push(enc);
-  return { verdict: v, allowed: v.allowed, notes };
+  return {
+    verdict: v,
+    allowed: v.allowed,
+    ...(documentedVerdictOf === undefined ? {} : { documented: documentedVerdictOf }),
+    ...(groupsText === undefined ? {} : { groupsText }),
+    notes,
+  };
 }
 
 function runChecks(
@@ -299,7 +320,9 @@ function runChecks(
         token,
         verdict: d.verdict,
         allowed: d.allowed,
-        passed: d.allowed === e.allow,
+        ...(d.documented === undefined ? {} : { documented: d.documented }),
+        ...(d.groupsText === undefined ? {} : { groupsText: d.groupsText }),
+        passed: d.allowed === e.allow && (d.documented?.allowed ?? e.allow) === e.allow,
         notes: d.notes,
       });
     }
@@ -407,7 +430,10 @@ async function runRecord(
   for (const { url: written } of urls) {
     // What a crawler requests: a space or non-ASCII is percent-encoded.
     const url = percentEncode(written);
-    const byVerdict = new Map<string, { allowed: boolean; why: string; names: string[] }>();
+    const byVerdict = new Map<
+      string,
+      { allowed: boolean; disputed: boolean; why: string; names: string[] }
+    >();
     for (const a of agents) {
       const token = a.generic ? generic : a.token;
       const d = decide(robots, matchers, reading, token, url, operatorRules, null);
@@ -416,13 +442,18 @@ async function runRecord(
         source.basis === "no-robots-txt"
           ? "no robots.txt: everything allowed"
           : `${describeRule(v)}${d.notes.length > 0 ? `; ${d.notes.join("; ")}` : ""}`;
-      const key = `${v.allowed} ${why}`;
+      // The readings disagree: no statement holds under both, so the line
+      // is written commented out, for a person to decide (or --operator-rules).
+      const disputed = d.documented !== undefined;
+      const key = `${v.allowed} ${disputed} ${why}`;
       const group = byVerdict.get(key);
-      if (group === undefined) byVerdict.set(key, { allowed: v.allowed, why, names: [a.written] });
-      else group.names.push(a.written);
+      if (group === undefined) {
+        byVerdict.set(key, { allowed: v.allowed, disputed, why, names: [a.written] });
+      } else group.names.push(a.written);
     }
     for (const g of byVerdict.values()) {
-      out.push(esc(expectationLine(g.allowed, g.names, url, g.why)));
+      const line = expectationLine(g.allowed, g.names, url, g.why);
+      out.push(esc(g.disputed ? `# ${line}` : line));
     }
   }
   await writeOut(`${out.join("\n")}\n`);
