@@ -21,7 +21,13 @@ import {
 import { parseExpectations } from "../src/cli/expectations.js";
 import { probePaths } from "../src/diff/probe-paths.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
-import { serveStatus, serveText, startServer, type TestServer } from "./fetch-servers.js";
+import {
+  refusedPort,
+  serveStatus,
+  serveText,
+  startServer,
+  type TestServer,
+} from "./fetch-servers.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 import { robots, run } from "./helpers/subprocess.js";
 
@@ -292,6 +298,21 @@ describe("a fetched robots.txt: 200, 404 and 503 (docs/protocol.md#status-codes)
     });
     assert.equal(rec.code, 2);
     assert.match(rec.stderr, /^robots: .*could not be fetched.*no intent to record/);
+  });
+
+  test("no answer (connection refused): everything disallowed, and the output says so", async () => {
+    const gone = await refusedPort();
+    const d = dir({ "x.expect": "disallow * /x\nallow Googlebot /\n" });
+    const r = await robots(["test", `${gone.origin}/robots.txt`, "x.expect", "--format", "junit"], {
+      cwd: d,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stdout,
+      /<property name="fetch" value="server error since [^"]*connection refused/,
+    );
+    assert.match(r.stdout, /tests="2" failures="1"/);
+    assert.match(r.stdout, /everything disallowed while the server fails/);
   });
 
   test("--record from a live robots.txt, then test: every recorded verdict holds", async () => {
