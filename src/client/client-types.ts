@@ -14,7 +14,7 @@ import type { SourceState } from "./source-state.js";
 export interface RobotsClientOptions extends FetchLimitOptions {
   /**
    * The crawler's product token (`[A-Za-z_-]+`). Default: derived from the
-   * User-Agent header with productTokenFromUserAgent().
+   * User-Agent header with readProductToken().
    */
   readonly productToken?: string;
   /** Status handling and parsing rules: google (default), rfc9309 or legacy1996 (docs/protocol.md#profiles). */
@@ -54,7 +54,7 @@ export interface RobotsClientOptions extends FetchLimitOptions {
   readonly minCrawlDelayMs?: number;
   /** waitForTurn's cap on a Crawl-delay. Default 30000 ms. */
   readonly maxCrawlDelayMs?: number;
-  /** Performs one HTTP GET. Default: createNodeTransport() (robots-exclusion/node) or fetchTransport(fetch) (robots-exclusion/fetch). */
+  /** Performs one HTTP GET. Default: createNodeTransport() (robots-exclusion/node) or createFetchTransport(fetch) (robots-exclusion/fetch). */
   readonly transport?: Transport;
   /** The clock for lifetimes and the server-error timeline (ms since the epoch). Default Date.now. */
   readonly now?: () => number;

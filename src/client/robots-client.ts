@@ -30,9 +30,9 @@ import {
 } from "../fetch/fetch-robots-txt.js";
 import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "../fetch/origin.js";
 import type { Transport } from "../fetch/transport.js";
-import { productTokenFromUserAgent, validateProductToken } from "../match/agent-token.js";
+import { readProductToken, validateProductToken } from "../match/agent-token.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
-import { crawlDelay } from "../match/directives.js";
+import { readCrawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
@@ -104,6 +104,12 @@ interface Resolved {
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 export class RobotsClient {
+  /**
+   * close(), for `await using client = new RobotsClient(…)`. Defined below the
+   * class only where the runtime has Symbol.asyncDispose (Node ≥ 20.4), so
+   * the class loads in runtimes without it.
+   */
+  declare [Symbol.asyncDispose]: () => Promise<void>;
   /** The User-Agent header sent with every fetch. */
   readonly userAgent: string;
   /** The product token rules are selected for (docs/protocol.md#choosing-rules). */
@@ -158,7 +164,7 @@ export class RobotsClient {
     this.userAgent = userAgent;
     this.productToken =
       options.productToken === undefined
-        ? productTokenFromUserAgent(userAgent)
+        ? readProductToken(userAgent)
         : validateProductToken(options.productToken);
     const profile = options.profile ?? "google";
     if (!isProfile(profile)) {
@@ -223,7 +229,7 @@ export class RobotsClient {
     if (typeof options.transport !== "function") {
       throw new RobotsError(
         "invalid-option",
-        "transport must be a function performing one GET, e.g. createNodeTransport() or fetchTransport(fetch)",
+        "transport must be a function performing one GET, e.g. createNodeTransport() or createFetchTransport(fetch)",
       );
     }
     this.#transport = options.transport;
@@ -282,7 +288,7 @@ export class RobotsClient {
    */
   async takeTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
     const snap = await this.robots(url, options);
-    const delay = snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
+    const delay = snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
     return this.#turns.reserve(snap.source.origin, this.#turns.delayFor(delay));
   }
 
@@ -453,7 +459,7 @@ export class RobotsClient {
   /** `Crawl-delay` in seconds for this crawler on `url`'s origin, from the copy in force (docs/protocol.md#other-directives). */
   async crawlDelay(url: string | URL, options: CallOptions = {}): Promise<number | undefined> {
     const snap = await this.robots(url, options);
-    return snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
+    return snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
   }
 
   /**

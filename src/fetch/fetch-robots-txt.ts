@@ -13,7 +13,7 @@ import type { UnavailableReason, UnreachableReason } from "../cache/store.js";
 import { RobotsError } from "../errors.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { type AddressClassifier, classifyAddress, ipLiteral } from "./address-class.js";
-import { type RobotsOrigin, robotsOrigin } from "./origin.js";
+import { parseOrigin, type RobotsOrigin } from "./origin.js";
 import { BodyDecodeError, readBody } from "./read-body.js";
 import type { Transport, TransportResponse } from "./transport.js";
 
@@ -54,7 +54,7 @@ export interface FetchLimitOptions {
 export interface FetchOptions extends FetchLimitOptions {
   /** The crawler's full User-Agent header, sent with every request (docs/protocol.md#request). */
   readonly userAgent: string;
-  /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, fetchTransport(fetch) in robots-exclusion/fetch). */
+  /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, createFetchTransport(fetch) in robots-exclusion/fetch). */
   readonly transport?: Transport;
   readonly signal?: AbortSignal;
 }
@@ -180,7 +180,7 @@ export async function fetchRobotsTxt(
   options: FetchOptions,
 ): Promise<FetchResult> {
   const origin =
-    typeof target === "object" && !(target instanceof URL) ? target : robotsOrigin(target);
+    typeof target === "object" && !(target instanceof URL) ? target : parseOrigin(target);
   const { maxBodyBytes, connectTimeoutMs, totalTimeoutMs, maxRedirects } =
     resolveFetchOptions(options);
   if (
@@ -197,7 +197,7 @@ export async function fetchRobotsTxt(
   if (typeof transport !== "function") {
     throw new RobotsError(
       "invalid-option",
-      "transport must be a function performing one GET, e.g. createNodeTransport() or fetchTransport(fetch)",
+      "transport must be a function performing one GET, e.g. createNodeTransport() or createFetchTransport(fetch)",
     );
   }
   const callerSignal = options.signal;

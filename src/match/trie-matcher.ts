@@ -20,7 +20,7 @@ import { type MatchCache, NO_COPY } from "./match-cache.js";
 import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "./matcher.js";
 import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
 import { type GroupSource, globalGroups, namedGroups, sourceOf } from "./select-groups.js";
-import { locatePath, locatePathLazyEnd, notAString, type PathSpan, pathOf } from "./url-path.js";
+import { locatePath, locatePathLazyEnd, notAString, type PathSpan, readPath } from "./url-path.js";
 
 /** An index compiled for one group selection of a file, kept on the RobotsTxt. */
 interface CachedIndex {
@@ -245,7 +245,7 @@ export class TrieMatcher implements RobotsMatcher {
   }
 
   check(url: string): Verdict {
-    const path = pathOf(url);
+    const path = readPath(url);
     const ix = this.#index;
     const v = this.#decide(url);
     const id = v >> 1;

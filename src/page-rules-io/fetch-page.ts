@@ -16,13 +16,13 @@ import * as https from "node:https";
 import type { Readable } from "node:stream";
 import * as zlib from "node:zlib";
 import type { AccessCheck, RobotsClient } from "../client/robots-client.js";
-import { type PagePolicy, pagePolicy } from "../page/combine.js";
+import { combinePageRules, type PagePolicy } from "../page-rules/combine.js";
 import {
   type PageSourceProblem,
   type PageStatement,
   readPageRuleHeaders,
   readPageRuleMetas,
-} from "../page/statements.js";
+} from "../page-rules/statements.js";
 import { DEFAULT_HEAD_BYTES, type HeadRead, HeadReader } from "./read-head.js";
 
 export interface PageFetchOptions {
@@ -267,7 +267,7 @@ export async function fetchPageRules(
     ...fromHeaders.statements,
     ...readPageRuleMetas((fetched.head?.metas ?? []).map((m) => [m.name, m.content] as const)),
   ];
-  const policy = pagePolicy(
+  const policy = combinePageRules(
     statements,
     client.productToken,
     options.now === undefined ? {} : { now: options.now },
