@@ -4,6 +4,7 @@
  */
 import type { CachedEntry } from "../cache/entry-codec.js";
 import type { RobotsStore } from "../cache/store.js";
+import type { AddressClassifier } from "../fetch/address-class.js";
 import type { FetchLimitOptions, FetchResult } from "../fetch/fetch-robots-txt.js";
 import type { Transport } from "../fetch/transport.js";
 import type { MatchedRule, Verdict } from "../match/compile.js";
@@ -111,4 +112,16 @@ export interface ClientStats {
   storeTimeouts: number;
   /** Of storeErrors: answers to get that were not a valid entry for the origin. */
   storeInvalid: number;
+}
+
+/**
+ * The transport, connect timeout and redirect address rule of a client's
+ * robots.txt fetches, which its page fetches share (see fetchSetup).
+ * @internal
+ */
+export interface FetchSetup {
+  readonly transport: Transport;
+  readonly connectTimeoutMs: number;
+  readonly allowPrivateRedirects?: boolean;
+  readonly classifyAddress?: AddressClassifier;
 }

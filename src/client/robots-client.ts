@@ -19,7 +19,6 @@ import { CACHE_DEFAULTS } from "../cache/lifetime.js";
 import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
-import { isUsable, rulesInForce } from "../cache/timeline.js";
 import { RobotsError } from "../errors.js";
 import type { AddressClassifier } from "../fetch/address-class.js";
 import {
@@ -57,6 +56,7 @@ import {
 import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
+import { isUsable, rulesInForce } from "./timeline.js";
 
 const DAY = 24 * 3_600_000;
 
@@ -72,6 +72,7 @@ import type {
   AccessCheck,
   CallOptions,
   ClientStats,
+  FetchSetup,
   RobotsClientOptions,
   RobotsSnapshot,
 } from "./client-types.js";
@@ -104,11 +105,7 @@ interface Resolved {
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 export class RobotsClient {
-  /**
-   * close(), for `await using client = new RobotsClient(…)`. Defined below the
-   * class only where the runtime has Symbol.asyncDispose (Node ≥ 20.4), so
-   * the class loads in runtimes without it.
-   */
+  /** close(), for `await using`; defined below where the runtime has Symbol.asyncDispose. */
   declare [Symbol.asyncDispose]: () => Promise<void>;
   /** The User-Agent header sent with every fetch. */
   readonly userAgent: string;
@@ -654,6 +651,13 @@ export class RobotsClient {
       return { entry: null, problem };
     }
     return { entry: read.entry, problem: null };
+  }
+
+  /** @internal What page fetches (src/page-rules-io) share with this client's robots.txt fetches. */
+  fetchSetup(): FetchSetup {
+    if (this.#closed) throw closedError();
+    const { connectTimeoutMs } = this.#fetch;
+    return { transport: this.#transport, connectTimeoutMs, ...this.#redirectPolicy };
   }
 
   /** One network fetch of the origin's robots.txt. */

@@ -37,6 +37,12 @@ export interface TransportResponse {
   /** Header names lowercased; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string | undefined>>;
   /**
+   * The header field lines as received, names lowercased, repeated fields
+   * apart, when the transport has them (page rules need them: an
+   * X-Robots-Tag line's crawler scope ends with its line).
+   */
+  readonly fieldLines?: ReadonlyArray<readonly [string, string]>;
+  /**
    * The body with its Content-Encoding removed, as a pull stream: the reader
    * stops pulling at the size limit, and decoding must stop with it.
    */

@@ -1,21 +1,23 @@
 /**
  * Page rules for a URL, as a crawler meets them: robots.txt first (through
- * the access-method client, docs/protocol.md#access-method), and the page only when robots.txt
- * allows it. A disallowed page is never requested, so its X-Robots-Tag and
- * meta tags are never seen: the outcome says so rather than reporting the
- * defaults. Each redirect target is checked the same way before it is
- * requested.
+ * the access-method client, docs/protocol.md#access-method), and the page
+ * only when robots.txt allows it. A disallowed page is never requested, so
+ * its X-Robots-Tag and meta tags are never seen: the outcome says so rather
+ * than reporting the defaults. Each redirect target is checked the same way
+ * before it is requested.
  *
- * The request is made here with node:http/https rather than through the
- * client's Transport because page rules need the header field lines as
- * received: a Transport joins repeated fields with ", ", which would carry
- * one X-Robots-Tag line's crawler scope into the next.
+ * The page is requested through the client's own transport, under the same
+ * redirect address rule as its robots.txt fetches (docs/protocol.md#redirects):
+ * a page on a public address cannot redirect the crawler into its own
+ * network. The transport removes the Content-Encoding (the one decoder) and
+ * hands over the header field lines as received, so one X-Robots-Tag line's
+ * crawler scope never carries into the next.
  */
-import * as http from "node:http";
-import * as https from "node:https";
-import type { Readable } from "node:stream";
-import * as zlib from "node:zlib";
 import type { AccessCheck, RobotsClient } from "../client/robots-client.js";
+import { ipLiteral, RedirectGuard } from "../fetch/address-class.js";
+import { planDecoding } from "../fetch/content-encoding.js";
+import { requestOnce, untilAborted } from "../fetch/fetch-robots-txt.js";
+import type { TransportResponse } from "../fetch/transport.js";
 import { combinePageRules, type PagePolicy } from "../page-rules/combine.js";
 import {
   type PageSourceProblem,
@@ -74,82 +76,17 @@ export interface PageRulesResult {
   readonly problems: readonly PageSourceProblem[];
 }
 
-interface Response {
-  readonly status: number;
-  readonly headers: Array<[string, string]>;
-  readonly body: Readable;
-  release(): void;
-}
-
-function request(url: URL, userAgent: string, signal: AbortSignal): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const lib = url.protocol === "https:" ? https : http;
-    let req: http.ClientRequest;
-    try {
-      req = lib.request(
-        url,
-        {
-          method: "GET",
-          agent: false,
-          signal,
-          headers: {
-            "user-agent": userAgent,
-            accept: "text/html,application/xhtml+xml,*/*;q=0.8",
-            "accept-encoding": "gzip, deflate, br",
-            connection: "close",
-          },
-        },
-        (res) => {
-          const headers: Array<[string, string]> = [];
-          const raw = res.rawHeaders;
-          for (let i = 0; i + 1 < raw.length; i += 2) {
-            headers.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
-          }
-          resolve({
-            status: res.statusCode ?? 0,
-            headers,
-            body: res,
-            release() {
-              res.destroy();
-              req.destroy();
-            },
-          });
-        },
-      );
-    } catch (err) {
-      reject(err);
-      return;
-    }
-    req.on("error", reject);
-    req.end();
-  });
+/** The response's field lines as received, or its joined fields when the transport has no lines. */
+function fieldLines(res: TransportResponse): ReadonlyArray<readonly [string, string]> {
+  if (res.fieldLines !== undefined) return res.fieldLines;
+  const out: [string, string][] = [];
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.push([k, v]);
+  return out;
 }
 
 function header(headers: ReadonlyArray<readonly [string, string]>, name: string): string | null {
   for (const [k, v] of headers) if (k === name) return v;
   return null;
-}
-
-function decoded(res: Response): Readable {
-  const encoding = (header(res.headers, "content-encoding") ?? "identity").trim().toLowerCase();
-  // Small output chunks keep the overshoot past the byte limit small.
-  const chunkSize = 16 * 1024;
-  const z =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? zlib.createGunzip({ chunkSize })
-      : encoding === "deflate"
-        ? zlib.createUnzip({ chunkSize })
-        : encoding === "br"
-          ? zlib.createBrotliDecompress({ chunkSize })
-          : null;
-  if (z === null) {
-    if (encoding !== "identity" && encoding !== "") {
-      throw new Error(`unsupported Content-Encoding ${JSON.stringify(encoding)}`);
-    }
-    return res.body;
-  }
-  res.body.on("error", (err) => z.destroy(err));
-  return res.body.pipe(z);
 }
 
 /** Is this an HTML response (or one that does not say)? */
@@ -160,17 +97,31 @@ function isHtml(contentType: string | null): boolean {
 }
 
 async function readHead(
-  res: Response,
+  res: TransportResponse,
   limit: number,
-): Promise<{ head: HeadRead; error: string | null }> {
+  signal: AbortSignal,
+): Promise<{ head: HeadRead | null; error: string | null }> {
+  if (res.decoded !== true) {
+    const plan = planDecoding(res.headers["content-encoding"]);
+    if (plan.codings.length > 0) {
+      res.cancel();
+      return {
+        head: null,
+        error: `the transport did not remove Content-Encoding ${JSON.stringify(plan.encoding)}`,
+      };
+    }
+  }
   const reader = new HeadReader(limit);
   let error: string | null = null;
+  const read = async () => {
+    for await (const chunk of res.body) if (reader.write(chunk)) break;
+  };
   try {
-    for await (const chunk of decoded(res)) if (reader.write(chunk as Uint8Array)) break;
+    await untilAborted(read(), signal);
   } catch (err) {
-    error = (err as Error).message;
+    error = reason(err);
   } finally {
-    res.release();
+    res.cancel();
   }
   return { head: reader.end(), error };
 }
@@ -182,82 +133,105 @@ export async function fetchPageRules(
 ): Promise<PageRulesResult> {
   const { client } = options;
   const maxRedirects = options.maxRedirects ?? 5;
-  const signal = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+  const headBytes = options.headBytes ?? DEFAULT_HEAD_BYTES;
+  const setup = client.fetchSetup();
+  const guard = new RedirectGuard(setup);
+  const total = new AbortController();
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timer = setTimeout(
+    () => total.abort(new PageTimeout(`the page did not arrive within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   const redirects: string[] = [];
   let target = url;
   let fetched: PageFetch;
-  for (;;) {
-    // Throws a RobotsError for a malformed or non-http(s) URL: a programmer error.
-    const check = await client.check(target);
-    if (!check.allowed) {
-      fetched = { kind: "disallowed", url: target, check };
-      break;
-    }
-    let res: Response;
-    try {
-      res = await request(new URL(target), client.userAgent, signal);
-    } catch (err) {
-      fetched = { kind: "failed", url: target, reason: reason(err), check };
-      break;
-    }
-    const location = header(res.headers, "location");
-    if (res.status >= 300 && res.status < 400 && location !== null) {
-      res.release();
-      let next: URL;
+  try {
+    for (;;) {
+      // Throws a RobotsError for a malformed or non-http(s) URL: a programmer error.
+      const check = await client.check(target);
+      if (!check.allowed) {
+        fetched = { kind: "disallowed", url: target, check };
+        break;
+      }
+      const failed = (why: string): PageFetch => ({
+        kind: "failed",
+        url: target,
+        reason: why,
+        check,
+      });
+      const targetUrl = new URL(target);
+      const before = guard.beforeHop(targetUrl);
+      if (before !== null) {
+        fetched = failed(before);
+        break;
+      }
+      let res: TransportResponse;
       try {
-        next = new URL(location, target);
-      } catch {
-        fetched = {
-          kind: "failed",
-          url: target,
-          reason: "the redirect's Location is not a URL",
-          check,
-        };
+        res = await requestOnce(setup.transport, targetUrl, {
+          userAgent: client.userAgent,
+          accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+          total,
+          connectTimeoutMs: setup.connectTimeoutMs,
+          maxBodyBytes: headBytes,
+          allowAddress: guard.allowAddress,
+        });
+      } catch (err) {
+        fetched = failed(guard.refusedByTransport(err) ?? reason(err));
         break;
       }
-      if (next.protocol !== "http:" && next.protocol !== "https:") {
-        fetched = {
-          kind: "failed",
-          url: target,
-          reason: `a redirect to ${next.protocol} URL`,
-          check,
-        };
+      const refused = guard.answered(res.remoteAddress ?? ipLiteral(targetUrl.hostname));
+      if (refused !== null) {
+        res.cancel();
+        fetched = failed(refused);
         break;
       }
-      if (redirects.length >= maxRedirects) {
-        fetched = {
-          kind: "failed",
-          url: target,
-          reason: `more than ${maxRedirects} redirects`,
-          check,
-        };
-        break;
+      const headers = fieldLines(res);
+      const location = header(headers, "location");
+      if (res.status >= 300 && res.status < 400 && location !== null) {
+        res.cancel();
+        let next: URL;
+        try {
+          next = new URL(location, target);
+        } catch {
+          fetched = failed("the redirect's Location is not a URL");
+          break;
+        }
+        if (next.protocol !== "http:" && next.protocol !== "https:") {
+          fetched = failed(`a redirect to ${next.protocol} URL`);
+          break;
+        }
+        if (redirects.length >= maxRedirects) {
+          fetched = failed(`more than ${maxRedirects} redirects`);
+          break;
+        }
+        target = next.href;
+        redirects.push(target);
+        continue;
       }
-      target = next.href;
-      redirects.push(target);
-      continue;
+      const contentType = header(headers, "content-type");
+      let head: HeadRead | null = null;
+      let bodyError: string | null = null;
+      if (isHtml(contentType) && res.status >= 200 && res.status < 300) {
+        const read = await readHead(res, headBytes, total.signal);
+        head = read.head;
+        bodyError = read.error;
+      } else {
+        res.cancel();
+      }
+      fetched = {
+        kind: "fetched",
+        url: target,
+        status: res.status,
+        contentType,
+        headers,
+        head,
+        bodyError,
+        check,
+      };
+      break;
     }
-    const contentType = header(res.headers, "content-type");
-    let head: HeadRead | null = null;
-    let bodyError: string | null = null;
-    if (isHtml(contentType) && res.status >= 200 && res.status < 300) {
-      const read = await readHead(res, options.headBytes ?? DEFAULT_HEAD_BYTES);
-      head = read.head;
-      bodyError = read.error;
-    } else {
-      res.release();
-    }
-    fetched = {
-      kind: "fetched",
-      url: target,
-      status: res.status,
-      contentType,
-      headers: res.headers,
-      head,
-      bodyError,
-      check,
-    };
-    break;
+  } finally {
+    clearTimeout(timer);
   }
   if (fetched.kind !== "fetched") {
     return { url, redirects, fetch: fetched, policy: null, statements: [], problems: [] };
@@ -275,8 +249,17 @@ export async function fetchPageRules(
   return { url, redirects, fetch: fetched, policy, statements, problems: fromHeaders.problems };
 }
 
+class PageTimeout extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TimeoutError";
+  }
+}
+
 function reason(err: unknown): string {
   const e = err as { name?: string; code?: string; message?: string };
-  if (e.name === "TimeoutError" || e.name === "AbortError") return "timed out";
+  if (e.name === "TimeoutError" || e.name === "FetchTimeout" || e.name === "AbortError") {
+    return "timed out";
+  }
   return e.code === undefined ? String(e.message ?? err) : `${e.code}: ${e.message ?? ""}`.trim();
 }

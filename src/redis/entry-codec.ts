@@ -16,7 +16,7 @@
  * the entry it gets (src/cache/entry-codec.ts), as it does for any store.
  */
 import type { StoredEntry } from "../cache/store.js";
-import { SERVER_ERROR_LONG_OUTAGE_MS } from "../cache/timeline.js";
+import { SERVER_ERROR_LONG_OUTAGE_MS } from "../client/timeline.js";
 import { RobotsError } from "../errors.js";
 
 /** A hash that is not an entry this store wrote for its origin (code `store-invalid-entry`). */
