@@ -7,7 +7,7 @@
  * and JSON: src/cli/test-output.ts.
  */
 import { createInterface } from "node:readline";
-import { agentsToCompare } from "../../diff/diff-robots.js";
+import { listAgentsToCompare } from "../../diff/diff-robots.js";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
@@ -211,7 +211,7 @@ function originOf(url: string): string | null {
 
 /** The token for `*`: one named in no group of `robots` (the one diff uses). */
 function genericToken(robots: RobotsTxt): string {
-  return agentsToCompare([robots]).find((a) => a.generic)!.token;
+  return listAgentsToCompare([robots]).find((a) => a.generic)!.token;
 }
 
 /** A matcher per token, compiled once and reused for every URL. */
@@ -404,7 +404,7 @@ async function runRecord(
   const robots = parseRobotsTxt(reading.bytes, { profile });
   const agents =
     requested ??
-    agentsToCompare([robots]).map((a) => ({
+    listAgentsToCompare([robots]).map((a) => ({
       written: a.label,
       token: a.generic ? "" : a.token,
       generic: a.generic,
