@@ -257,6 +257,23 @@ describe("citations resolve", () => {
     assert.ok(named > 10, `checked ${named} sections cited by name`);
   });
 
+  test("every source path the README and docs name exists", () => {
+    const missing: string[] = [];
+    let named = 0;
+    for (const f of files) {
+      if (f.rel !== "README.md" && !f.rel.startsWith("docs/")) continue;
+      const re = /\b(?:src|test|bench|scripts|examples|bin)\/[\w./-]+\.(?:ts|js|mjs|sh|md|json)\b/g;
+      for (const m of f.text.matchAll(re)) {
+        named++;
+        if (!existsSync(path.join(REPO_ROOT, m[0]))) {
+          missing.push(`${f.rel}:${lineAt(f.text, m.index)}: ${m[0]}`);
+        }
+      }
+    }
+    assert.deepEqual(missing, []);
+    assert.ok(named > 20, `checked ${named} paths`);
+  });
+
   test("the slug rule reads headings as GitHub does", () => {
     assert.equal(headingSlug("Size limit"), "size-limit");
     assert.equal(headingSlug("Server-error timeline"), "server-error-timeline");
