@@ -12,7 +12,7 @@ export const CORE: readonly string[] = [
   "explain",
   "diff",
   "report",
-  "page",
+  "page-rules",
   "usage",
   "data",
   "protocol",
