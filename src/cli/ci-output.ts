@@ -21,8 +21,8 @@ export function workflowProperty(text: string): string {
 }
 
 /**
- * Annotations of each level GitHub shows per step (actions/toolkit,
- * docs/problem-matchers.md, "Limitations"); the log keeps every one.
+ * Annotations of each level GitHub shows per step (the "Limitations" of
+ * problem matchers in GitHub's actions/toolkit); the log keeps every one.
  */
 export const ANNOTATIONS_SHOWN = 10;
 
