@@ -7,6 +7,7 @@ import { Worker } from "node:worker_threads";
 import { compileMatcher, type RobotsMatcher } from "../../src/match/compile.js";
 import { MatchCache, type MatchCacheStats } from "../../src/match/match-cache.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../src/parse/parse-robots-txt.js";
+import robotsParser from "../../src/robots-parser.cjs";
 import {
   median,
   now,
@@ -82,6 +83,8 @@ export function measureParse(files: CorpusFile[]): ParseFigures {
 export interface Compiled {
   ours: RobotsTxt[];
   peer: PeerRobots[];
+  /** robots-exclusion/robots-parser on the same strings as robots-parser. */
+  dropin: PeerRobots[];
   /** Per check: its matcher, sharing `cache`. */
   matchers: RobotsMatcher[];
   /** Per check: its matcher without a match cache. */
@@ -115,17 +118,22 @@ export function compileAll(files: CorpusFile[], checks: Check[]): Compiled {
     plain.push(p);
   }
   const peer = files.map((f) => peerParse(ROBOTS_URL, f.text));
-  return { ours, peer, matchers, plain, cache };
+  const dropin = files.map((f) => robotsParser(ROBOTS_URL, f.text));
+  return { ours, peer, dropin, matchers, plain, cache };
 }
 
 export interface CheckFigures {
   ourAgree: number;
   peerAgree: number;
+  dropinAgree: number;
   checksOurs: number;
   linesOurs: number;
   checksPeer: number;
   checksPlain: number;
+  /** The drop-in's isAllowed(url, agent), robots-parser's call on the same arguments. */
+  checksDropin: number;
   spreadChecks: string;
+  spreadDropin: string;
   /** Each run's rate, in run order: ours, robots-parser. */
   ratesOurs: number[];
   ratesPeer: number[];
@@ -138,13 +146,16 @@ export function measureChecks(checks: Check[], c: Compiled): CheckFigures {
   const urls = checks.map((x) => x.url);
   const agents = checks.map((x) => x.agent);
   const peerOf = checks.map((x) => c.peer[x.file]!);
+  const dropinOf = checks.map((x) => c.dropin[x.file]!);
   const ms = c.matchers;
   const plain = c.plain;
   let ourAgree = 0;
   let peerAgree = 0;
+  let dropinAgree = 0;
   for (let i = 0; i < n; i++) {
     if (ms[i]!.isAllowed(urls[i]!) === checks[i]!.allowed) ourAgree++;
     if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!) === checks[i]!.allowed) peerAgree++;
+    if (dropinOf[i]!.isAllowed(urls[i]!, agents[i]!) === checks[i]!.allowed) dropinAgree++;
   }
   const runs = rateRuns(n, [
     () => {
@@ -159,8 +170,12 @@ export function measureChecks(checks: Check[], c: Compiled): CheckFigures {
     () => {
       for (let i = 0; i < n; i++) if (plain[i]!.isAllowed(urls[i]!)) sink++;
     },
+    () => {
+      for (let i = 0; i < n; i++) if (dropinOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
+    },
   ]);
-  const [checksOurs, linesOurs, checksPeer, checksPlain] = runs.map(median) as [
+  const [checksOurs, linesOurs, checksPeer, checksPlain, checksDropin] = runs.map(median) as [
+    number,
     number,
     number,
     number,
@@ -169,11 +184,14 @@ export function measureChecks(checks: Check[], c: Compiled): CheckFigures {
   return {
     ourAgree,
     peerAgree,
+    dropinAgree,
     checksOurs,
     linesOurs,
     checksPeer,
     checksPlain,
+    checksDropin,
     spreadChecks: ratioRange(runs[0]!, runs[2]!),
+    spreadDropin: ratioRange(runs[4]!, runs[2]!),
     ratesOurs: runs[0]!,
     ratesPeer: runs[2]!,
     cache: c.cache.stats(),
