@@ -15,8 +15,10 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { canonicalPathStart } from "../src/client/request-path.js";
+import { isValidProductToken } from "../src/index.js";
 import robotsParser from "../src/robots-parser.cjs";
-import { REPO_ROOT } from "./helpers/shared.js";
+import { bodyOf, conformanceSets, REPO_ROOT } from "./helpers/shared.js";
 import { run } from "./helpers/subprocess.js";
 
 // robots-parser's suite registers its tests with node:test as it loads.
@@ -175,6 +177,47 @@ describe("robots-parser drop-in: other directives and arguments", () => {
     }
     assert.equal(robots.isAllowed(new URL("https://example.com/x") as unknown as string), false);
   });
+});
+
+describe("robots-parser drop-in: Google's verdict and deciding line on the conformance checks", () => {
+  for (const set of conformanceSets()) {
+    test(`${set.name}: every check whose URL is sent as written and whose agent is a product token`, () => {
+      let total = 0;
+      let compared = 0;
+      const bad: string[] = [];
+      for (const rec of set.records) {
+        const body = bodyOf(rec) as unknown as string;
+        const byOrigin = new Map<string, ReturnType<typeof robotsParser>>();
+        for (const c of rec.checks) {
+          total++;
+          // The drop-in decides the path an HTTP client sends, from a product
+          // token; the reference matches the raw string for the agent as given.
+          // They are the same question when the URL is already in its sent form.
+          // A path alone is this origin's (`//…` is an authority: another origin).
+          const url = /^\/(?!\/)/.test(c.url) ? `http://example.com${c.url}` : c.url;
+          const at = canonicalPathStart(url);
+          if (at < 0 || !isValidProductToken(c.agent)) continue;
+          const origin = url.slice(0, at);
+          let robots = byOrigin.get(origin);
+          if (robots === undefined) {
+            robots = robotsParser(`${origin}/robots.txt`, body);
+            byOrigin.set(origin, robots);
+          }
+          compared++;
+          const allowed = robots.isAllowed(url, c.agent);
+          const line = robots.getMatchingLineNumber(url, c.agent);
+          if (allowed !== c.allowed || line !== (c.line === 0 ? -1 : c.line)) {
+            if (bad.length < 10)
+              bad.push(
+                `${rec.id}: ${c.agent} ${url}: want ${c.allowed}/${c.line}, got ${allowed}/${line}`,
+              );
+          }
+        }
+      }
+      assert.deepEqual(bad, []);
+      assert.ok(compared > total / 4, `compared ${compared} of ${total} checks`);
+    });
+  }
 });
 
 /** A scratch folder with the packed package installed in its node_modules. */
