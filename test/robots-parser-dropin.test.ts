@@ -38,6 +38,20 @@ const FILE = [
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
+describe("robots-parser drop-in: the README's and docs/integrations.md's examples", () => {
+  test("answer as written", () => {
+    const robots = robotsParser(
+      "https://example.com/robots.txt",
+      "User-agent: *\nDisallow: /private\n",
+    );
+    const ua = "Mozilla/5.0 (compatible; ExampleBot/1.0)";
+    assert.equal(robots.isAllowed("https://example.com/private/x", ua), false);
+    assert.equal(robots.getMatchingLineNumber("https://example.com/private/x"), 2);
+    assert.equal(robots.getMatchingLineNumber("https://example.com/private/x", "ExampleBot"), 2);
+    assert.equal(robots.isAllowed("https://other.example/x"), undefined);
+  });
+});
+
 describe("robots-parser drop-in: origins (as robots-parser compares them)", () => {
   test("scheme, host and port must match; the default port may be written or not", () => {
     const robots = robotsParser("https://example.com/robots.txt", FILE);
