@@ -83,8 +83,6 @@ export function measureParse(files: CorpusFile[]): ParseFigures {
 export interface Compiled {
   ours: RobotsTxt[];
   peer: PeerRobots[];
-  /** robots-exclusion/robots-parser on the same strings as robots-parser. */
-  dropin: PeerRobots[];
   /** Per check: its matcher, sharing `cache`. */
   matchers: RobotsMatcher[];
   /** Per check: its matcher without a match cache. */
@@ -118,26 +116,70 @@ export function compileAll(files: CorpusFile[], checks: Check[]): Compiled {
     plain.push(p);
   }
   const peer = files.map((f) => peerParse(ROBOTS_URL, f.text));
-  const dropin = files.map((f) => robotsParser(ROBOTS_URL, f.text));
-  return { ours, peer, dropin, matchers, plain, cache };
+  return { ours, peer, matchers, plain, cache };
 }
 
 export interface CheckFigures {
   ourAgree: number;
   peerAgree: number;
-  dropinAgree: number;
   checksOurs: number;
   linesOurs: number;
   checksPeer: number;
   checksPlain: number;
-  /** The drop-in's isAllowed(url, agent), robots-parser's call on the same arguments. */
-  checksDropin: number;
   spreadChecks: string;
-  spreadDropin: string;
   /** Each run's rate, in run order: ours, robots-parser. */
   ratesOurs: number[];
   ratesPeer: number[];
   cache: MatchCacheStats;
+}
+
+export interface DropinFigures {
+  /** Checks per second: robots-exclusion/robots-parser, robots-parser (medians). */
+  dropin: number;
+  peer: number;
+  spread: string;
+  /** Corpus checks whose verdict is the reference's. */
+  dropinAgree: number;
+  peerAgree: number;
+}
+
+/**
+ * robots-exclusion/robots-parser against robots-parser on the corpus
+ * checks: the same `isAllowed(url, agent)` call on the same strings, each
+ * file parsed once by each from the same UTF-8 string; the drop-in's
+ * matchers are compiled by the warm-up pass, as a crawler's would be by its
+ * first URLs.
+ */
+export function measureDropin(files: CorpusFile[], checks: Check[]): DropinFigures {
+  const peer = files.map((f) => peerParse(ROBOTS_URL, f.text));
+  const dropin = files.map((f) => robotsParser(ROBOTS_URL, f.text));
+  const n = checks.length;
+  const urls = checks.map((x) => x.url);
+  const agents = checks.map((x) => x.agent);
+  const peerOf = checks.map((x) => peer[x.file]!);
+  const dropinOf = checks.map((x) => dropin[x.file]!);
+  let dropinAgree = 0;
+  let peerAgree = 0;
+  for (let i = 0; i < n; i++) {
+    if (dropinOf[i]!.isAllowed(urls[i]!, agents[i]!) === checks[i]!.allowed) dropinAgree++;
+    if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!) === checks[i]!.allowed) peerAgree++;
+  }
+  const runs = rateRuns(n, [
+    () => {
+      for (let i = 0; i < n; i++) if (dropinOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
+    },
+    () => {
+      for (let i = 0; i < n; i++) if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
+    },
+  ]);
+  const [ours, theirs] = runs.map(median) as [number, number];
+  return {
+    dropin: ours,
+    peer: theirs,
+    spread: ratioRange(runs[0]!, runs[1]!),
+    dropinAgree,
+    peerAgree,
+  };
 }
 
 /** Checks per second on the corpus checks, matchers used before; agreement with the reference. */
@@ -146,16 +188,13 @@ export function measureChecks(checks: Check[], c: Compiled): CheckFigures {
   const urls = checks.map((x) => x.url);
   const agents = checks.map((x) => x.agent);
   const peerOf = checks.map((x) => c.peer[x.file]!);
-  const dropinOf = checks.map((x) => c.dropin[x.file]!);
   const ms = c.matchers;
   const plain = c.plain;
   let ourAgree = 0;
   let peerAgree = 0;
-  let dropinAgree = 0;
   for (let i = 0; i < n; i++) {
     if (ms[i]!.isAllowed(urls[i]!) === checks[i]!.allowed) ourAgree++;
     if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!) === checks[i]!.allowed) peerAgree++;
-    if (dropinOf[i]!.isAllowed(urls[i]!, agents[i]!) === checks[i]!.allowed) dropinAgree++;
   }
   const runs = rateRuns(n, [
     () => {
@@ -170,12 +209,8 @@ export function measureChecks(checks: Check[], c: Compiled): CheckFigures {
     () => {
       for (let i = 0; i < n; i++) if (plain[i]!.isAllowed(urls[i]!)) sink++;
     },
-    () => {
-      for (let i = 0; i < n; i++) if (dropinOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
-    },
   ]);
-  const [checksOurs, linesOurs, checksPeer, checksPlain, checksDropin] = runs.map(median) as [
-    number,
+  const [checksOurs, linesOurs, checksPeer, checksPlain] = runs.map(median) as [
     number,
     number,
     number,
@@ -184,14 +219,11 @@ export function measureChecks(checks: Check[], c: Compiled): CheckFigures {
   return {
     ourAgree,
     peerAgree,
-    dropinAgree,
     checksOurs,
     linesOurs,
     checksPeer,
     checksPlain,
-    checksDropin,
     spreadChecks: ratioRange(runs[0]!, runs[2]!),
-    spreadDropin: ratioRange(runs[4]!, runs[2]!),
     ratesOurs: runs[0]!,
     ratesPeer: runs[2]!,
     cache: c.cache.stats(),
