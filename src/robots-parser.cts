@@ -82,6 +82,9 @@ class Robots implements robotsParser.Robot {
   readonly #matchers = new Map<string, compile.RobotsMatcher>();
   /** The product token of each user-agent string seen. */
   readonly #agents = new Map<string, string>();
+  /** The last user-agent argument and its matcher: a crawler passes the same one every time. */
+  #lastUa: unknown = null;
+  #lastMatcher: compile.RobotsMatcher | null = null;
 
   constructor(url: unknown, contents: unknown) {
     const text = asText(url);
@@ -126,6 +129,7 @@ class Robots implements robotsParser.Robot {
   }
 
   #matcher(ua: unknown): compile.RobotsMatcher {
+    if (ua === this.#lastUa && this.#lastMatcher !== null) return this.#lastMatcher;
     const agent = this.#agent(ua);
     let matcher = this.#matchers.get(agent);
     if (matcher === undefined) {
@@ -133,10 +137,22 @@ class Robots implements robotsParser.Robot {
       if (this.#matchers.size >= MAX_AGENTS) this.#matchers.clear();
       this.#matchers.set(agent, matcher);
     }
+    this.#lastUa = ua;
+    this.#lastMatcher = matcher;
     return matcher;
   }
 
   isAllowed(url: string, ua?: string): boolean | undefined {
+    // The hot path: a URL of this origin already in the form the WHATWG
+    // parser writes, whose path the matcher need not locate again.
+    const origin = this.#origin;
+    if (typeof url === "string" && origin !== null) {
+      const at = requestPath.canonicalPathStart(url);
+      if (at >= 0) {
+        if (at !== origin.length || !url.startsWith(origin)) return undefined;
+        return this.#matcher(ua).isAllowedAt(url, at);
+      }
+    }
     const target = this.#target(url);
     if (target === null) return undefined;
     return this.#matcher(ua).isAllowed(target);
