@@ -68,7 +68,7 @@ const ANY_AGENT = "*";
 function agentOf(text: string): string {
   if (text === "") return ANY_AGENT;
   try {
-    return agentToken.productTokenFromUserAgent(text);
+    return agentToken.readProductToken(text);
   } catch {
     return text.trim() || ANY_AGENT;
   }
@@ -179,7 +179,7 @@ class Robots implements robotsParser.Robot {
   }
 
   getCrawlDelay(ua?: string): number | undefined {
-    return directives.crawlDelay(this.#robots, this.#agent(ua));
+    return directives.readCrawlDelay(this.#robots, this.#agent(ua));
   }
 
   getSitemaps(): string[] {
@@ -189,7 +189,7 @@ class Robots implements robotsParser.Robot {
   }
 
   getPreferredHost(): string | null {
-    return directives.host(this.#robots)?.toLowerCase() ?? null;
+    return directives.readHost(this.#robots)?.toLowerCase() ?? null;
   }
 }
 
