@@ -166,6 +166,15 @@ describe("every entry", () => {
     }
   });
 
+  test("/node and /fetch list the same names, but for createNodeTransport", async () => {
+    const node = Object.keys(await import("../src/node.js")).sort();
+    const fetchEntry = Object.keys(await import("../src/fetch-entry.js")).sort();
+    assert.deepEqual(
+      node.filter((n) => n !== "createNodeTransport"),
+      fetchEntry,
+    );
+  });
+
   test("no module of src re-exports with export *: every surface is a list", () => {
     const src = path.join(REPO_ROOT, "src");
     const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) =>
