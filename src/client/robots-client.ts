@@ -60,14 +60,6 @@ import { isUsable, rulesInForce } from "./timeline.js";
 
 const DAY = 24 * 3_600_000;
 
-export type {
-  AccessCheck,
-  CallOptions,
-  ClientStats,
-  RobotsClientOptions,
-  RobotsSnapshot,
-} from "./client-types.js";
-
 import type {
   AccessCheck,
   CallOptions,
