@@ -6,13 +6,19 @@
  */
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { asciiLower } from "../protocol/product-token.js";
+import { asciiLower, readAgentName } from "../protocol/product-token.js";
 
 export interface DiffAgent {
   /** The product token the matchers are given. */
   readonly token: string;
-  /** How to show it: the token, or `*` for the stand-in of every unnamed crawler. */
+  /**
+   * How to show it: the name as given or as the file writes it, with the
+   * token when that differs (`Spinn3r (as Spinn)`), or `*` for the stand-in
+   * of every unnamed crawler.
+   */
   readonly label: string;
+  /** Why the token differs from the name (docs/protocol.md#groups), as a sentence. */
+  readonly note?: string;
   /** The stand-in for crawlers named in neither file (they get the `*` groups). */
   readonly generic: boolean;
 }
@@ -38,9 +44,14 @@ export interface VerdictChange {
 /** Base of the token that stands for "any crawler not named in either file". */
 const GENERIC_BASE = "AnyOtherBot";
 
-function namedTokens(files: readonly RobotsTxt[]): string[] {
+/** The name as written and the token it reads as, when they differ. */
+function shownAs(name: string, token: string): string {
+  return name === token ? token : `${name} (as ${token})`;
+}
+
+function namedAgents(files: readonly RobotsTxt[]): DiffAgent[] {
   const seen = new Set<string>();
-  const out: string[] = [];
+  const out: DiffAgent[] = [];
   for (const robots of files) {
     for (const g of robots.groups) {
       for (const a of g.agents) {
@@ -48,7 +59,19 @@ function namedTokens(files: readonly RobotsTxt[]): string[] {
         const key = asciiLower(a.token);
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push(a.token);
+        // The value up to its first space is the name as written (`Spinn3r`
+        // for `Spinn3r/1.0 +http…`): shown with the token it reads as.
+        const written = a.value.trim().split(/\s/)[0] ?? a.token;
+        out.push({
+          token: a.token,
+          label: shownAs(written, a.token),
+          generic: false,
+          ...(written === a.token
+            ? {}
+            : {
+                note: `line ${a.line} "User-agent: ${a.value}" names the token ${JSON.stringify(a.token)} (docs/protocol.md#groups).`,
+              }),
+        });
       }
     }
   }
@@ -56,25 +79,28 @@ function namedTokens(files: readonly RobotsTxt[]): string[] {
 }
 
 /**
- * The agents to compare: `requested` when given, else every agent named in
- * either file (first spelling wins, case-insensitively) plus one stand-in for
- * every other crawler, which reads the `*` groups.
+ * The agents to compare: `requested` when given (each read as a `User-agent:`
+ * line is, readAgentName), else every agent named in either file (first
+ * spelling wins, case-insensitively) plus one stand-in for every other
+ * crawler, which reads the `*` groups.
  */
 export function agentsToCompare(
   files: readonly RobotsTxt[],
   requested?: readonly string[],
 ): readonly DiffAgent[] {
   if (requested !== undefined) {
-    return requested.map((token) => ({ token, label: token, generic: false }));
+    return requested.map(readAgentName).map((a) => ({
+      token: a.token,
+      label: a.note === undefined ? a.name : shownAs(a.name, a.token),
+      generic: false,
+      ...(a.note === undefined ? {} : { note: a.note }),
+    }));
   }
-  const named = namedTokens(files);
-  const taken = new Set(named.map(asciiLower));
+  const named = namedAgents(files);
+  const taken = new Set(named.map((a) => asciiLower(a.token)));
   let generic = GENERIC_BASE;
   for (let i = 2; taken.has(asciiLower(generic)); i++) generic = `${GENERIC_BASE}-${"x".repeat(i)}`;
-  return [
-    ...named.map((token) => ({ token, label: token, generic: false })),
-    { token: generic, label: "*", generic: true },
-  ];
+  return [...named, { token: generic, label: "*", generic: true }];
 }
 
 function side(v: Verdict): DiffSide {

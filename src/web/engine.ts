@@ -11,6 +11,7 @@ import { probePaths } from "../diff/probe-paths.js";
 import { compileMatcher } from "../match/compile.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import { readAgentName } from "../protocol/product-token.js";
 import type { Profile } from "../protocol/profile.js";
 import { crawlerView } from "../protocol/size-limit.js";
 
@@ -64,15 +65,16 @@ export interface GridCell {
 
 /**
  * The verdict and deciding line for every URL (rows) × agent (columns),
- * row by row. One matcher per agent; agents are compared verbatim, exactly
- * as `robots batch` does (docs/protocol.md#choosing-rules).
+ * row by row. One matcher per agent; a name that is not a product token is
+ * read as a `User-agent:` line with it is (`MJ12bot` as `MJ`, readAgentName),
+ * as `explain`, `diff` and the crawler report read it; agentNotes says so.
  */
 export function computeGrid(
   robots: RobotsTxt,
   agents: readonly string[],
   urls: readonly string[],
 ): GridCell[] {
-  const matchers = agents.map((agent) => compileMatcher(robots, agent));
+  const matchers = agents.map((agent) => compileMatcher(robots, readAgentName(agent).token));
   const cells: GridCell[] = [];
   for (const url of urls) {
     for (let i = 0; i < agents.length; i++) {
@@ -84,6 +86,16 @@ export function computeGrid(
     }
   }
   return cells;
+}
+
+/** One sentence per listed name that is matched as another token (readAgentName). */
+export function agentNotes(agents: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of agents) {
+    const note = readAgentName(a).note;
+    if (note !== undefined) out.push(note);
+  }
+  return out;
 }
 
 export interface DiffOutcome {

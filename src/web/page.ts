@@ -18,10 +18,12 @@ import { parseDocument, type RobotsDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { readAgentName } from "../protocol/product-token.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { byId, clear, el } from "./dom.js";
 import {
   agentList,
+  agentNotes,
   computeGrid,
   crawlerRobots,
   type GridCell,
@@ -119,7 +121,15 @@ let lintMarks: SlowResult["lint"]["marks"] = [];
  * What each panel shows (JSON), so an unchanged answer leaves the DOM alone:
  * every change there costs the next frame style and layout work.
  */
-const shown = { note: "", lint: "", report: "", diff: "", marks: "", explain: "" };
+const shown = {
+  note: "",
+  gridNote: "",
+  lint: "",
+  report: "",
+  diff: "",
+  marks: "",
+  explain: "",
+};
 
 function profile(): Profile {
   return isProfile(profileSel.value) ? profileSel.value : "google";
@@ -169,7 +179,10 @@ function update(): void {
   if (allAgents.length > agents.length)
     cut.push(`the first ${MAX_AGENTS} of ${allAgents.length} crawlers`);
   if (allUrls.length > urls.length) cut.push(`the first ${MAX_URLS} of ${allUrls.length} URLs`);
-  byId("grid-note").textContent = cut.length > 0 ? `Showing ${cut.join(" and ")}.` : "";
+  const notes = agentNotes(agents);
+  if (cut.length > 0) notes.unshift(`Showing ${cut.join(" and ")}.`);
+  const gridNote = notes.join(" ");
+  if (changed("gridNote", gridNote)) byId("grid-note").textContent = gridNote;
   const cells = computeGrid(robots, agents, urls);
   const t2 = performance.now();
   renderGrid(cells);
@@ -287,7 +300,10 @@ function renderGrid(cells: readonly GridCell[]): void {
     return;
   }
   const head = el("tr", {}, [el("th", { scope: "col" }, ["URL"])]);
-  for (const a of agents) head.append(el("th", { scope: "col" }, [a]));
+  for (const a of agents) {
+    const r = readAgentName(a);
+    head.append(el("th", { scope: "col" }, [r.note === undefined ? a : `${a} (as ${r.token})`]));
+  }
   const body = document.createElement("tbody");
   const buttons: HTMLButtonElement[] = [];
   let i = 0;
@@ -608,11 +624,12 @@ function renderExplanation(): void {
   }
   shown.explain = "";
   clear(explainBox);
-  const x = createExplainer(currentDoc(), selected.agent);
+  const typed = readAgentName(selected.agent);
+  const x = createExplainer(currentDoc(), typed.token);
   const e = x.explain(selected.url);
   explainBox.append(
     el("h3", {}, [
-      `${e.agent} · ${e.url} → `,
+      `${typed.name} · ${e.url} → `,
       el("span", { class: e.allowed ? "allowed" : "disallowed" }, [
         e.allowed ? "allowed" : "disallowed",
       ]),
@@ -644,7 +661,11 @@ function renderExplanation(): void {
       ),
     );
   }
-  const notes = [...x.fileNotes.map((n) => n.message), ...e.notes.map((n) => n.message)];
+  const notes = [
+    ...(typed.note === undefined ? [] : [typed.note]),
+    ...x.fileNotes.map((n) => n.message),
+    ...e.notes.map((n) => n.message),
+  ];
   if (notes.length > 0) {
     explainBox.append(
       el("h4", {}, ["Notes"]),

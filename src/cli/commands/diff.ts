@@ -15,7 +15,7 @@ import {
 import { probePaths } from "../../diff/probe-paths.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
-import { agentListOption, formatOption } from "../args.js";
+import { agentNameListOption, formatOption } from "../args.js";
 import { makePaint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
@@ -37,7 +37,9 @@ Options:
   --urls <file>     URLs or paths to compare, one per line ("-" for stdin).
                     Without it, probe paths are derived from both files'
                     patterns: each pattern's path, just inside and just outside it.
-  --agent <a,b>     agents to compare (product tokens, comma-separated).
+  --agent <a,b>     agents to compare (names, comma-separated); a name that
+                    is not a product token is read as a User-agent line
+                    with it is ("MJ12bot" as "MJ"), with a note.
                     Without it: every agent named in either file, plus "*",
                     which stands for any other crawler.
   --format <f>      text (default) or json (one JSON document)
@@ -137,7 +139,7 @@ export const diffCommand: Command = {
     if (stdinUsers > 1) {
       throw new CliError("only one of <old>, <new> and --urls can be - (standard input)");
     }
-    const requested = agentListOption(str(values, "agent"));
+    const requested = agentNameListOption(str(values, "agent"))?.map((a) => a.name);
     const options = { profile: context.profile, wholeFile: values["whole-file"] === true };
     const oldReading = await loadReading(oldArg, options);
     const newReading = await loadReading(newArg, options);
@@ -174,6 +176,7 @@ export const diffCommand: Command = {
         ? "probe paths derived from both files' patterns"
         : `URLs from ${urlsArg === "-" ? "<stdin>" : urlsArg}`;
     const notes = [
+      ...agents.flatMap((a) => (a.note === undefined ? [] : [a.note])),
       ...oldReading.notes.map((n) => `old: ${n}`),
       ...newReading.notes.map((n) => `new: ${n}`),
     ];
