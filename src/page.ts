@@ -17,6 +17,7 @@ export {
   type HeadMeta,
   type HeadRead,
   HeadReader,
+  type IgnoredMeta,
   MAX_HEAD_METAS,
   readHeadMetas,
   readHeadMetasFrom,

@@ -18,6 +18,7 @@ import * as zlib from "node:zlib";
 import type { AccessCheck, RobotsClient } from "../client/robots-client.js";
 import { type PagePolicy, pagePolicy } from "../page/combine.js";
 import {
+  ignoredMetaProblems,
   type PageSourceProblem,
   type PageStatement,
   readPageRuleHeaders,
@@ -272,7 +273,11 @@ export async function fetchPageRules(
     client.productToken,
     options.now === undefined ? {} : { now: options.now },
   );
-  return { url, redirects, fetch: fetched, policy, statements, problems: fromHeaders.problems };
+  const problems = [
+    ...fromHeaders.problems,
+    ...ignoredMetaProblems(fetched.head?.ignored ?? [], client.productToken),
+  ];
+  return { url, redirects, fetch: fetched, policy, statements, problems };
 }
 
 function reason(err: unknown): string {

@@ -22,6 +22,8 @@ export {
   readRule,
 } from "./rules.js";
 export {
+  ignoredMetaProblems,
+  type MetaOutsideHead,
   PAGE_RULE_HEADERS,
   type PageRuleSource,
   type PageSourceProblem,
