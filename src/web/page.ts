@@ -534,13 +534,22 @@ function renderReport(report: SlowResult["report"]): void {
           el("td", { title: CRAWLER_CATEGORIES[e.category] }, [
             CRAWLER_CATEGORIES[e.category].split(":")[0] ?? "",
           ]),
-          el("td", { class: "status" }, [STATUS_TEXT[e.status]]),
+          el("td", { class: "status", "data-testid": "crawler-status" }, [STATUS_TEXT[e.status]]),
           el("td", {}, [
             e.line > 0
               ? lineButton(e.line)
               : e.source === "none" || e.source === "ignores-global"
                 ? "no group applies"
                 : "no rule for /",
+            ...(e.via === undefined
+              ? []
+              : [
+                  ` ${e.via}'s group: its operator documents that ${e.name} follows it when no group names ${e.name}${
+                    e.reference === undefined
+                      ? ""
+                      : `; the reference reading gives ${STATUS_TEXT[e.reference]}`
+                  }`,
+                ]),
           ]),
         ],
       ),

@@ -41,6 +41,13 @@ export interface ReportRow {
   readonly status: CrawlerStatus;
   readonly line: number;
   readonly source: ReportSource;
+  /**
+   * The crawler whose group it follows when none names it, as its operator
+   * documents (Googlebot-Image → Googlebot), when that decided.
+   */
+  readonly via?: string;
+  /** The reference's status, when the operator's documented reading differs. */
+  readonly reference?: CrawlerStatus;
 }
 
 export interface ChangeRow {
@@ -117,6 +124,12 @@ export async function computeSlow(state: PageState): Promise<SlowResult> {
     status: e.status,
     line: e.line,
     source: e.source,
+    ...(e.source === "fallback" && e.crawler.fallback !== undefined
+      ? { via: e.crawler.fallback }
+      : {}),
+    ...(e.reference === undefined || e.reference.status === e.status
+      ? {}
+      : { reference: e.reference.status }),
   }));
   const t2 = performance.now();
   let diff: SlowResult["diff"] = null;

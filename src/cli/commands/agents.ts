@@ -172,6 +172,7 @@ export function crawlerJson(c: CrawlerInfo): Record<string, unknown> {
     honoursRobotsTxt: c.honoursRobotsTxt,
     source: c.source,
     ...(c.sameTokenAs === undefined ? {} : { sameTokenAs: c.sameTokenAs }),
+    ...(c.alsoListedAs === undefined ? {} : { alsoListedAs: c.alsoListedAs }),
     ...(c.docs === undefined ? {} : { docs: c.docs }),
     ...(c.honoursSource === undefined ? {} : { honoursSource: c.honoursSource }),
     ...(c.note === undefined ? {} : { note: c.note }),
