@@ -112,10 +112,56 @@ function side(v: Verdict): DiffSide {
   };
 }
 
+/** One agent's verdicts over every URL compared so far. */
+export interface AgentTally {
+  readonly agent: DiffAgent;
+  /** URLs compared. */
+  compared: number;
+  /** Disallowed in the new version. */
+  disallowedAfter: number;
+  /** Allowed before, disallowed now. */
+  nowDisallowed: number;
+  /** Disallowed before, allowed now. */
+  nowAllowed: number;
+}
+
+/**
+ * The one-line verdict summary of an agent's tally ("GPTBot: now disallowed
+ * on every probed path"): what a reader needs before the details. `what`
+ * names the URLs ("probed path", "URL").
+ */
+export function tallyText(t: AgentTally, what: string): string {
+  const name = t.agent.generic ? "* (any other crawler)" : t.agent.label;
+  const n = t.compared;
+  const plural = (k: number) => `${k} ${what}${k === 1 ? "" : "s"}`;
+  if (t.nowDisallowed === 0 && t.nowAllowed === 0) return `${name}: no change`;
+  const parts: string[] = [];
+  if (t.nowDisallowed > 0) {
+    parts.push(
+      t.disallowedAfter === n && n > 1
+        ? `now disallowed on every ${what} (${t.nowDisallowed} newly)`
+        : `${plural(t.nowDisallowed)} of ${n} newly disallowed`,
+    );
+  }
+  if (t.nowAllowed > 0) {
+    parts.push(
+      t.disallowedAfter === 0 && n > 1
+        ? `now allowed on every ${what} (${t.nowAllowed} newly)`
+        : `${plural(t.nowAllowed)} of ${n} newly allowed`,
+    );
+  }
+  return `${name}: ${parts.join("; ")}`;
+}
+
 /** Compares the verdicts of two files for a fixed set of agents, one URL at a time. */
 export class VerdictComparer {
   readonly agents: readonly DiffAgent[];
-  readonly #pairs: readonly { agent: DiffAgent; before: RobotsMatcher; after: RobotsMatcher }[];
+  readonly #pairs: readonly {
+    agent: DiffAgent;
+    before: RobotsMatcher;
+    after: RobotsMatcher;
+    tally: AgentTally;
+  }[];
 
   constructor(before: RobotsTxt, after: RobotsTxt, agents: readonly DiffAgent[]) {
     this.agents = agents;
@@ -123,7 +169,13 @@ export class VerdictComparer {
       agent,
       before: compileMatcher(before, agent.token),
       after: compileMatcher(after, agent.token),
+      tally: { agent, compared: 0, disallowedAfter: 0, nowDisallowed: 0, nowAllowed: 0 },
     }));
+  }
+
+  /** Each agent's verdicts over every URL compared so far, in agent order. */
+  tallies(): readonly AgentTally[] {
+    return this.#pairs.map((p) => p.tally);
   }
 
   /** The agents whose verdict for `url` differs between the two files. */
@@ -131,7 +183,14 @@ export class VerdictComparer {
     const out: VerdictChange[] = [];
     for (const p of this.#pairs) {
       // isAllowed is the allocation-free path; explain only what changed.
-      if (p.before.isAllowed(url) === p.after.isAllowed(url)) continue;
+      const was = p.before.isAllowed(url);
+      const now = p.after.isAllowed(url);
+      const t = p.tally;
+      t.compared++;
+      if (!now) t.disallowedAfter++;
+      if (was === now) continue;
+      if (now) t.nowAllowed++;
+      else t.nowDisallowed++;
       const b = p.before.check(url);
       const a = p.after.check(url);
       out.push({ agent: p.agent, url, path: b.path, before: side(b), after: side(a) });

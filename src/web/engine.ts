@@ -6,7 +6,12 @@
  * only splits the page's inputs and bounds how much one edit recomputes.
  */
 
-import { agentsToCompare, type VerdictChange, VerdictComparer } from "../diff/diff-robots.js";
+import {
+  agentsToCompare,
+  tallyText,
+  type VerdictChange,
+  VerdictComparer,
+} from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
 import { compileMatcher } from "../match/compile.js";
 import { encodeUtf8 } from "../parse/bytes.js";
@@ -104,6 +109,8 @@ export interface DiffOutcome {
   readonly checked: number;
   /** Agent labels compared (`*` stands for every crawler neither file names). */
   readonly agents: readonly string[];
+  /** One verdict line per agent whose verdicts changed ("GPTBot: now disallowed on every URL or path"). */
+  readonly summary: readonly string[];
 }
 
 /**
@@ -128,5 +135,9 @@ export function computeDiff(
   }
   const changes: VerdictChange[] = [];
   for (const url of targets) changes.push(...comparer.compare(url));
-  return { changes, checked: targets.length, agents: compared.map((a) => a.label) };
+  const summary = comparer
+    .tallies()
+    .filter((t) => t.nowAllowed > 0 || t.nowDisallowed > 0)
+    .map((t) => tallyText(t, "URL or path"));
+  return { changes, checked: targets.length, agents: compared.map((a) => a.label), summary };
 }

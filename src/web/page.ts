@@ -580,6 +580,13 @@ function renderDiff(outcome: SlowResult["diff"]): void {
     `${total === 0 ? "No verdict changes" : `${total} verdict change${total === 1 ? "" : "s"}`} ` +
     `from the deployed version to the edited one, over ${outcome.checked} URLs and paths (the listed URLs and the edges of every pattern) for ${outcome.agents.join(", ")}.`;
   if (total === 0) return;
+  summary.append(
+    el(
+      "ul",
+      { class: "diff-verdicts", "data-testid": "diff-verdicts" },
+      outcome.summary.map((line) => el("li", {}, [line])),
+    ),
+  );
   table.append(
     el("thead", {}, [
       el(

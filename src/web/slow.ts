@@ -72,6 +72,8 @@ export interface SlowResult {
     readonly total: number;
     readonly checked: number;
     readonly agents: readonly string[];
+    /** One verdict line per agent whose verdicts changed, before the details. */
+    readonly summary: readonly string[];
     /** The first MAX_CHANGES changes. */
     readonly changes: readonly ChangeRow[];
   } | null;
@@ -145,6 +147,7 @@ export async function computeSlow(state: PageState): Promise<SlowResult> {
       total: outcome.changes.length,
       checked: outcome.checked,
       agents: outcome.agents,
+      summary: outcome.summary,
       changes: outcome.changes.slice(0, MAX_CHANGES).map((c) => ({
         agent: c.agent.label,
         url: c.url,
