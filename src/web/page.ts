@@ -505,7 +505,8 @@ function renderReport(report: SlowResult["report"]): void {
       el(
         "tr",
         {},
-        ["Crawler", "Operator", "Purpose", "Status", "Decided by"].map((h) =>
+        // Status second: on a phone it stays in view without scrolling sideways.
+        ["Crawler", "Status", "Operator", "Purpose", "Decided by"].map((h) =>
           el("th", { scope: "col" }, [h]),
         ),
       ),
@@ -530,11 +531,11 @@ function renderReport(report: SlowResult["report"]): void {
         },
         [
           el("th", { scope: "row" }, [e.name]),
+          el("td", { class: "status", "data-testid": "crawler-status" }, [STATUS_TEXT[e.status]]),
           el("td", {}, [e.operator]),
           el("td", { title: CRAWLER_CATEGORIES[e.category] }, [
             CRAWLER_CATEGORIES[e.category].split(":")[0] ?? "",
           ]),
-          el("td", { class: "status", "data-testid": "crawler-status" }, [STATUS_TEXT[e.status]]),
           el("td", {}, [
             e.line > 0
               ? lineButton(e.line)
@@ -724,6 +725,30 @@ byId("copy-link").addEventListener("click", async () => {
   }
 });
 
+/**
+ * The text the editor shows after a live fetch: what crawlers got
+ * (docs/protocol.md#status-codes). The body when there is one; for a
+ * 404/410 no rules (a comment says why, so every verdict is allowed); for a
+ * server error or an unreachable site a stand-in that disallows everything,
+ * marked as such. Null when nothing was fetched (refused, error).
+ */
+function whatCrawlersGot(a: FetchAnswer): string | null {
+  const status = typeof a.status === "number" ? `HTTP ${a.status}` : "no answer";
+  if (a.kind === "ok") return typeof a.text === "string" ? a.text : null;
+  if (a.kind === "unavailable") {
+    return `# No robots.txt at ${a.robotsUrl ?? "this site"} (${status}): crawlers read no rules and may fetch everything (RFC 9309 §2.3.1.3).
+`;
+  }
+  if (a.kind === "unreachable") {
+    return `# Stand-in: ${a.robotsUrl ?? "the robots.txt"} could not be fetched (${status}), so crawlers must assume everything is disallowed (RFC 9309 §2.3.1.4).
+# These two lines say that; they are not the site's file.
+User-agent: *
+Disallow: /
+`;
+  }
+  return null;
+}
+
 async function fetchInto(target: HTMLTextAreaElement): Promise<void> {
   const status = byId("fetch-status");
   const url = byId<HTMLInputElement>("fetch-url").value.trim();
@@ -738,8 +763,10 @@ async function fetchInto(target: HTMLTextAreaElement): Promise<void> {
     const answer = (await res.json()) as FetchAnswer;
     clear(status);
     status.append(...renderFetchInfo(answer));
-    if (answer.kind === "ok" && typeof answer.text === "string") {
-      target.value = answer.text;
+    const got = whatCrawlersGot(answer);
+    root.dataset.fetched = answer.kind;
+    if (got !== null) {
+      target.value = got;
       update();
     }
   } catch (err) {
