@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { agentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js";
+import { listAgentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { readAgentName } from "../src/protocol/product-token.js";
 import { agentNotes, computeDiff, computeGrid } from "../src/web/engine.js";
@@ -72,7 +72,7 @@ describe("diff shows agents as written, with their token", () => {
   test("a cut name in a file is labelled with the token it reads as", () => {
     const before = parseRobotsTxt("User-agent: Spinn3r\nDisallow: /\n");
     const after = parseRobotsTxt("User-agent: *\nDisallow:\n");
-    const agents = agentsToCompare([before, after]);
+    const agents = listAgentsToCompare([before, after]);
     assert.deepEqual(
       agents.map((a) => [a.label, a.token]),
       [

@@ -84,7 +84,7 @@ function namedAgents(files: readonly RobotsTxt[]): DiffAgent[] {
  * spelling wins, case-insensitively) plus one stand-in for every other
  * crawler, which reads the `*` groups.
  */
-export function agentsToCompare(
+export function listAgentsToCompare(
   files: readonly RobotsTxt[],
   requested?: readonly string[],
 ): readonly DiffAgent[] {

@@ -7,7 +7,7 @@
  */
 
 import {
-  agentsToCompare,
+  listAgentsToCompare,
   tallyText,
   type VerdictChange,
   VerdictComparer,
@@ -125,7 +125,7 @@ export function computeDiff(
   agents: readonly string[],
   urls: readonly string[],
 ): DiffOutcome {
-  const compared = agentsToCompare([before, after], agents.length > 0 ? agents : undefined);
+  const compared = listAgentsToCompare([before, after], agents.length > 0 ? agents : undefined);
   const comparer = new VerdictComparer(before, after, compared);
   const targets = [...urls];
   const listed = new Set(urls);
