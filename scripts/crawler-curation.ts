@@ -28,6 +28,11 @@ export interface Curation {
   readonly operator?: string;
   readonly docs?: string;
   readonly note?: string;
+  /**
+   * Whether it honours robots.txt, settled by us with a cited source where
+   * ai.robots.txt's spellings of one crawler disagree (SAME_CRAWLER).
+   */
+  readonly honours?: { readonly value: HonoursRobotsTxt; readonly source: string };
 }
 
 const GOOGLE_CRAWLERS = "https://developers.google.com/search/docs/crawling-indexing";
@@ -45,6 +50,37 @@ export const HAND_KEPT: readonly HandKeptCrawler[] = [
     honoursRobotsTxt: "yes",
     docs: `${GOOGLE_CRAWLERS}/googlebot`,
     note: "ignores Crawl-delay",
+  },
+  // Google's common-crawlers page lists two user agent tokens for each of
+  // these (e.g. "Googlebot-Image, Googlebot"), and its crawler overview says
+  // a rule applies when one token matches: a group naming the crawler, else
+  // the Googlebot group, else *.
+  {
+    name: "Googlebot-Image",
+    operator: "Google",
+    category: "search",
+    honoursRobotsTxt: "yes",
+    docs: `${GOOGLE_CRAWLERS}/google-common-crawlers`,
+    note: "Google Images and image results; follows the Googlebot group when not named",
+    fallback: "Googlebot",
+  },
+  {
+    name: "Googlebot-News",
+    operator: "Google",
+    category: "search",
+    honoursRobotsTxt: "yes",
+    docs: `${GOOGLE_CRAWLERS}/google-common-crawlers`,
+    note: "Google News; follows the Googlebot group when not named",
+    fallback: "Googlebot",
+  },
+  {
+    name: "Googlebot-Video",
+    operator: "Google",
+    category: "search",
+    honoursRobotsTxt: "yes",
+    docs: `${GOOGLE_CRAWLERS}/google-common-crawlers`,
+    note: "video results; follows the Googlebot group when not named",
+    fallback: "Googlebot",
   },
   {
     name: "bingbot",
@@ -253,7 +289,6 @@ export const AI_CURATION: Readonly<Record<string, Curation>> = {
     note: "Brave Search; its index is also sold to AI companies",
   },
   Brightbot: { category: TRAIN, operator: "Bright Data" },
-  "Brightbot 1.0": { category: TRAIN, operator: "Bright Data" },
   BuddyBot: { category: USER, note: "a learning companion for children" },
   Bytespider: { category: TRAIN },
   CCBot: {
@@ -340,8 +375,17 @@ export const AI_CURATION: Readonly<Record<string, Curation>> = {
   GPTBot: { category: TRAIN, docs: OPENAI_BOTS },
   HenkBot: { category: TRAIN },
   iAskBot: { category: SEARCH, operator: "iAsk" },
-  iaskspider: { category: SEARCH, operator: "iAsk" },
-  "iaskspider/2.0": { category: SEARCH },
+  iaskspider: {
+    category: SEARCH,
+    operator: "iAsk",
+    // ai.robots.txt says "Unclear" for iaskspider and "No" for
+    // iaskspider/2.0, and iAsk documents neither: the cautious reading wins,
+    // so a site owner does not count on a Disallow it may ignore.
+    honours: {
+      value: "no",
+      source: "https://github.com/ai-robots-txt/ai.robots.txt/blob/main/robots.json",
+    },
+  },
   "ICC-Crawler": { category: TRAIN },
   ImagesiftBot: { category: TRAIN, note: "images for AI products" },
   imageSpider: { category: TRAIN },
@@ -364,13 +408,18 @@ export const AI_CURATION: Readonly<Record<string, Curation>> = {
   "Linguee Bot": { category: TRAIN, note: "translation examples" },
   LinkupBot: { category: SEARCH },
   "Manus-User": { category: USER, operator: "Butterfly Effect (Manus)", note: "browser agent" },
-  "meta-externalagent": { category: TRAIN, operator: "Meta", docs: META_CRAWLERS },
   "Meta-ExternalAgent": { category: TRAIN, operator: "Meta", docs: META_CRAWLERS },
-  "meta-externalfetcher": { category: USER, operator: "Meta", docs: META_CRAWLERS },
   "Meta-ExternalFetcher": { category: USER, operator: "Meta", docs: META_CRAWLERS },
   "meta-webindexer": { category: SEARCH, operator: "Meta", docs: META_CRAWLERS },
-  "MistralAI-User": { category: USER, operator: "Mistral AI" },
-  "MistralAI-User/1.0": { category: USER },
+  "MistralAI-User": {
+    category: USER,
+    operator: "Mistral AI",
+    docs: "https://docs.mistral.ai/robots",
+    // ai.robots.txt says "Unclear" for MistralAI-User and "Yes" for
+    // MistralAI-User/1.0; Mistral's page, the one its User-Agent header
+    // links, says Le Chat's fetcher follows robots.txt.
+    honours: { value: "yes", source: "https://docs.mistral.ai/robots" },
+  },
   "Mozilla-Tabstack": { category: USER, note: "fetches pages for AI agents through an API" },
   MyCentralAIScraperBot: { category: TRAIN },
   NagetBot: { category: TRAIN, operator: "Naget" },
@@ -390,7 +439,6 @@ export const AI_CURATION: Readonly<Record<string, Curation>> = {
   Operator: { category: USER, operator: "OpenAI", note: "browser agent" },
   PanguBot: { category: TRAIN, operator: "Huawei" },
   Panscient: { category: TRAIN },
-  "panscient.com": { category: TRAIN },
   "Perplexity-User": {
     category: USER,
     docs: PERPLEXITY_BOTS,
@@ -404,7 +452,6 @@ export const AI_CURATION: Readonly<Record<string, Curation>> = {
   "Querit-SearchBot": { category: SEARCH, operator: "Querit" },
   QueritBot: { category: SEARCH, operator: "Querit" },
   QuillBot: { category: USER, operator: "QuillBot" },
-  "quillbot.com": { category: USER, operator: "QuillBot" },
   Reflectionbot: { category: "other", note: UNDOCUMENTED },
   SBIntuitionsBot: { category: TRAIN },
   Scrapy: {
@@ -431,7 +478,6 @@ export const AI_CURATION: Readonly<Record<string, Curation>> = {
   VelenPublicWebCrawler: { category: TRAIN },
   WARDBot: { category: TRAIN, operator: "WEBSPARK" },
   "Webzio-Extended": { category: TRAIN, operator: "Webz.io", note: CONTROL },
-  "webzio-extended": { category: TRAIN, operator: "Webz.io", note: CONTROL },
   wpbot: { category: "other", note: "a WordPress chat plugin" },
   WRTNBot: { category: "other", note: UNDOCUMENTED },
   YaK: { category: "other", note: "media monitoring" },
@@ -440,4 +486,22 @@ export const AI_CURATION: Readonly<Record<string, Curation>> = {
   YiyanBot: { category: USER, operator: "Baidu" },
   YouBot: { category: SEARCH },
   ZanistaBot: { category: SEARCH },
+};
+
+/**
+ * Spellings ai.robots.txt lists separately for one crawler, read as the same
+ * token (a case variant, a version, a domain): one catalogue row each, under
+ * the canonical name, with the others in `alsoListedAs`. Where their facts
+ * disagree, the canonical name's curation settles them with a cited source
+ * (`honours`); the import stops otherwise.
+ */
+export const SAME_CRAWLER: Readonly<Record<string, string>> = {
+  "Brightbot 1.0": "Brightbot",
+  "iaskspider/2.0": "iaskspider",
+  "meta-externalagent": "Meta-ExternalAgent",
+  "meta-externalfetcher": "Meta-ExternalFetcher",
+  "MistralAI-User/1.0": "MistralAI-User",
+  "panscient.com": "Panscient",
+  "quillbot.com": "QuillBot",
+  "webzio-extended": "Webzio-Extended",
 };

@@ -25,7 +25,13 @@ import {
   type HonoursRobotsTxt,
 } from "../src/data/crawler-info.js";
 import { asciiLower, leadingProductToken } from "../src/protocol/product-token.js";
-import { AI_CURATION, type Curation, HAND_KEPT, type HandKeptCrawler } from "./crawler-curation.js";
+import {
+  AI_CURATION,
+  type Curation,
+  HAND_KEPT,
+  type HandKeptCrawler,
+  SAME_CRAWLER,
+} from "./crawler-curation.js";
 
 /** One entry of robots.json as published: free text in every field. */
 export interface AiRobotsEntry {
@@ -45,6 +51,8 @@ export interface ImportInput {
   readonly date?: string;
   readonly handKept?: readonly HandKeptCrawler[];
   readonly curation?: Readonly<Record<string, Curation>>;
+  /** Spellings of one crawler: alias → canonical name (SAME_CRAWLER). */
+  readonly sameCrawler?: Readonly<Record<string, string>>;
 }
 
 export interface ImportResult {
@@ -126,21 +134,54 @@ export function importCatalogue(input: ImportInput): ImportResult {
     throw new Error("robots.json is not an object of user-agent names");
   }
   const listed = parsed as Record<string, AiRobotsEntry>;
+  // The shipped spellings go with the shipped curation.
+  const sameCrawler = input.sameCrawler ?? (input.curation === undefined ? SAME_CRAWLER : {});
+  const aliasesOf = new Map<string, string[]>();
+  for (const [alias, canonical] of Object.entries(sameCrawler)) {
+    if (!Object.hasOwn(listed, alias) || !Object.hasOwn(listed, canonical)) continue;
+    if (asciiLower(leadingProductToken(alias)) !== asciiLower(leadingProductToken(canonical))) {
+      throw new Error(`${alias} and ${canonical} read as different tokens: not one crawler`);
+    }
+    aliasesOf.set(canonical, [...(aliasesOf.get(canonical) ?? []), alias].sort(compareNames));
+  }
   const byName = new Map(handKept.map((h) => [h.name, h]));
   const unreviewed: string[] = [];
   const operatorUnread: string[] = [];
   type Draft = Omit<CrawlerInfo, "sameTokenAs">;
   const drafts: Draft[] = [];
-  for (const [name, raw] of Object.entries(listed)) {
-    const entry: AiRobotsEntry = raw !== null && typeof raw === "object" ? raw : {};
-    const respect = normaliseRespect(entry.respect);
+  const entryOf = (name: string): AiRobotsEntry => {
+    const raw = listed[name];
+    return raw !== null && typeof raw === "object" ? (raw as AiRobotsEntry) : {};
+  };
+  for (const name of Object.keys(listed)) {
+    const canonical = sameCrawler[name];
+    if (canonical !== undefined && Object.hasOwn(listed, canonical)) continue;
+    const entry = entryOf(name);
+    const aliases = aliasesOf.get(name) ?? [];
+    const c0 = curation[name];
+    let respect = normaliseRespect(entry.respect);
+    for (const alias of aliases) {
+      const other = normaliseRespect(entryOf(alias).respect);
+      if (other.honours === respect.honours) respect = { ...other, ...respect };
+      else if (c0?.honours === undefined) {
+        throw new Error(
+          `${name} (${respect.honours}) and ${alias} (${other.honours}) disagree on robots.txt: settle it in the curation with a cited source`,
+        );
+      }
+    }
+    if (c0?.honours !== undefined)
+      respect = { honours: c0.honours.value, source: c0.honours.source };
+    const also = aliases.length === 0 ? {} : { alsoListedAs: aliases };
     const hand = byName.get(name);
     if (hand !== undefined) {
       byName.delete(name);
-      drafts.push(draft(hand, "both", hand.honoursRobotsTxt ?? respect.honours, respect.source));
+      drafts.push({
+        ...draft(hand, "both", hand.honoursRobotsTxt ?? respect.honours, respect.source),
+        ...also,
+      });
       continue;
     }
-    const c = curation[name];
+    const c = c0;
     let operator = c?.operator ?? readOperator(entry.operator);
     if (operator === undefined) {
       operatorUnread.push(name);
@@ -153,6 +194,7 @@ export function importCatalogue(input: ImportInput): ImportResult {
       category: c?.category ?? guessCategory(entry.function),
       honoursRobotsTxt: respect.honours,
       source: "ai.robots.txt",
+      ...also,
       ...(respect.source === undefined ? {} : { honoursSource: respect.source }),
       ...(c?.docs === undefined ? {} : { docs: c.docs }),
       ...(c?.note === undefined ? {} : { note: c.note }),
@@ -163,7 +205,9 @@ export function importCatalogue(input: ImportInput): ImportResult {
   for (const hand of byName.values()) {
     drafts.push(draft(hand, "hand-kept", hand.honoursRobotsTxt ?? "unclear", undefined));
   }
-  const staleCuration = Object.keys(curation).filter((n) => !Object.hasOwn(listed, n));
+  const staleCuration = [...Object.keys(curation), ...Object.keys(sameCrawler)].filter(
+    (n) => !Object.hasOwn(listed, n),
+  );
 
   // Names read as the same token: a group naming one applies to all (docs/protocol.md#choosing-rules).
   const byToken = new Map<string, string[]>();

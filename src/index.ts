@@ -19,6 +19,7 @@ export {
 } from "./data/crawlers.js";
 // Comparing two versions of a file ("diff before deploy").
 export {
+  type AgentTally,
   type DiffAgent,
   listAgentsToCompare,
   type VerdictChange,

@@ -11,7 +11,10 @@ export { RobotsError, RobotsErrorCode } from "./errors.js";
 export { combinePageRules, type PagePolicy, type PolicyOptions } from "./page-rules/combine.js";
 export { PAGE_RULE_NAMES, type PageRule, type PageRuleName } from "./page-rules/rules.js";
 export {
+  ignoredMetaProblems,
+  type MetaOutsideHead,
   type PageRuleSource,
+  type PageSourceProblem,
   type PageStatement,
   parseRobotsMeta,
   parseXRobotsTag,
@@ -24,4 +27,9 @@ export {
   type PageFetchOptions,
   type PageRulesResult,
 } from "./page-rules-io/fetch-page.js";
-export { type HeadMeta, type HeadRead, readHeadMetas } from "./page-rules-io/read-head.js";
+export {
+  type HeadMeta,
+  type HeadRead,
+  type IgnoredMeta,
+  readHeadMetas,
+} from "./page-rules-io/read-head.js";

@@ -47,6 +47,11 @@ before(async () => {
     if (req.url === "/robots.txt") {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(SITE);
+    } else if (req.url === "/sitemap.xml") {
+      res.writeHead(200, { "content-type": "application/xml" });
+      res.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${server.origin}/blog/post</loc></url></urlset>`,
+      );
     } else {
       res.writeHead(200, { "content-type": "text/html" });
       res.end(PAGE);

@@ -23,7 +23,7 @@ import { CRAWLER_CATEGORIES, CRAWLERS } from "../src/data/crawlers.js";
 import { isValidProductToken } from "../src/match/agent-token.js";
 import { compileMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
-import { asciiLower } from "../src/protocol/product-token.js";
+import { asciiLower, leadingProductToken } from "../src/protocol/product-token.js";
 import { tokenFindings } from "../src/report/crawler-tokens.js";
 import { REPO_ROOT, SHARED_DIR } from "./helpers/shared.js";
 import { run } from "./helpers/subprocess.js";
@@ -80,10 +80,13 @@ describe("the import reproduces the committed catalogue", { skip: skipReference 
     >;
     assert.ok(sharesFiveWords("Fetches The Page when asked", "it fetches the page when asked."));
     const byName = new Map(CRAWLERS.map((c) => [c.name, c]));
+    for (const c of CRAWLERS) for (const alias of c.alsoListedAs ?? []) byName.set(alias, c);
     for (const [name, entry] of Object.entries(listed)) {
       const c = byName.get(name);
       assert.ok(c !== undefined, name);
       assert.notEqual(c.source, "hand-kept", name);
+      // One row per crawler: a spelling listed apart is settled in the curation.
+      if (c.name !== name || c.alsoListedAs !== undefined) continue;
       const respect = entry.respect.replace(/^\[/, "").toLowerCase();
       const expected = respect.startsWith("yes")
         ? "yes"
@@ -104,14 +107,41 @@ describe("the import reproduces the committed catalogue", { skip: skipReference 
     assert.ok(invalid.length >= 15 && invalid.length <= 30, String(invalid.length));
     const findings = tokenFindings(CRAWLERS);
     for (const name of invalid) {
-      const c = CRAWLERS.find((k) => k.name === name)!;
+      const c = CRAWLERS.find((k) => k.name === name);
+      if (c === undefined) {
+        // A spelling of a crawler listed under another name: same token.
+        const row = CRAWLERS.find((k) => k.alsoListedAs?.includes(name))!;
+        assert.equal(asciiLower(leadingProductToken(name)), asciiLower(row.token), name);
+        continue;
+      }
       assert.notEqual(c.token, name);
       const said = findings.find((f) => f.kind !== "shared" && f.names[0] === name);
       assert.ok(said !== undefined, name);
       assert.match(said.text, new RegExp(`is read as (no token|"${c.token}")`));
     }
-    const mistral = findings.find((f) => f.names[0] === "MistralAI-User/1.0")!;
-    assert.equal(mistral.text, '"MistralAI-User/1.0" is read as "MistralAI-User"');
+    const crawl4ai = findings.find((f) => f.names[0] === "Crawl4AI")!;
+    assert.equal(crawl4ai.text, '"Crawl4AI" is read as "Crawl"');
+  });
+
+  test("one row per crawler: spellings are folded, conflicting facts settled with a source", () => {
+    const seen = new Map<string, string>();
+    for (const c of CRAWLERS) {
+      // A case variant, a version or a domain of a name is the same crawler.
+      const key = asciiLower(c.name).replace(/(\.com|\/[0-9.]+| [0-9.]+)$/, "");
+      assert.equal(seen.get(key), undefined, `${c.name} and ${seen.get(key)}`);
+      seen.set(key, c.name);
+    }
+    const row = (n: string) => CRAWLERS.find((c) => c.name === n)!;
+    assert.deepEqual(row("Meta-ExternalAgent").alsoListedAs, ["meta-externalagent"]);
+    assert.deepEqual(row("Webzio-Extended").alsoListedAs, ["webzio-extended"]);
+    const mistral = row("MistralAI-User");
+    assert.deepEqual(mistral.alsoListedAs, ["MistralAI-User/1.0"]);
+    assert.equal(mistral.honoursRobotsTxt, "yes");
+    assert.equal(mistral.honoursSource, "https://docs.mistral.ai/robots");
+    assert.equal(
+      CRAWLERS.find((c) => c.name === "MistralAI-User/1.0"),
+      undefined,
+    );
   });
 });
 
@@ -212,6 +242,36 @@ describe("importing a newer robots.json", () => {
     const google = r.entries.find((e) => e.name === "Googlebot")!;
     assert.deepEqual([google.source, google.honoursRobotsTxt], ["both", "yes"]);
     assert.match(r.text, /\(commit not recorded\)/);
+  });
+
+  test("spellings of one crawler make one row; a disagreement needs a cited settlement", () => {
+    const spellings = {
+      "Foo-Bot": { operator: "Foo", respect: "Yes", function: "x" },
+      "foo-bot/1.0": { operator: "Foo", respect: "No", function: "x" },
+    };
+    const base = {
+      robotsJson: JSON.stringify(spellings),
+      license: licence,
+      handKept: [],
+      sameCrawler: { "foo-bot/1.0": "Foo-Bot" },
+    };
+    assert.throws(
+      () => importCatalogue({ ...base, curation: { "Foo-Bot": { category: "ai-training" } } }),
+      /Foo-Bot \(yes\) and foo-bot\/1\.0 \(no\) disagree on robots\.txt: settle it in the curation/,
+    );
+    const settled = importCatalogue({
+      ...base,
+      curation: {
+        "Foo-Bot": {
+          category: "ai-training",
+          honours: { value: "no", source: "https://example.com/foo" },
+        },
+      },
+    });
+    assert.deepEqual(
+      settled.entries.map((e) => [e.name, e.honoursRobotsTxt, e.honoursSource, e.alsoListedAs]),
+      [["Foo-Bot", "no", "https://example.com/foo", ["foo-bot/1.0"]]],
+    );
   });
 
   test("the output does not depend on the order of robots.json", () => {

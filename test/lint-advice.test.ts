@@ -39,7 +39,7 @@ describe("pattern-without-leading-slash (docs/protocol.md#matching): a fix never
       const [d] = findings(`User-agent: *\nDisallow: ${value}\n`, "pattern-without-leading-slash");
       assert.ok(d !== undefined);
       assert.match(d.message, /names a host/);
-      assert.match(d.fix, /^remove the line: a robots.txt governs only the host/);
+      assert.match(d.fix, /^Remove the line: a robots.txt governs only the host/);
       assert.deepEqual(suggestedRules(d.fix), []);
     });
   }
@@ -50,7 +50,7 @@ describe("pattern-without-leading-slash (docs/protocol.md#matching): a fix never
       "pattern-without-leading-slash",
     );
     assert.ok(d !== undefined);
-    assert.match(d.fix, /^if www\.example\.com is this site/);
+    assert.match(d.fix, /^If www\.example\.com is this site/);
     assert.deepEqual(suggestedRules(d.fix), ["/private/"]);
   });
 });
@@ -64,7 +64,7 @@ describe("user-agent-token-cut (docs/protocol.md#groups): says which token the l
     assert.ok(d !== undefined);
     assert.match(d.message, /names the token "Mozilla"/);
     assert.match(d.message, /whole User-Agent header/);
-    assert.equal(d.fix, 'name the crawler by its product token: "User-agent: GPTBot"');
+    assert.equal(d.fix, 'Name the crawler by its product token: "User-agent: GPTBot".');
   });
 
   test("MJ12bot is named as meant: no suggestion to write MJ", () => {
@@ -74,7 +74,7 @@ describe("user-agent-token-cut (docs/protocol.md#groups): says which token the l
     assert.match(d.message, /token "MJ"/);
     assert.match(d.message, /MJ12bot \(Majestic\)/);
     assert.doesNotMatch(d.fix, /User-agent: MJ"/);
-    assert.match(d.fix, /keep "User-agent: MJ12bot"/);
+    assert.match(d.fix, /Keep "User-agent: MJ12bot"/);
   });
 
   test("an unknown name with digits gets no cut token as a fix either", () => {
@@ -86,7 +86,7 @@ describe("user-agent-token-cut (docs/protocol.md#groups): says which token the l
 
   test("a version is dropped: the name alone", () => {
     const [d] = findings("User-agent: Googlebot/2.1\nDisallow: /\n", "user-agent-token-cut");
-    assert.equal(d?.fix, 'write "User-agent: Googlebot"');
+    assert.equal(d?.fix, 'Write "User-agent: Googlebot".');
   });
 });
 
@@ -100,7 +100,7 @@ describe("sitemap-not-absolute (docs/protocol.md#other-directives)", () => {
 
   test("a host without a scheme gets the scheme", () => {
     const [d] = findings("Sitemap: www.example.org/sitemap.xml\n", "sitemap-not-absolute");
-    assert.equal(d?.fix, 'write the full URL: "Sitemap: https://www.example.org/sitemap.xml"');
+    assert.equal(d?.fix, 'Write the full URL: "Sitemap: https://www.example.org/sitemap.xml".');
   });
 });
 
@@ -120,15 +120,71 @@ describe("values crawlers skip", () => {
 
   test("a pattern with a space: %20 for one path, a line each for two", () => {
     const [one] = findings("User-agent: *\nDisallow: /x y\n", "pattern-with-space");
-    assert.equal(one?.fix, 'write %20 for a space: "Disallow: /x%20y"');
+    assert.equal(one?.fix, 'Write %20 for a space: "Disallow: /x%20y".');
     assert.equal(one?.column, "Disallow: /x".length + 1);
     const [two] = findings("User-agent: *\nDisallow: /a /b\n", "pattern-with-space");
-    assert.equal(two?.fix, 'write one path per line: "Disallow: /a", "Disallow: /b"');
+    assert.equal(two?.fix, 'Write one path per line: "Disallow: /a", "Disallow: /b".');
     // "/ *reviews" split in two would block the whole site.
     const [root] = findings("User-agent: *\nDisallow: / *reviews\n", "pattern-with-space");
     assert.equal(
       root?.fix,
-      'write "Disallow: /%20*reviews" for a real space, or "Disallow: /*reviews"',
+      'Write "Disallow: /%20*reviews" for a real space, or "Disallow: /*reviews".',
     );
+  });
+});
+
+describe("fixes that never name an unrelated crawler, with their caveats", () => {
+  test("a name with spaces gets the catalogue crawler it spells (ChatGPT User → ChatGPT-User)", () => {
+    const [d] = findings("User agent: ChatGPT User\nDisallow: /\n", "user-agent-token-cut");
+    assert.equal(d?.fix, 'Name the crawler by its product token: "User-agent: ChatGPT-User".');
+  });
+  for (const name of ["Screaming Frog SEO Spider", "Sogou web spider", "My Code Crawler"]) {
+    test(`${name}: no word of the name is taken for a catalogue crawler`, () => {
+      const [d] = findings(`User-agent: ${name}\nDisallow: /\n`, "user-agent-token-cut");
+      assert.ok(d !== undefined);
+      assert.doesNotMatch(d.fix, /"User-agent: (Spider|Code)"/);
+      assert.match(d.fix, /as its documentation gives it/);
+    });
+  }
+  test("a fix that blocks scripts or styles says so", () => {
+    const [js] = findings("User-agent: *\nDisallow:.js$\n", "pattern-without-leading-slash");
+    assert.match(js?.fix ?? "", /"Disallow: \/\*\.js\$"/);
+    assert.match(js?.fix ?? "", /search engines fetch scripts to render pages/);
+    const [css] = findings("User-agent: *\nDisallow: theme.css\n", "pattern-without-leading-slash");
+    assert.match(css?.fix ?? "", /style sheets/);
+    const [php] = findings("User-agent: *\nDisallow: .php$\n", "pattern-without-leading-slash");
+    assert.doesNotMatch(php?.fix ?? "", /render/);
+  });
+  test("removing a plain Disallow shadowed by a wildcard rule carries the no-wildcard caveat", () => {
+    const [d] = findings("User-agent: *\nDisallow: /a\nDisallow: /a*\n", "shadowed-rule");
+    assert.match(
+      d?.fix ?? "",
+      /^Remove this line; but crawlers without wildcard support read line 3 literally/,
+    );
+    const [w] = findings("User-agent: *\nDisallow: /a*\nDisallow: /a$\n", "shadowed-rule");
+    assert.equal(w?.fix, "Remove this line.");
+  });
+  test("every message and fix is a sentence", () => {
+    const text = "User agent: ChatGPT User\nDisallow: x\nfoo bar baz\nCrawl-delay: x\n";
+    for (const d of lintRobotsTxt(text).diagnostics) {
+      for (const s of [d.message, d.fix]) assert.match(s, /^[^a-z].*[.!?]$/s, s);
+    }
+  });
+});
+
+describe("bodies that are no robots.txt", () => {
+  test("a JSON error body is an error, and the exit status says so", () => {
+    const ids = lintRobotsTxt('{"error": "not found"}\n').diagnostics.map(
+      (d) => `${d.id}:${d.severity}`,
+    );
+    assert.ok(ids.includes("no-rules:error"), ids.join());
+  });
+  test("markup above a real group: the group is read and linted", () => {
+    const r = lintRobotsTxt("<script>x()</script>\nUser-agent: *\nDisallow: private\n");
+    assert.equal(r.robots.groups.length, 1);
+    const html = r.diagnostics.find((d) => d.id === "html-instead-of-robots");
+    assert.equal(html?.severity, "warning");
+    assert.match(html?.message ?? "", /its rules are in force/);
+    assert.ok(r.diagnostics.some((d) => d.id === "pattern-without-leading-slash"));
   });
 });

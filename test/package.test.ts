@@ -100,7 +100,7 @@ describe("README: lint, explain, diff and the crawler report from the main entry
     assert.equal(d?.id, "pattern-without-leading-slash");
     assert.equal(
       d?.fix,
-      `write "Disallow: /wp-login.php" (from the site's root) or "Disallow: /*wp-login.php" (in any folder)`,
+      `Write "Disallow: /wp-login.php" (from the site's root) or "Disallow: /*wp-login.php" (in any folder).`,
     );
   });
 

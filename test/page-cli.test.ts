@@ -185,6 +185,28 @@ describe("robots page <file | -> with --header", () => {
     assert.equal(run.code, 1);
     assert.deepEqual([out.index, out.snippet, out.maxSnippet], [false, false, 0]);
   });
+  it("robots metas outside the head are reported, in text and in JSON problems", async () => {
+    const stdin =
+      "<head><title>t</title><noscript><meta name=robots content=noindex></noscript></head>\n<body>\n<meta name=robots content=noindex>";
+    const text = await robots(["page", "-"], { stdin });
+    assert.equal(text.code, 0, "Google ignores both: the page may be indexed");
+    assert.match(
+      text.stdout,
+      /meta tag ignored: <meta name="robots" content="noindex">: this robots meta tag on line 1, inside <noscript>/,
+    );
+    assert.match(
+      text.stdout,
+      /on line 3, after the head ended, says "noindex": Google reads robots meta tags in the head only and ignores it; other crawlers may apply it/,
+    );
+    const json = JSON.parse((await robots(["page", "-", "--format", "json"], { stdin })).stdout);
+    assert.deepEqual(
+      json.problems.map((p: { via: string; line: number }) => [p.via, p.line]),
+      [
+        ["meta", 1],
+        ["meta", 3],
+      ],
+    );
+  });
   it("stdin", async () => {
     const run = await robots(["page", "-", "--agent", "bingbot", "--format", "json"], {
       stdin: "<meta name=bingbot content=notranslate>",

@@ -7,7 +7,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { combinePageRules, readHeadMetas, readPageRuleMetas } from "../src/page-rules.js";
+import {
+  combinePageRules,
+  ignoredMetaProblems,
+  readHeadMetas,
+  readPageRuleMetas,
+} from "../src/page-rules.js";
 import { HeadReader } from "../src/page-rules-io/read-head.js";
 
 function metas(html: string): string[] {
@@ -135,7 +140,9 @@ describe("HTML edge cases", () => {
           reader.write(html.subarray(at, p));
           at = p;
         }
-        assert.deepEqual(reader.end().metas, whole.metas);
+        const got = reader.end();
+        assert.deepEqual(got.metas, whole.metas);
+        assert.deepEqual(got.ignored, whole.ignored);
       }),
       { numRuns: 200 },
     );
@@ -148,5 +155,56 @@ describe("HTML edge cases", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("robots metas a head-only, script-running reader does not apply (docs/page-rules.md)", () => {
+  const html = `<!doctype html><html><head><title>t</title>
+<noscript><meta name="robots"
+  content="noindex"></noscript>
+</head><body><p>text</p>
+<script>"<meta name=robots content=nofollow>"</script>
+<meta name="robots" content="noindex, nofollow"><meta name="description" content="d">
+<meta name="Googlebot" content="nosnippet"><meta name="bingbot" content="noindex">
+</body></html>`;
+  it("metas after the head and inside <noscript> are read with their lines, never applied", () => {
+    const r = readHeadMetas(html);
+    assert.deepEqual(r.metas, []);
+    assert.equal(r.end, "head-end");
+    assert.deepEqual(
+      r.ignored.map((m) => `${m.where}:${m.line}:${m.name}=${m.content}`),
+      [
+        "noscript:2:robots=noindex",
+        "body:6:robots=noindex, nofollow",
+        "body:6:description=d",
+        "body:7:Googlebot=nosnippet",
+        "body:7:bingbot=noindex",
+      ],
+    );
+  });
+  it("problems name the robots metas and the agent's, where they were and what they said", () => {
+    const problems = ignoredMetaProblems(readHeadMetas(html).ignored, "Googlebot");
+    assert.deepEqual(
+      problems.map((p) => [p.via, p.line]),
+      [
+        ["meta", 2],
+        ["meta", 6],
+        ["meta", 7],
+      ],
+    );
+    assert.match(problems[0]!.problem, /inside <noscript>, says "noindex": Google runs scripts/);
+    assert.match(
+      problems[1]!.problem,
+      /after the head ended, says "noindex, nofollow": Google reads robots meta tags in the head only/,
+    );
+    assert.match(problems[1]!.problem, /other crawlers may apply it/);
+    assert.equal(problems[1]!.text, '<meta name="robots" content="noindex, nofollow">');
+  });
+  it("the scan after the head stops at the byte limit", () => {
+    const late = `<head></head><body>${"x".repeat(5000)}<meta name=robots content=noindex>`;
+    const r = readHeadMetas(late, 1000);
+    assert.equal(r.end, "head-end");
+    assert.deepEqual(r.ignored, []);
+    assert.equal(readHeadMetas(late).ignored.length, 1);
   });
 });

@@ -14,12 +14,12 @@ import { readContentSignal, readUsageStatement } from "../src/usage/vocabulary.j
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
 /**
- * Does a fix propose, without "if you mean to allow it", a line that
+ * Does a fix propose, without "If you mean to allow it", a line that
  * allows something? Each quoted suggestion is read with the reader of the
  * directive the finding is about.
  */
 function allowsUnconditionally(fix: string, signal: boolean): boolean {
-  if (fix.startsWith("if you mean to allow it")) return false;
+  if (fix.startsWith("If you mean to allow it")) return false;
   for (const m of fix.matchAll(/"([^"]*)"/g)) {
     let text = m[1]!.replace(/^content-(?:usage|signal):\s*/i, "");
     if (text.startsWith("/")) text = splitContentUsage(text).statement;
@@ -36,7 +36,10 @@ describe("usage lint advice", () => {
     );
     const d = diagnostics.find((x) => x.id === "usage-path-without-slash");
     assert.ok(d);
-    assert.equal(d.fix, 'if you mean to allow it, write "Content-Usage: /blog/drafts/ train-ai=y"');
+    assert.equal(
+      d.fix,
+      'If you mean to allow it, write "Content-Usage: /blog/drafts/ train-ai=y".',
+    );
   });
 
   it("a rewrite that would allow is conditional; one that disallows is direct", () => {
@@ -45,10 +48,10 @@ describe("usage lint advice", () => {
     );
     const fixes = diagnostics.filter((d) => d.id === "usage-invalid-value").map((d) => d.fix);
     assert.deepEqual(fixes, [
-      'if you mean to allow it, write "train-ai=y"',
-      'write "search=n"',
-      'if you mean to allow it, write "ai-train=yes"',
-      'write "search=no"',
+      'If you mean to allow it, write "train-ai=y".',
+      'Write "search=n".',
+      'If you mean to allow it, write "ai-train=yes".',
+      'Write "search=no".',
     ]);
   });
 

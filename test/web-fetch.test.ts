@@ -85,13 +85,26 @@ test("live fetch: a 404 means no robots.txt, a closed port a server error (RFC 9
   const page = await browser.context.newPage();
   await page.goto(open.url);
   await waitFor(page, `document.documentElement.dataset.ready === "1"`);
-  const before = await page.getByTestId("robots-txt").inputValue();
+  // The sample file blocks GPTBot: after each fetch the grid must show what
+  // crawlers got from the site instead.
+  await page.getByTestId("agents").fill("GPTBot, Googlebot");
+  await page.getByTestId("urls").fill("/private/x\n/");
+  const verdicts = async () =>
+    (await page.evaluate(
+      `[...document.querySelectorAll('[data-testid="result"]')].map((c) => c.dataset.verdict)`,
+    )) as string[];
   const missing = await startServer((_req, res) => res.writeHead(404).end());
   assert.match(await fetchIn(page, `${missing.origin}/`), /^unavailable: .*HTTP 404/);
+  // 404: no rules, so every verdict is allowed; the editor says why.
+  assert.match(await page.getByTestId("robots-txt").inputValue(), /^# No robots\.txt .*HTTP 404/);
+  assert.deepEqual(await verdicts(), ["allowed", "allowed", "allowed", "allowed"]);
   await missing.close();
   assert.match(await fetchIn(page, `${missing.origin}/`), /^unreachable: /);
-  // Neither answer replaces the file being edited.
-  assert.equal(await page.getByTestId("robots-txt").inputValue(), before);
+  // Unreachable: everything disallowed, marked as a stand-in.
+  const standIn = await page.getByTestId("robots-txt").inputValue();
+  assert.match(standIn, /^# Stand-in: .* must assume everything is disallowed/);
+  assert.equal(await page.evaluate("document.documentElement.dataset.fetched"), "unreachable");
+  assert.deepEqual(await verdicts(), ["disallowed", "disallowed", "disallowed", "disallowed"]);
   await page.close();
 });
 

@@ -170,6 +170,54 @@ test("crawler report: every crawler's status equals reportCrawlers (robots agent
   await page.close();
 });
 
+test("at 375 px the crawler report's status is in view without scrolling sideways; targets ≥ 24 px", async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(PAGE_URL);
+  await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+  await setFields(page, { "robots-txt": RULES });
+  await settled(page);
+  const boxes = (await page.evaluate(`(() => {
+    const row = document.querySelector('[data-testid="crawler"]');
+    const cell = row.querySelector('[data-testid="crawler-status"]');
+    const wrap = row.closest(".grid-wrap");
+    const c = cell.getBoundingClientRect();
+    const w = wrap.getBoundingClientRect();
+    const small = [...document.querySelectorAll("button, select, input")]
+      .filter((e) => e.offsetParent !== null)
+      .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
+      .filter(([, r]) => r.height < 24 || r.width < 24)
+      .map(([n, r]) => n + " " + r.width + "x" + r.height);
+    return { right: c.right, wrapRight: w.right, scrollLeft: wrap.scrollLeft, docWidth: document.documentElement.scrollWidth, small };
+  })()`)) as {
+    right: number;
+    wrapRight: number;
+    scrollLeft: number;
+    docWidth: number;
+    small: string[];
+  };
+  assert.ok(boxes.right <= boxes.wrapRight && boxes.right <= 375, JSON.stringify(boxes));
+  assert.equal(boxes.scrollLeft, 0);
+  assert.ok(boxes.docWidth <= 375, `the page scrolls sideways: ${boxes.docWidth}`);
+  assert.deepEqual(boxes.small, []);
+  await page.close();
+});
+
+test("names that are not product tokens are read as a User-agent line reads them, with a note", async () => {
+  const page = await open();
+  const text = "User-agent: MJ12bot\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g\n";
+  await setFields(page, { "robots-txt": text, agents: "MJ12bot, Googlebot/2.1", urls: "/g" });
+  const cells = await grid(page);
+  assert.deepEqual(cells, [
+    ["MJ12bot", "/g", "disallowed", "2"],
+    ["Googlebot/2.1", "/g", "disallowed", "5"],
+  ]);
+  const note = (await page.locator("#grid-note").textContent()) ?? "";
+  assert.match(note, /"MJ12bot" is not a product token: read as "MJ"/);
+  assert.match(note, /read as "Googlebot"/);
+  await page.close();
+});
+
 test("diff: every verdict that changes from the deployed version is listed, and only those", async () => {
   const deployed = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n";
   const edited = "User-agent: *\nDisallow: /private/\nDisallow: /drafts\nAllow: /private/press/\n";

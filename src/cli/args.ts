@@ -3,7 +3,12 @@
  * one-line message that says what to pass instead (exit status 2).
  */
 import { isValidProductToken, readProductToken } from "../match/agent-token.js";
-import { isProductTokenChar, leadingProductToken } from "../protocol/product-token.js";
+import {
+  type AgentName,
+  isProductTokenChar,
+  leadingProductToken,
+  readAgentName,
+} from "../protocol/product-token.js";
 import { CliError } from "./errors.js";
 
 /**
@@ -47,16 +52,37 @@ export function agentOption(
   );
 }
 
-/** A comma-separated list of product tokens (`--agent Googlebot,GPTBot`). */
-export function agentListOption(value: string | undefined): string[] | undefined {
+/**
+ * A crawler name from --agent for the commands that read names as a
+ * `User-agent:` line is read (explain, diff): `MJ12bot` is matched as `MJ`,
+ * with a note (docs/protocol.md#groups). `check` and `batch` keep
+ * agentOption, which refuses such names.
+ */
+export function agentNameOption(
+  agent: string | undefined,
+  example = "Googlebot",
+  name = "--agent",
+): AgentName {
+  const pass = name.startsWith("--") ? `${name} ` : "";
+  if (agent === undefined) throw new CliError(`missing ${name} <name>, e.g. ${pass}${example}`);
+  if (agent.trim() === "") {
+    throw new CliError(`empty ${name}: pass the crawler's name, e.g. ${pass}${example}`);
+  }
+  return readAgentName(agent);
+}
+
+/** A comma-separated list of crawler names, read as agentNameOption reads one. */
+export function agentNameListOption(value: string | undefined): AgentName[] | undefined {
   if (value === undefined) return undefined;
   const list = value
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   if (list.length === 0)
-    throw new CliError("--agent needs at least one token, e.g. --agent Googlebot,GPTBot");
-  return list.map((a) => agentOption(a));
+    throw new CliError("--agent needs at least one name, e.g. --agent Googlebot,GPTBot");
+  const out: AgentName[] = [];
+  for (const a of list) if (!out.some((o) => o.name === a)) out.push(agentNameOption(a));
+  return out;
 }
 
 /** --format, checked against what the command can print. */

@@ -44,6 +44,12 @@ export interface CrawlerInfo {
   readonly source: "ai.robots.txt" | "hand-kept" | "both";
   /** Other crawlers in the catalogue read as the same token (ASCII case-insensitively). */
   readonly sameTokenAs?: readonly string[];
+  /**
+   * Other spellings of this crawler that ai.robots.txt lists separately
+   * (`meta-externalagent`, `MistralAI-User/1.0`): one row here, under its
+   * operator's spelling; each reads as the same token.
+   */
+  readonly alsoListedAs?: readonly string[];
   /** The page where the operator or ai.robots.txt's source says whether robots.txt is honoured. */
   readonly honoursSource?: string;
   /** The operator's own page about the crawler. */

@@ -6,13 +6,21 @@
  */
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { asciiLower } from "../protocol/product-token.js";
+import { asciiLower, readAgentName } from "../protocol/product-token.js";
 
 export interface DiffAgent {
   /** The product token the matchers are given. */
   readonly token: string;
-  /** How to show it: the token, or `*` for the stand-in of every unnamed crawler. */
+  /** The name as given or as the file writes it (`MJ12bot`), or `*` for the stand-in. */
+  readonly name: string;
+  /**
+   * How to show it: the name as given or as the file writes it, with the
+   * token when that differs (`Spinn3r (as Spinn)`), or `*` for the stand-in
+   * of every unnamed crawler.
+   */
   readonly label: string;
+  /** Why the token differs from the name (docs/protocol.md#groups), as a sentence. */
+  readonly note?: string;
   /** The stand-in for crawlers named in neither file (they get the `*` groups). */
   readonly generic: boolean;
 }
@@ -38,9 +46,14 @@ export interface VerdictChange {
 /** Base of the token that stands for "any crawler not named in either file". */
 const GENERIC_BASE = "AnyOtherBot";
 
-function namedTokens(files: readonly RobotsTxt[]): string[] {
+/** The name as written and the token it reads as, when they differ. */
+function shownAs(name: string, token: string): string {
+  return name === token ? token : `${name} (as ${token})`;
+}
+
+function namedAgents(files: readonly RobotsTxt[]): DiffAgent[] {
   const seen = new Set<string>();
-  const out: string[] = [];
+  const out: DiffAgent[] = [];
   for (const robots of files) {
     for (const g of robots.groups) {
       for (const a of g.agents) {
@@ -48,7 +61,20 @@ function namedTokens(files: readonly RobotsTxt[]): string[] {
         const key = asciiLower(a.token);
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push(a.token);
+        // The value up to its first space is the name as written (`Spinn3r`
+        // for `Spinn3r/1.0 +http…`): shown with the token it reads as.
+        const written = a.value.trim().split(/\s/)[0] ?? a.token;
+        out.push({
+          token: a.token,
+          name: written,
+          label: shownAs(written, a.token),
+          generic: false,
+          ...(written === a.token
+            ? {}
+            : {
+                note: `line ${a.line} "User-agent: ${a.value}" names the token ${JSON.stringify(a.token)} (docs/protocol.md#groups).`,
+              }),
+        });
       }
     }
   }
@@ -56,25 +82,29 @@ function namedTokens(files: readonly RobotsTxt[]): string[] {
 }
 
 /**
- * The agents to compare: `requested` when given, else every agent named in
- * either file (first spelling wins, case-insensitively) plus one stand-in for
- * every other crawler, which reads the `*` groups.
+ * The agents to compare: `requested` when given (each read as a `User-agent:`
+ * line is, readAgentName), else every agent named in either file (first
+ * spelling wins, case-insensitively) plus one stand-in for every other
+ * crawler, which reads the `*` groups.
  */
 export function listAgentsToCompare(
   files: readonly RobotsTxt[],
   requested?: readonly string[],
 ): readonly DiffAgent[] {
   if (requested !== undefined) {
-    return requested.map((token) => ({ token, label: token, generic: false }));
+    return requested.map(readAgentName).map((a) => ({
+      token: a.token,
+      name: a.name,
+      label: a.note === undefined ? a.name : shownAs(a.name, a.token),
+      generic: false,
+      ...(a.note === undefined ? {} : { note: a.note }),
+    }));
   }
-  const named = namedTokens(files);
-  const taken = new Set(named.map(asciiLower));
+  const named = namedAgents(files);
+  const taken = new Set(named.map((a) => asciiLower(a.token)));
   let generic = GENERIC_BASE;
   for (let i = 2; taken.has(asciiLower(generic)); i++) generic = `${GENERIC_BASE}-${"x".repeat(i)}`;
-  return [
-    ...named.map((token) => ({ token, label: token, generic: false })),
-    { token: generic, label: "*", generic: true },
-  ];
+  return [...named, { token: generic, name: "*", label: "*", generic: true }];
 }
 
 function side(v: Verdict): DiffSide {
@@ -86,10 +116,56 @@ function side(v: Verdict): DiffSide {
   };
 }
 
+/** One agent's verdicts over every URL compared so far. */
+export interface AgentTally {
+  readonly agent: DiffAgent;
+  /** URLs compared. */
+  compared: number;
+  /** Disallowed in the new version. */
+  disallowedAfter: number;
+  /** Allowed before, disallowed now. */
+  nowDisallowed: number;
+  /** Disallowed before, allowed now. */
+  nowAllowed: number;
+}
+
+/**
+ * The one-line verdict summary of an agent's tally ("GPTBot: now disallowed
+ * on every probed path"): what a reader needs before the details. `what`
+ * names the URLs ("probed path", "URL").
+ */
+export function tallyText(t: AgentTally, what: string): string {
+  const name = t.agent.generic ? "* (any other crawler)" : t.agent.label;
+  const n = t.compared;
+  const plural = (k: number) => `${k} ${what}${k === 1 ? "" : "s"}`;
+  if (t.nowDisallowed === 0 && t.nowAllowed === 0) return `${name}: no change`;
+  const parts: string[] = [];
+  if (t.nowDisallowed > 0) {
+    parts.push(
+      t.disallowedAfter === n && n > 1
+        ? `now disallowed on every ${what} (${t.nowDisallowed} newly)`
+        : `${plural(t.nowDisallowed)} of ${n} newly disallowed`,
+    );
+  }
+  if (t.nowAllowed > 0) {
+    parts.push(
+      t.disallowedAfter === 0 && n > 1
+        ? `now allowed on every ${what} (${t.nowAllowed} newly)`
+        : `${plural(t.nowAllowed)} of ${n} newly allowed`,
+    );
+  }
+  return `${name}: ${parts.join("; ")}`;
+}
+
 /** Compares the verdicts of two files for a fixed set of agents, one URL at a time. */
 export class VerdictComparer {
   readonly agents: readonly DiffAgent[];
-  readonly #pairs: readonly { agent: DiffAgent; before: RobotsMatcher; after: RobotsMatcher }[];
+  readonly #pairs: readonly {
+    agent: DiffAgent;
+    before: RobotsMatcher;
+    after: RobotsMatcher;
+    tally: AgentTally;
+  }[];
 
   constructor(before: RobotsTxt, after: RobotsTxt, agents: readonly DiffAgent[]) {
     this.agents = agents;
@@ -97,7 +173,13 @@ export class VerdictComparer {
       agent,
       before: compileMatcher(before, agent.token),
       after: compileMatcher(after, agent.token),
+      tally: { agent, compared: 0, disallowedAfter: 0, nowDisallowed: 0, nowAllowed: 0 },
     }));
+  }
+
+  /** Each agent's verdicts over every URL compared so far, in agent order. */
+  tallies(): readonly AgentTally[] {
+    return this.#pairs.map((p) => p.tally);
   }
 
   /** The agents whose verdict for `url` differs between the two files. */
@@ -105,7 +187,14 @@ export class VerdictComparer {
     const out: VerdictChange[] = [];
     for (const p of this.#pairs) {
       // isAllowed is the allocation-free path; explain only what changed.
-      if (p.before.isAllowed(url) === p.after.isAllowed(url)) continue;
+      const was = p.before.isAllowed(url);
+      const now = p.after.isAllowed(url);
+      const t = p.tally;
+      t.compared++;
+      if (!now) t.disallowedAfter++;
+      if (was === now) continue;
+      if (now) t.nowAllowed++;
+      else t.nowDisallowed++;
       const b = p.before.check(url);
       const a = p.after.check(url);
       out.push({ agent: p.agent, url, path: b.path, before: side(b), after: side(a) });

@@ -67,25 +67,44 @@ export function describeRelativePattern(
     };
   }
   const message = `${JSON.stringify(written)} does not start with "/" or "*": paths always start with "/", so this rule never matches`;
+  const caveat = renderingCaveat(written, name);
   if (written.startsWith("?") || written.startsWith(".")) {
-    return { message, fix: `write "${name}: /*${written}" to match it anywhere` };
+    return { message, fix: `write "${name}: /*${written}" to match it anywhere${caveat}` };
   }
   return {
     message,
-    fix: `write "${name}: /${written}" (from the site's root) or "${name}: /*${written}" (in any folder)`,
+    fix: `write "${name}: /${written}" (from the site's root) or "${name}: /*${written}" (in any folder)${caveat}`,
   };
 }
 
 /**
- * Known crawler names by lower case, for "which crawler did the author
+ * A caveat for a fix that makes a Disallow block scripts or style sheets
+ * (`Disallow:.js$` → `/*.js$`): search engines fetch them to render pages,
+ * so the fixed rule may cost more than the author meant.
+ */
+function renderingCaveat(written: string, name: string): string {
+  if (name.toLowerCase() !== "disallow") return "";
+  const m = /\.(m?js|css)\$?$/i.exec(written);
+  if (m === null) return "";
+  const what = m[1]!.toLowerCase() === "css" ? "style sheets" : "scripts";
+  return `; note that this blocks every one of those ${what}, and search engines fetch ${what} to render pages: a page they cannot render may rank lower, so block them only if you mean to`;
+}
+
+/**
+ * A name with case, spaces, "-" and "_" folded away: `ChatGPT User`,
+ * `chatgpt-user` and `ChatGPT_User` are one key.
+ */
+function foldName(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, "");
+}
+
+/**
+ * Known crawler names by folded name, for "which crawler did the author
  * mean": names of letters, digits, "-" and "_" (`MJ12bot`), which a line can
  * spell; not `ChatGPT Agent` or `MistralAI-User/1.0`, whose token is named.
  */
-const KNOWN_TOKENS = new Map(
-  CRAWLERS.filter((c) => /^[A-Za-z0-9_-]+$/.test(c.name)).map((c) => [
-    c.name.toLowerCase(),
-    c.name,
-  ]),
+const KNOWN_NAMES = new Map(
+  CRAWLERS.filter((c) => /^[A-Za-z0-9_-]+$/.test(c.name)).map((c) => [foldName(c.name), c.name]),
 );
 
 function operatorOf(name: string): string {
@@ -93,17 +112,53 @@ function operatorOf(name: string): string {
   return c === undefined || c.operator === "unknown" ? "" : ` (${c.operator})`;
 }
 
+/** `Name/1.2 +http://…` → `Name`: a product without its version and link. */
+function withoutVersion(product: string): string {
+  const slash = product.indexOf("/");
+  return (slash < 0 ? product : product.slice(0, slash)).replace(/\s*\+?https?:.*$/i, "").trim();
+}
+
 /**
- * The known crawler a user-agent value most likely means: the value itself
- * when it is a known name with digits (`MJ12bot`), else the first known
- * product token among its words (`Mozilla/5.0 (compatible; GPTBot/1.0)` →
- * GPTBot). Undefined when none is known.
+ * The names a user-agent value can stand for: the whole value without its
+ * version, and for a whole User-Agent header each product and each item of
+ * its comments (`Mozilla/5.0 (compatible; GPTBot/1.0; +https://…)` →
+ * `Mozilla`, `compatible`, `GPTBot`). Never single words of a name:
+ * `Screaming Frog SEO Spider` stands for itself, not for `Spider`.
+ */
+function namesIn(written: string): string[] {
+  const out = [withoutVersion(written)];
+  if (!/[;()]/.test(written)) return out;
+  let depth = 0;
+  let buf = "";
+  const flush = (inComment: boolean) => {
+    const parts = inComment ? buf.split(";") : buf.split(/\s+/);
+    for (const p of parts) if (p.trim() !== "") out.push(withoutVersion(p.trim()));
+    buf = "";
+  };
+  for (const ch of written) {
+    if (ch === "(") {
+      if (depth === 0) flush(false);
+      depth++;
+    } else if (ch === ")" && depth > 0) {
+      depth--;
+      if (depth === 0) flush(true);
+    } else buf += ch;
+  }
+  flush(depth > 0);
+  return out;
+}
+
+/**
+ * The known crawler a user-agent value names: the value itself with case,
+ * spaces, "-", "_" and a version folded away (`MJ12bot`, `ChatGPT User` →
+ * ChatGPT-User), or a product or comment item of a whole User-Agent header
+ * (`Mozilla/5.0 (compatible; GPTBot/1.0)` → GPTBot). Never a word inside a
+ * longer name (`Screaming Frog SEO Spider` is not `Spider`). Undefined when
+ * the value names no catalogue crawler.
  */
 export function meantCrawler(written: string): string | undefined {
-  const whole = KNOWN_TOKENS.get(written.toLowerCase());
-  if (whole !== undefined) return whole;
-  for (const word of written.split(/[^A-Za-z0-9_-]+/)) {
-    const known = KNOWN_TOKENS.get(word.toLowerCase());
+  for (const name of namesIn(written)) {
+    const known = KNOWN_NAMES.get(foldName(name));
     if (known !== undefined) return known;
   }
   return undefined;

@@ -29,6 +29,10 @@ export const DIAGNOSTICS = {
     severity: "error",
     summary: "the body is an HTML page, not a robots.txt",
   },
+  "no-rules": {
+    severity: "error",
+    summary: "text with no User-agent line, rule or sitemap (JSON, a stripped page)",
+  },
   "binary-instead-of-robots": {
     severity: "error",
     summary: "the body is binary data (an image, compressed bytes), not a robots.txt",

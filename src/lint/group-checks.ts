@@ -282,12 +282,25 @@ function checkShadowed(
       message: opposite
         ? `${ruleText(r)} can never decide: ${ruleText(winner)} (line ${winner.line}) matches every path it matches and wins (${why}), so it never ${r.kind === "allow" ? "allows" : "disallows"} anything`
         : `${ruleText(r)} is redundant: ${ruleText(winner)} (line ${winner.line}) matches every path it matches and wins (${why})`,
-      fix: opposite
-        ? `remove it, or change line ${winner.line} so that it does not cover these paths`
-        : "remove this line",
+      fix: `${
+        opposite
+          ? `remove it, or change line ${winner.line} so that it does not cover these paths`
+          : "remove this line"
+      }${wildcardCaveat(r, winner)}`,
       related: [winner.line],
     });
   }
+}
+
+/**
+ * Removing a plain Disallow that a wildcard rule shadows is safe only for
+ * crawlers that read wildcards: one that does not (the 1996 draft,
+ * docs/protocol.md#profiles) reads the wildcard rule literally, so for it
+ * this line is the one that blocks.
+ */
+function wildcardCaveat(r: Rule, winner: Rule): string {
+  if (r.kind !== "disallow" || r.pattern.includes("*") || r.pattern.endsWith("$")) return "";
+  return `; but crawlers without wildcard support read line ${winner.line} literally, and for them this line still blocks these paths: keep it if such crawlers matter to you`;
 }
 
 /** Every whole-file check, in a fixed order. */

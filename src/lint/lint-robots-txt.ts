@@ -41,6 +41,7 @@ import { ACCESS_KEYS, DIRECTIVE_SUPPORT, KNOWN_KEYS } from "./directive-support.
 import { checkGroups } from "./group-checks.js";
 import {
   asciiLowerBytes,
+  asSentence,
   type ByteScan,
   columnOf,
   editDistance,
@@ -139,6 +140,10 @@ class Linter {
   #orphanNonEmpty = false;
   /** A User-agent line whose key a byte-order mark hides (line number), or 0. */
   #hiddenAgent = 0;
+  /** no-rules: directives that make a robots.txt (User-agent, rules, Sitemap), and other lines. */
+  #robotsLines = 0;
+  #otherLines = 0;
+  #firstOtherLine = 0;
 
   constructor(wantLines: boolean, read: ReadLimit, problem: BodyProblem | undefined) {
     this.#wantLines = wantLines;
@@ -172,6 +177,9 @@ class Linter {
     if (this.#wantLines) this.lines.push(lineInfo(ev, b));
     this.#trackLimit(ev, b);
     if (this.#quiet) return;
+    if (ev.kind === "other" || ev.kind === "invalid") {
+      if (this.#otherLines++ === 0) this.#firstOtherLine = ev.line;
+    } else if (ev.kind !== "blank") this.#robotsLines++;
     const hidden = this.#checkBytes(ev, b);
     if (hidden && (ev.kind === "other" || ev.kind === "invalid")) return;
     switch (ev.kind) {
@@ -606,6 +614,25 @@ class Linter {
     this.#at("invalid-line", access ? "error" : "warning", ev, undefined, message, fix);
   }
 
+  /**
+   * no-rules: text, yet no User-agent line, no rule and no sitemap (a JSON
+   * error body, a page with its tags stripped): crawlers find nothing to
+   * apply and crawl everything, which is seldom what was served it for.
+   */
+  #reportNoRules(body: Uint8Array, bomEnd: number): void {
+    let i = bomEnd;
+    while (i < body.length && isAsciiSpace(body[i]!)) i++;
+    const json = body[i] === 0x7b || body[i] === 0x5b; // { or [
+    const n = this.#otherLines;
+    this.report({
+      id: "no-rules",
+      severity: "error",
+      line: this.#firstOtherLine,
+      message: `${json ? "this looks like JSON (often an error response), not a robots.txt" : "this is not a robots.txt"}: its ${n} line${n === 1 ? " is" : "s are"} no User-agent line, rule or sitemap, so crawlers find no rules in it and may crawl everything`,
+      fix: "serve a plain-text robots.txt with User-agent groups at /robots.txt, or a 404 status if you have none",
+    });
+  }
+
   /** Whole-file findings, after the pass. */
   finish(body: Uint8Array, bomEnd: number, robots: RobotsTxt): void {
     // A final empty line after the last line ending is not a line (conformance README).
@@ -624,6 +651,7 @@ class Linter {
       this.report(cut === undefined ? d : { ...d, column: cut });
     }
     if (this.#quiet) return;
+    if (this.#robotsLines === 0 && this.#otherLines > 0) this.#reportNoRules(body, bomEnd);
     if (this.#orphans > 0) {
       const { line, name } = this.#firstOrphan;
       const more = this.#orphans - 1;
@@ -732,14 +760,31 @@ export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = 
   const read: ReadLimit = { limit, kept: view.truncated ? view.bytes.length : -1 };
   let linter = new Linter(options.lines !== false, read, problem);
   let robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
-  if (problem?.id === "binary-instead-of-robots" && robots.groups.length > 0) {
-    // Control bytes, yet real User-agent lines (a robots.txt padded with NUL
-    // runs, as in the corpus): lint it as text after all. Rare, so a second pass.
+  if (
+    (problem?.id === "binary-instead-of-robots" || problem?.id === "html-instead-of-robots") &&
+    robots.groups.length > 0
+  ) {
+    // Control bytes or markup, yet real User-agent lines (a robots.txt
+    // padded with NUL runs, a <script> pasted above the groups): crawlers
+    // skip the lines that are no directive and apply the groups, so lint it
+    // as text after all. Rare, so a second pass.
     linter = new Linter(options.lines !== false, read, undefined);
     robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
+    if (problem.id === "html-instead-of-robots") {
+      const n = robots.groups.length;
+      linter.report({
+        id: "html-instead-of-robots",
+        severity: "warning",
+        line: 1,
+        message: `the file starts with HTML markup, yet it has ${n} group${n === 1 ? "" : "s"}: crawlers skip the lines that are no directive and apply the groups, so its rules are in force`,
+        fix: "remove the markup so that the file is plain text, and check that these groups are the ones you mean to serve",
+      });
+    }
   }
   linter.finish(bytes, bomEnd, robots);
-  const diagnostics = linter.diagnostics.sort(severityOrder);
+  const diagnostics = linter.diagnostics
+    .sort(severityOrder)
+    .map((d) => ({ ...d, message: asSentence(d.message), fix: asSentence(d.fix) }));
   const counts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) counts[d.severity]++;
   return { lines: linter.lines, diagnostics, counts, robots };

@@ -140,3 +140,16 @@ export function editDistance(a: string, b: string, limit: number): number {
   }
   return prev[n]!;
 }
+
+/**
+ * A finding's message or fix as a sentence: a capital first letter and a
+ * full stop, so every one reads the same in text, JSON and the tester.
+ */
+export function asSentence(text: string): string {
+  let out = text.trimEnd();
+  if (out === "") return out;
+  const c = out.charCodeAt(0);
+  if (c >= 0x61 && c <= 0x7a) out = String.fromCharCode(c - 0x20) + out.slice(1);
+  const last = out[out.length - 1];
+  return last === "." || last === "!" || last === "?" ? out : `${out}.`;
+}

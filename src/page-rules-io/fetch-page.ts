@@ -21,6 +21,7 @@ import { requestOnce, untilAborted } from "../fetch/fetch-robots-txt.js";
 import type { TransportResponse } from "../fetch/transport.js";
 import { combinePageRules, type PagePolicy } from "../page-rules/combine.js";
 import {
+  ignoredMetaProblems,
   type PageSourceProblem,
   type PageStatement,
   readPageRuleHeaders,
@@ -247,7 +248,11 @@ export async function fetchPageRules(
     client.productToken,
     options.now === undefined ? {} : { now: options.now },
   );
-  return { url, redirects, fetch: fetched, policy, statements, problems: fromHeaders.problems };
+  const problems = [
+    ...fromHeaders.problems,
+    ...ignoredMetaProblems(fetched.head?.ignored ?? [], client.productToken),
+  ];
+  return { url, redirects, fetch: fetched, policy, statements, problems };
 }
 
 class PageTimeout extends Error {

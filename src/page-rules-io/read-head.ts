@@ -22,6 +22,17 @@ export interface HeadMeta {
   readonly content: string;
 }
 
+/**
+ * A `<meta name content>` that is not in the head as a crawler that runs
+ * scripts reads it: after the head ended (`body`), or inside a `<noscript>`
+ * of the head, which is text when scripts run (`noscript`).
+ */
+export interface IgnoredMeta extends HeadMeta {
+  readonly where: "body" | "noscript";
+  /** 1-based line of the tag in the document. */
+  readonly line: number;
+}
+
 export type HeadEnd =
   /** The head ended (a body element, text, or </body>/</html>): everything was read. */
   | "head-end"
@@ -32,6 +43,11 @@ export type HeadEnd =
 
 export interface HeadRead {
   readonly metas: readonly HeadMeta[];
+  /**
+   * Named metas outside the head (read on to the byte limit after the head
+   * ended) or inside a `<noscript>` of the head; at most MAX_HEAD_METAS.
+   */
+  readonly ignored: readonly IgnoredMeta[];
   /** Bytes given to the tokenizer. */
   readonly bytesRead: number;
   readonly end: HeadEnd;
@@ -41,6 +57,14 @@ export interface HeadRead {
 export const DEFAULT_HEAD_BYTES = 1024 * 1024;
 /** At most this many metas are kept (a bound on memory for hostile pages). */
 export const MAX_HEAD_METAS = 1000;
+/**
+ * After the head ends, at most this many more bytes are read for robots
+ * metas that do not count (a misplaced one is near the top); the page's
+ * byte limit still bounds the whole read.
+ */
+export const AFTER_HEAD_BYTES = 64 * 1024;
+/** At most this much of a `<noscript>`'s text is kept to look for metas in it. */
+const MAX_NOSCRIPT_CHARS = 64 * 1024;
 
 /** Elements whose contents the tokenizer reads as text (scripting enabled, as in a browser). */
 const TEXT_MODE: Readonly<Record<string, number>> = {
@@ -94,44 +118,114 @@ export class HeadReader {
   #template = 0;
   /** The text element (title, script, style…) being read, whose contents are not markup. */
   #inText: string | null = null;
+  readonly #ignored: IgnoredMeta[] = [];
+  /** The head is over; the rest, up to the limit, is read for metas that do not count. */
+  #afterHead = false;
+  /** Bytes given to the tokenizer when the head ended. */
+  #headEndBytes = 0;
+  /** A `<noscript>` of the head: its text, and the line it starts on. */
+  #noscript: { text: string; line: number } | null = null;
 
   constructor(limit = DEFAULT_HEAD_BYTES) {
     this.#limit = limit;
     // Text ends the head, except inside a text element (<title>, <script>, …) or a template.
-    const text = () => {
+    const text = (token: Token.CharacterToken) => {
+      const ns = this.#noscript;
+      if (ns !== null && ns.text.length < MAX_NOSCRIPT_CHARS) ns.text += token.chars;
       if (this.#end === null && this.#inText === null && this.#template === 0) {
-        this.#stop("head-end");
+        this.#headEnded();
       }
     };
     const handler: TokenHandler = {
       onComment() {},
       onDoctype() {},
-      onWhitespaceCharacter() {},
+      onWhitespaceCharacter: (token) => {
+        const ns = this.#noscript;
+        if (ns !== null && ns.text.length < MAX_NOSCRIPT_CHARS) ns.text += token.chars;
+      },
       onCharacter: text,
       onNullCharacter: text,
       onEof: () => this.#stop("eof"),
       onStartTag: (token) => {
+        if (this.#afterHead) this.#bodyTag(token);
         // The tokenizer may hand over a token after the one that ended the head.
-        if (this.#end === null) this.#startTag(token);
+        else if (this.#end === null) this.#startTag(token);
       },
       onEndTag: (token) => {
-        if (this.#end === null) this.#endTag(token.tagName);
+        if (this.#afterHead) {
+          if (token.tagName === this.#inText) this.#inText = null;
+        } else if (this.#end === null) this.#endTag(token.tagName);
       },
     };
-    this.#tokenizer = new Tokenizer({ sourceCodeLocationInfo: false }, handler);
+    this.#tokenizer = new Tokenizer({ sourceCodeLocationInfo: true }, handler);
+  }
+
+  /** The head is over: its metas are final; read on for metas that do not count. */
+  #headEnded(): void {
+    if (this.#end !== null) return;
+    this.#end = "head-end";
+    this.#afterHead = true;
+    this.#headEndBytes = this.#bytes;
+  }
+
+  #ignore(where: IgnoredMeta["where"], token: Token.TagToken, line: number): void {
+    const name = attr(token, "name");
+    if (name === undefined || this.#ignored.length >= MAX_HEAD_METAS) return;
+    this.#ignored.push({ name, content: attr(token, "content") ?? "", where, line });
+  }
+
+  /** A start tag after the head: metas are noted, text elements skipped as in the head. */
+  #bodyTag(token: Token.TagToken): void {
+    if (this.#inText !== null) return;
+    const mode = TEXT_MODE[token.tagName];
+    if (mode !== undefined) {
+      this.#tokenizer.state = mode as never;
+      this.#inText = token.tagName;
+    }
+    if (token.tagName === "meta") this.#ignore("body", token, token.location?.startLine ?? 0);
+  }
+
+  /**
+   * The text of a `<noscript>` of the head, read as markup (as a crawler
+   * that runs no scripts reads it): its metas are noted, not applied.
+   */
+  #noscriptEnded(): void {
+    const ns = this.#noscript;
+    this.#noscript = null;
+    if (ns === null || !ns.text.includes("<")) return;
+    const inner = new Tokenizer(
+      { sourceCodeLocationInfo: true },
+      {
+        onComment() {},
+        onDoctype() {},
+        onWhitespaceCharacter() {},
+        onCharacter() {},
+        onNullCharacter() {},
+        onEof() {},
+        onEndTag() {},
+        onStartTag: (t) => {
+          if (t.tagName === "meta")
+            this.#ignore("noscript", t, ns.line + (t.location?.startLine ?? 1) - 1);
+        },
+      },
+    );
+    inner.write(ns.text, true);
   }
 
   #endTag(name: string): void {
     if (this.#inText !== null) {
       // The tokenizer only ends a text element with its own end tag.
-      if (name === this.#inText) this.#inText = null;
+      if (name === this.#inText) {
+        this.#inText = null;
+        if (name === "noscript") this.#noscriptEnded();
+      }
       return;
     }
     if (name === "template") {
       if (this.#template > 0) this.#template--;
     } else if (this.#template === 0 && (name === "body" || name === "html" || name === "br")) {
       // "in head"/"after head": these end tags act as "anything else", which starts the body.
-      this.#stop("head-end");
+      this.#headEnded();
     }
   }
 
@@ -142,6 +236,9 @@ export class HeadReader {
       // A self-closing flag is ignored on these: `<script/>` still starts script data.
       this.#tokenizer.state = mode as never;
       this.#inText = name;
+      if (name === "noscript" && this.#template === 0) {
+        this.#noscript = { text: "", line: token.location?.startLine ?? 1 };
+      }
     }
     if (this.#template > 0) {
       if (name === "template") this.#template++;
@@ -149,7 +246,8 @@ export class HeadReader {
     }
     if (name === "html" || name === "head") return;
     if (!HEAD_ELEMENTS.has(name)) {
-      this.#stop("head-end");
+      this.#headEnded();
+      this.#bodyTag(token);
       return;
     }
     if (name === "template") this.#template++;
@@ -161,37 +259,49 @@ export class HeadReader {
   }
 
   #stop(end: HeadEnd): void {
-    if (this.#end !== null) return;
-    this.#end = end;
+    this.#afterHead = false;
+    if (this.#end === null) this.#end = end;
     this.#tokenizer.pause();
   }
 
-  /** The head is over (or the limit reached): further writes are ignored. */
+  /**
+   * The limit is reached or the document ended: further writes are
+   * ignored. After the head ends, the rest is still read (up to the
+   * limit) for robots metas that do not count, to report them.
+   */
   get done(): boolean {
-    return this.#end !== null;
+    return this.#end !== null && !this.#afterHead;
   }
 
   /** Feed bytes; returns true once nothing more is needed. */
   write(chunk: Uint8Array): boolean {
-    if (this.#end !== null) return true;
+    if (this.done) return true;
     const room = this.#limit - this.#bytes;
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
     this.#bytes += part.length;
     const decoder = this.#decoderFor(part);
     const text = decoder.decode(part, { stream: true });
     if (text.length > 0) this.#tokenizer.write(text, false);
-    if (this.#end === null && this.#bytes >= this.#limit) this.#stop("limit");
-    return this.#end !== null;
+    if (!this.done && this.#bytes >= this.#limit) this.#stop("limit");
+    if (this.#afterHead && this.#bytes - this.#headEndBytes >= AFTER_HEAD_BYTES) {
+      this.#stop("head-end");
+    }
+    return this.done;
   }
 
   /** The bytes have ended. */
   end(): HeadRead {
-    if (this.#end === null) {
+    if (!this.done) {
       const rest = this.#decoder?.decode() ?? "";
       this.#tokenizer.write(rest, true);
-      if (this.#end === null) this.#end = "eof";
+      this.#stop("eof");
     }
-    return { metas: this.#metas, bytesRead: this.#bytes, end: this.#end };
+    return {
+      metas: this.#metas,
+      ignored: this.#ignored,
+      bytesRead: this.#bytes,
+      end: this.#end ?? "eof",
+    };
   }
 
   /** Byte order marks choose UTF-16 or UTF-8 (HTML §13.2.3.1); otherwise UTF-8, as the meta values are ASCII. */

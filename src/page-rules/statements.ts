@@ -29,11 +29,60 @@ export interface PageStatement {
   readonly rules: readonly PageRule[];
 }
 
-/** A field or meta that could not be read at all (reported; it applies nothing). */
+/** A field or meta that could not be read at all, or was not applied (reported; it applies nothing). */
 export interface PageSourceProblem {
   readonly via: PageRuleSource;
   readonly text: string;
   readonly problem: string;
+  /** The meta's line in the document, for a meta that was not applied. */
+  readonly line?: number;
+}
+
+/** A named `<meta>` outside the head, or in a `<noscript>` of the head (docs/page-rules.md). */
+export interface MetaOutsideHead {
+  readonly name: string;
+  readonly content: string;
+  readonly where: "body" | "noscript";
+  readonly line: number;
+}
+
+function quoteAttr(s: string): string {
+  return `"${s.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"`;
+}
+
+/**
+ * Problems for the robots metas a crawler that reads the head only, with
+ * scripts on (Google), does not apply: those named `robots` or `agent`
+ * (ASCII case-insensitively) after the head ended or inside a `<noscript>`
+ * of the head. Each says where it was, what it said, that Google ignores it
+ * and that other crawlers may not (docs/page-rules.md).
+ */
+export function ignoredMetaProblems(
+  metas: Iterable<MetaOutsideHead>,
+  agent: string,
+): PageSourceProblem[] {
+  const out: PageSourceProblem[] = [];
+  const mine = agent.toLowerCase();
+  for (const m of metas) {
+    const name = trimSpace(m.name).toLowerCase();
+    if (name !== "robots" && name !== mine) continue;
+    const content = trimSpace(m.content);
+    const said =
+      content === ""
+        ? "nothing"
+        : JSON.stringify(content.length > 200 ? `${content.slice(0, 199)}…` : content);
+    const where =
+      m.where === "body"
+        ? `on line ${m.line}, after the head ended, says ${said}: Google reads robots meta tags in the head only and ignores it`
+        : `on line ${m.line}, inside <noscript>, says ${said}: Google runs scripts, so it reads <noscript> as text and ignores it`;
+    out.push({
+      via: "meta",
+      text: `<meta name=${quoteAttr(m.name)} content=${quoteAttr(m.content)}>`,
+      problem: `this robots meta tag ${where}; other crawlers may apply it, so move it into the head (outside <noscript>) or remove it`,
+      line: m.line,
+    });
+  }
+  return out;
 }
 
 export interface ParsedPageSource {

@@ -87,3 +87,51 @@ export function sameAgent(token: string, agent: string): boolean {
   }
   return true;
 }
+
+/** A crawler name a person typed, and the token it is matched as. */
+export interface AgentName {
+  /** The name as typed (trimmed). */
+  readonly name: string;
+  /**
+   * The token it is matched as: the name itself when it is a product token,
+   * else what a `User-agent:` line with that value is read as
+   * (docs/protocol.md#groups); `*` when that is no token, so only the `*`
+   * groups apply.
+   */
+  readonly token: string;
+  /** Why the token differs from the name, as a sentence; absent when they are the same. */
+  readonly note?: string;
+}
+
+/**
+ * One reading of crawler names for every surface that takes them from
+ * people (the tester, `explain`, `diff --agent`): a name that is not a
+ * product token is read as the reference reads a `User-agent:` line with
+ * that value, its longest `[A-Za-z_-]` prefix (`MJ12bot` → `MJ`,
+ * `Googlebot/2.1` → `Googlebot`), and the note says so, since a crawler
+ * matching the name itself would match no group (docs/protocol.md#groups).
+ */
+export function readAgentName(typed: string): AgentName {
+  const name = typed.trim();
+  const token = leadingProductToken(name);
+  if (token === name && name !== "") return { name, token };
+  if (name === "*") {
+    return {
+      name,
+      token: "*",
+      note: `"*" is no crawler's name: read as a crawler that no group names, so only the * groups apply.`,
+    };
+  }
+  if (token === "") {
+    return {
+      name,
+      token: "*",
+      note: `${JSON.stringify(name)} does not start with a product token (letters, "-" and "_"): no User-agent line can name it, so only the * groups apply.`,
+    };
+  }
+  return {
+    name,
+    token,
+    note: `${JSON.stringify(name)} is not a product token: read as ${JSON.stringify(token)}, as a line "User-agent: ${name}" is read (docs/protocol.md#groups).`,
+  };
+}

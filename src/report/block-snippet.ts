@@ -318,7 +318,7 @@ export function checkBlock(
     const key = asciiLower(c.token);
     if (c.token === "" || taken.has(key)) continue;
     taken.add(key);
-    agents.push({ token: c.token, label: c.token, generic: false });
+    agents.push({ token: c.token, name: c.token, label: c.token, generic: false });
   }
   // An agent whose groups hold the same rules before and after has the
   // same verdict on every path; only the others are probed. On the corpus's

@@ -6,11 +6,17 @@
  * only splits the page's inputs and bounds how much one edit recomputes.
  */
 
-import { listAgentsToCompare, type VerdictChange, VerdictComparer } from "../diff/diff-robots.js";
+import {
+  listAgentsToCompare,
+  tallyText,
+  type VerdictChange,
+  VerdictComparer,
+} from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
 import { compileMatcher } from "../match/compile.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import { readAgentName } from "../protocol/product-token.js";
 import type { Profile } from "../protocol/profile.js";
 import { crawlerView } from "../protocol/size-limit.js";
 
@@ -64,15 +70,16 @@ export interface GridCell {
 
 /**
  * The verdict and deciding line for every URL (rows) × agent (columns),
- * row by row. One matcher per agent; agents are compared verbatim, exactly
- * as `robots batch` does (docs/protocol.md#choosing-rules).
+ * row by row. One matcher per agent; a name that is not a product token is
+ * read as a `User-agent:` line with it is (`MJ12bot` as `MJ`, readAgentName),
+ * as `explain`, `diff` and the crawler report read it; agentNotes says so.
  */
 export function computeGrid(
   robots: RobotsTxt,
   agents: readonly string[],
   urls: readonly string[],
 ): GridCell[] {
-  const matchers = agents.map((agent) => compileMatcher(robots, agent));
+  const matchers = agents.map((agent) => compileMatcher(robots, readAgentName(agent).token));
   const cells: GridCell[] = [];
   for (const url of urls) {
     for (let i = 0; i < agents.length; i++) {
@@ -86,12 +93,24 @@ export function computeGrid(
   return cells;
 }
 
+/** One sentence per listed name that is matched as another token (readAgentName). */
+export function agentNotes(agents: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of agents) {
+    const note = readAgentName(a).note;
+    if (note !== undefined) out.push(note);
+  }
+  return out;
+}
+
 export interface DiffOutcome {
   readonly changes: VerdictChange[];
   /** URLs and probe paths compared. */
   readonly checked: number;
   /** Agent labels compared (`*` stands for every crawler neither file names). */
   readonly agents: readonly string[];
+  /** One verdict line per agent whose verdicts changed ("GPTBot: now disallowed on every URL or path"). */
+  readonly summary: readonly string[];
 }
 
 /**
@@ -116,5 +135,9 @@ export function computeDiff(
   }
   const changes: VerdictChange[] = [];
   for (const url of targets) changes.push(...comparer.compare(url));
-  return { changes, checked: targets.length, agents: compared.map((a) => a.label) };
+  const summary = comparer
+    .tallies()
+    .filter((t) => t.nowAllowed > 0 || t.nowDisallowed > 0)
+    .map((t) => tallyText(t, "URL or path"));
+  return { changes, checked: targets.length, agents: compared.map((a) => a.label), summary };
 }

@@ -41,6 +41,13 @@ export interface ReportRow {
   readonly status: CrawlerStatus;
   readonly line: number;
   readonly source: ReportSource;
+  /**
+   * The crawler whose group it follows when none names it, as its operator
+   * documents (Googlebot-Image → Googlebot), when that decided.
+   */
+  readonly via?: string;
+  /** The reference's status, when the operator's documented reading differs. */
+  readonly reference?: CrawlerStatus;
 }
 
 export interface ChangeRow {
@@ -65,6 +72,8 @@ export interface SlowResult {
     readonly total: number;
     readonly checked: number;
     readonly agents: readonly string[];
+    /** One verdict line per agent whose verdicts changed, before the details. */
+    readonly summary: readonly string[];
     /** The first MAX_CHANGES changes. */
     readonly changes: readonly ChangeRow[];
   } | null;
@@ -117,6 +126,12 @@ export async function computeSlow(state: PageState): Promise<SlowResult> {
     status: e.status,
     line: e.line,
     source: e.source,
+    ...(e.source === "fallback" && e.crawler.fallback !== undefined
+      ? { via: e.crawler.fallback }
+      : {}),
+    ...(e.reference === undefined || e.reference.status === e.status
+      ? {}
+      : { reference: e.reference.status }),
   }));
   const t2 = performance.now();
   let diff: SlowResult["diff"] = null;
@@ -132,6 +147,7 @@ export async function computeSlow(state: PageState): Promise<SlowResult> {
       total: outcome.changes.length,
       checked: outcome.checked,
       agents: outcome.agents,
+      summary: outcome.summary,
       changes: outcome.changes.slice(0, MAX_CHANGES).map((c) => ({
         agent: c.agent.label,
         url: c.url,

@@ -18,10 +18,12 @@ import { parseDocument, type RobotsDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { readAgentName } from "../protocol/product-token.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { byId, clear, el } from "./dom.js";
 import {
   agentList,
+  agentNotes,
   computeGrid,
   crawlerRobots,
   type GridCell,
@@ -119,7 +121,15 @@ let lintMarks: SlowResult["lint"]["marks"] = [];
  * What each panel shows (JSON), so an unchanged answer leaves the DOM alone:
  * every change there costs the next frame style and layout work.
  */
-const shown = { note: "", lint: "", report: "", diff: "", marks: "", explain: "" };
+const shown = {
+  note: "",
+  gridNote: "",
+  lint: "",
+  report: "",
+  diff: "",
+  marks: "",
+  explain: "",
+};
 
 function profile(): Profile {
   return isProfile(profileSel.value) ? profileSel.value : "google";
@@ -169,7 +179,10 @@ function update(): void {
   if (allAgents.length > agents.length)
     cut.push(`the first ${MAX_AGENTS} of ${allAgents.length} crawlers`);
   if (allUrls.length > urls.length) cut.push(`the first ${MAX_URLS} of ${allUrls.length} URLs`);
-  byId("grid-note").textContent = cut.length > 0 ? `Showing ${cut.join(" and ")}.` : "";
+  const notes = agentNotes(agents);
+  if (cut.length > 0) notes.unshift(`Showing ${cut.join(" and ")}.`);
+  const gridNote = notes.join(" ");
+  if (changed("gridNote", gridNote)) byId("grid-note").textContent = gridNote;
   const cells = computeGrid(robots, agents, urls);
   const t2 = performance.now();
   renderGrid(cells);
@@ -287,7 +300,10 @@ function renderGrid(cells: readonly GridCell[]): void {
     return;
   }
   const head = el("tr", {}, [el("th", { scope: "col" }, ["URL"])]);
-  for (const a of agents) head.append(el("th", { scope: "col" }, [a]));
+  for (const a of agents) {
+    const r = readAgentName(a);
+    head.append(el("th", { scope: "col" }, [r.note === undefined ? a : `${a} (as ${r.token})`]));
+  }
   const body = document.createElement("tbody");
   const buttons: HTMLButtonElement[] = [];
   let i = 0;
@@ -489,7 +505,8 @@ function renderReport(report: SlowResult["report"]): void {
       el(
         "tr",
         {},
-        ["Crawler", "Operator", "Purpose", "Status", "Decided by"].map((h) =>
+        // Status second: on a phone it stays in view without scrolling sideways.
+        ["Crawler", "Status", "Operator", "Purpose", "Decided by"].map((h) =>
           el("th", { scope: "col" }, [h]),
         ),
       ),
@@ -514,17 +531,26 @@ function renderReport(report: SlowResult["report"]): void {
         },
         [
           el("th", { scope: "row" }, [e.name]),
+          el("td", { class: "status", "data-testid": "crawler-status" }, [STATUS_TEXT[e.status]]),
           el("td", {}, [e.operator]),
           el("td", { title: CRAWLER_CATEGORIES[e.category] }, [
             CRAWLER_CATEGORIES[e.category].split(":")[0] ?? "",
           ]),
-          el("td", { class: "status" }, [STATUS_TEXT[e.status]]),
           el("td", {}, [
             e.line > 0
               ? lineButton(e.line)
               : e.source === "none" || e.source === "ignores-global"
                 ? "no group applies"
                 : "no rule for /",
+            ...(e.via === undefined
+              ? []
+              : [
+                  ` ${e.via}'s group: its operator documents that ${e.name} follows it when no group names ${e.name}${
+                    e.reference === undefined
+                      ? ""
+                      : `; the reference reading gives ${STATUS_TEXT[e.reference]}`
+                  }`,
+                ]),
           ]),
         ],
       ),
@@ -555,6 +581,13 @@ function renderDiff(outcome: SlowResult["diff"]): void {
     `${total === 0 ? "No verdict changes" : `${total} verdict change${total === 1 ? "" : "s"}`} ` +
     `from the deployed version to the edited one, over ${outcome.checked} URLs and paths (the listed URLs and the edges of every pattern) for ${outcome.agents.join(", ")}.`;
   if (total === 0) return;
+  summary.append(
+    el(
+      "ul",
+      { class: "diff-verdicts", "data-testid": "diff-verdicts" },
+      outcome.summary.map((line) => el("li", {}, [line])),
+    ),
+  );
   table.append(
     el("thead", {}, [
       el(
@@ -608,11 +641,12 @@ function renderExplanation(): void {
   }
   shown.explain = "";
   clear(explainBox);
-  const x = createExplainer(currentDoc(), selected.agent);
+  const typed = readAgentName(selected.agent);
+  const x = createExplainer(currentDoc(), typed.token);
   const e = x.explain(selected.url);
   explainBox.append(
     el("h3", {}, [
-      `${e.agent} · ${e.url} → `,
+      `${typed.name} · ${e.url} → `,
       el("span", { class: e.allowed ? "allowed" : "disallowed" }, [
         e.allowed ? "allowed" : "disallowed",
       ]),
@@ -644,7 +678,11 @@ function renderExplanation(): void {
       ),
     );
   }
-  const notes = [...x.fileNotes.map((n) => n.message), ...e.notes.map((n) => n.message)];
+  const notes = [
+    ...(typed.note === undefined ? [] : [typed.note]),
+    ...x.fileNotes.map((n) => n.message),
+    ...e.notes.map((n) => n.message),
+  ];
   if (notes.length > 0) {
     explainBox.append(
       el("h4", {}, ["Notes"]),
@@ -687,6 +725,30 @@ byId("copy-link").addEventListener("click", async () => {
   }
 });
 
+/**
+ * The text the editor shows after a live fetch: what crawlers got
+ * (docs/protocol.md#status-codes). The body when there is one; for a
+ * 404/410 no rules (a comment says why, so every verdict is allowed); for a
+ * server error or an unreachable site a stand-in that disallows everything,
+ * marked as such. Null when nothing was fetched (refused, error).
+ */
+function whatCrawlersGot(a: FetchAnswer): string | null {
+  const status = typeof a.status === "number" ? `HTTP ${a.status}` : "no answer";
+  if (a.kind === "ok") return typeof a.text === "string" ? a.text : null;
+  if (a.kind === "unavailable") {
+    return `# No robots.txt at ${a.robotsUrl ?? "this site"} (${status}): crawlers read no rules and may fetch everything (RFC 9309 §2.3.1.3).
+`;
+  }
+  if (a.kind === "unreachable") {
+    return `# Stand-in: ${a.robotsUrl ?? "the robots.txt"} could not be fetched (${status}), so crawlers must assume everything is disallowed (RFC 9309 §2.3.1.4).
+# These two lines say that; they are not the site's file.
+User-agent: *
+Disallow: /
+`;
+  }
+  return null;
+}
+
 async function fetchInto(target: HTMLTextAreaElement): Promise<void> {
   const status = byId("fetch-status");
   const url = byId<HTMLInputElement>("fetch-url").value.trim();
@@ -701,8 +763,10 @@ async function fetchInto(target: HTMLTextAreaElement): Promise<void> {
     const answer = (await res.json()) as FetchAnswer;
     clear(status);
     status.append(...renderFetchInfo(answer));
-    if (answer.kind === "ok" && typeof answer.text === "string") {
-      target.value = answer.text;
+    const got = whatCrawlersGot(answer);
+    root.dataset.fetched = answer.kind;
+    if (got !== null) {
+      target.value = got;
       update();
     }
   } catch (err) {

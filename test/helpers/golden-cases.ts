@@ -107,7 +107,7 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   },
   { name: "explain-error-no-agent", args: ["explain", `${F}/explain.txt`, "/x"] },
   {
-    name: "explain-error-bad-agent",
+    name: "explain-agent-read-as-token",
     args: ["explain", `${F}/explain.txt`, "--agent", "Googlebot/2.1", "/x"],
   },
   { name: "explain-error-missing-file", args: ["explain", `${F}/nope.txt`, "--agent", "X", "/"] },

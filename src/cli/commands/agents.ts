@@ -172,6 +172,7 @@ export function crawlerJson(c: CrawlerInfo): Record<string, unknown> {
     honoursRobotsTxt: c.honoursRobotsTxt,
     source: c.source,
     ...(c.sameTokenAs === undefined ? {} : { sameTokenAs: c.sameTokenAs }),
+    ...(c.alsoListedAs === undefined ? {} : { alsoListedAs: c.alsoListedAs }),
     ...(c.docs === undefined ? {} : { docs: c.docs }),
     ...(c.honoursSource === undefined ? {} : { honoursSource: c.honoursSource }),
     ...(c.note === undefined ? {} : { note: c.note }),
@@ -310,6 +311,23 @@ export const agentsCommand: Command = {
         ? "no * group: crawlers not named below may crawl everything"
         : `the * group (${lines(anyGroups)}) ${anyRoot.allowed ? "allows" : "disallows"} / for crawlers not named`;
     if (!failed) out.push(anyText);
+    // The answer first: per category, then one line per crawler the file
+    // names (or that follows a named group); the tables are the details.
+    out.push("", "Summary:", ...byCategory.map((c) => summaryLine(c.category, c.entries)));
+    const addressed = byCategory.flatMap((c) =>
+      c.entries.filter((e) => e.source === "named" || e.source === "fallback"),
+    );
+    for (const e of addressed) {
+      const name =
+        e.crawler.token === e.crawler.name
+          ? e.crawler.name
+          : `${e.crawler.name} (as ${e.crawler.token})`;
+      const root = e.rootAllowed ? "may crawl /" : "may not crawl /";
+      out.push(
+        `  ${name}: ${statusText(e.status, paint)}, ${root} (${groupText(e.source, e.groupLines, e.crawler.fallback)})`,
+      );
+    }
+    out.push("", paint.dim("Details:"));
     const header = [
       "crawler",
       "operator",
@@ -366,7 +384,6 @@ export const agentsCommand: Command = {
       ];
     });
     if (readings.length > 0) out.push("", "Readings:", ...readings);
-    out.push("", "Summary:", ...byCategory.map((c) => summaryLine(c.category, c.entries)));
     if (full.otherAgents.length > 0) {
       out.push(
         "",

@@ -9,13 +9,14 @@ import {
   type DiffAgent,
   type DiffSide,
   listAgentsToCompare,
+  tallyText,
   type VerdictChange,
   VerdictComparer,
 } from "../../diff/diff-robots.js";
 import { probePaths } from "../../diff/probe-paths.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
-import { agentListOption, formatOption } from "../args.js";
+import { agentNameListOption, formatOption } from "../args.js";
 import { makePaint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { writeDiffGithub } from "../diff-github.js";
@@ -24,12 +25,14 @@ import { esc } from "../escape.js";
 import { openTextInput, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
 import { loadReading, percentEncode, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
+import { sitemapUrls } from "../sitemap-source.js";
 
-export const diffHelp = `Usage: robots diff <old> <new> [--urls FILE] [--agent a,b] [--format text|json|github]
+export const diffHelp = `Usage: robots diff <old> <new> [--urls FILE | --sitemap S] [--agent a,b] [--format text|json|github]
 
 Compares two versions of a robots.txt and lists every URL whose verdict
-changes, per agent, with the deciding line in each version. Run it before
-deploying a new robots.txt.
+changes, per agent, with the deciding line in each version: first one
+summary line per agent ("GPTBot: now disallowed on every probed path"),
+then the details. Run it before deploying a new robots.txt.
 
 Arguments:
   <old> <new>       files, http(s) URLs, or "-" for standard input (one of them)
@@ -38,7 +41,12 @@ Options:
   --urls <file>     URLs or paths to compare, one per line ("-" for stdin).
                     Without it, probe paths are derived from both files'
                     patterns: each pattern's path, just inside and just outside it.
-  --agent <a,b>     agents to compare (product tokens, comma-separated).
+  --sitemap <s>     the page URLs of a sitemap (an http(s) URL, a file or
+                    "-"); a sitemap index is followed one level, for at most
+                    20 sitemaps; each read stops at 50 MiB and 50,000 URLs
+  --agent <a,b>     agents to compare (names, comma-separated); a name that
+                    is not a product token is read as a User-agent line
+                    with it is ("MJ12bot" as "MJ"), with a note.
                     Without it: every agent named in either file, plus "*",
                     which stands for any other crawler.
   --format <f>      text (default), json (one JSON document) or github (an
@@ -56,6 +64,7 @@ Examples:
   robots diff robots.txt robots.new.txt
   robots diff https://example.com/robots.txt robots.txt --agent Googlebot,GPTBot
   robots diff old.txt new.txt --urls top-urls.txt --format json
+  robots diff https://example.com/robots.txt robots.txt --sitemap https://example.com/sitemap.xml
   git show HEAD:public/robots.txt | robots diff - public/robots.txt || echo "verdicts changed"`;
 
 function sideText(s: DiffSide, failed: boolean): string {
@@ -126,7 +135,12 @@ const FAILED_SIDE: DiffSide = { allowed: false, line: 0, rule: null, source: "no
 export const diffCommand: Command = {
   summary: "verdicts that change between two versions of a robots.txt (exit 1 if any)",
   help: diffHelp,
-  options: { urls: { type: "string" }, agent: { type: "string" }, ...WHOLE_FILE_OPTION },
+  options: {
+    urls: { type: "string" },
+    sitemap: { type: "string" },
+    agent: { type: "string" },
+    ...WHOLE_FILE_OPTION,
+  },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json", "github"] as const, "text");
     if (positionals.length !== 2) {
@@ -136,11 +150,18 @@ export const diffCommand: Command = {
     }
     const [oldArg, newArg] = positionals as [string, string];
     const urlsArg = str(values, "urls");
-    const stdinUsers = [oldArg, newArg, urlsArg].filter((a) => a === "-").length;
-    if (stdinUsers > 1) {
-      throw new CliError("only one of <old>, <new> and --urls can be - (standard input)");
+    const sitemapArg = str(values, "sitemap");
+    if (urlsArg !== undefined && sitemapArg !== undefined) {
+      throw new CliError("give --urls or --sitemap, not both");
     }
-    const requested = agentListOption(str(values, "agent"));
+    const stdinUsers = [oldArg, newArg, urlsArg, sitemapArg].filter((a) => a === "-").length;
+    if (stdinUsers > 1) {
+      throw new CliError(
+        "only one of <old>, <new>, --urls and --sitemap can be - (standard input)",
+      );
+    }
+    const fromSitemap = sitemapArg === undefined ? null : await sitemapUrls(sitemapArg);
+    const requested = agentNameListOption(str(values, "agent"))?.map((a) => a.name);
     const options = { profile: context.profile, wholeFile: values["whole-file"] === true };
     const oldReading = await loadReading(oldArg, options);
     const newReading = await loadReading(newArg, options);
@@ -171,12 +192,20 @@ export const diffCommand: Command = {
           }
         : c;
     const urls: AsyncIterable<string> | Iterable<string> =
-      urlsArg === undefined ? probePaths([before, after]) : readUrls(urlsArg);
+      fromSitemap !== null
+        ? fromSitemap.urls
+        : urlsArg === undefined
+          ? probePaths([before, after])
+          : readUrls(urlsArg);
     const urlKind =
-      urlsArg === undefined
-        ? "probe paths derived from both files' patterns"
-        : `URLs from ${urlsArg === "-" ? "<stdin>" : urlsArg}`;
+      fromSitemap !== null
+        ? `URLs from the sitemap ${sitemapArg === "-" ? "<stdin>" : sitemapArg}`
+        : urlsArg === undefined
+          ? "probe paths derived from both files' patterns"
+          : `URLs from ${urlsArg === "-" ? "<stdin>" : urlsArg}`;
     const notes = [
+      ...agents.flatMap((a) => (a.note === undefined ? [] : [a.note])),
+      ...(fromSitemap?.notes ?? []).map((n) => `sitemap: ${n}`),
       ...oldReading.notes.map((n) => `old: ${n}`),
       ...newReading.notes.map((n) => `new: ${n}`),
     ];
@@ -188,6 +217,8 @@ export const diffCommand: Command = {
       notes.push(
         "new: robots.txt could not be fetched: everything is disallowed for now (docs/protocol.md#access-method)",
       );
+    const listed = urlsArg !== undefined || fromSitemap !== null;
+    const what = listed ? "URL" : "probed path";
     const progress = new Progress("URLs compared");
     let count = 0;
     let changed = 0;
@@ -220,8 +251,16 @@ export const diffCommand: Command = {
       }
       progress.done(count);
       if (unencoded > 0) notes.push(unencodedText(unencoded));
+      const summary = comparer.tallies().map((t) => ({
+        agent: t.agent.label,
+        compared: t.compared,
+        disallowedAfter: t.disallowedAfter,
+        nowDisallowed: t.nowDisallowed,
+        nowAllowed: t.nowAllowed,
+        text: tallyText(t, what),
+      }));
       await writeOut(
-        `${changed === 0 ? "" : "\n  "}],\n  "changed": ${changed},\n  "urls": ${JSON.stringify({ count, from: urlsArg === undefined ? "probes" : urlsArg })},\n  "notes": ${JSON.stringify(notes)}\n}\n`,
+        `${changed === 0 ? "" : "\n  "}],\n  "summary": ${JSON.stringify(summary)},\n  "changed": ${changed},\n  "urls": ${JSON.stringify({ count, from: fromSitemap !== null ? `sitemap:${sitemapArg}` : (urlsArg ?? "probes") })},\n  "notes": ${JSON.stringify(notes)}\n}\n`,
       );
       return changed > 0 ? EXIT.findings : EXIT.ok;
     }
@@ -297,6 +336,21 @@ export const diffCommand: Command = {
     if (agents.some((a) => a.generic)) {
       out.push(`("*" stands for any crawler named in neither file)`);
     }
+    // One line per agent first: the answer, before the details.
+    const tallies = comparer.tallies();
+    const same = tallies.filter((t) => t.nowAllowed === 0 && t.nowDisallowed === 0);
+    out.push("", paint.bold("summary"));
+    for (const t of tallies) {
+      if (t.nowAllowed === 0 && t.nowDisallowed === 0) continue;
+      out.push(`  ${esc(tallyText(t, what))}`);
+    }
+    if (same.length > 0) {
+      const names = same.map((t) => (t.agent.generic ? "*" : esc(t.agent.label)));
+      const lines = wrapList(names, "    ", 100);
+      lines[0] = `  no change: ${lines[0]!.trimStart()}`;
+      out.push(...lines);
+    }
+    if (changed > 0) out.push("", paint.bold("details"));
     await writeOut(`${out.join("\n")}\n`);
     const word = (allowed: boolean) => (allowed ? paint.green("allowed") : paint.red("DISALLOWED"));
     for (const a of agents) {
@@ -306,7 +360,7 @@ export const diffCommand: Command = {
       for (const g of mine.values()) {
         const n = g.count;
         lines.push(
-          `  ${word(g.first.before.allowed)} → ${word(g.first.after.allowed)}: ${n} ${urlsArg === undefined ? "path" : "URL"}${n === 1 ? "" : "s"}`,
+          `  ${word(g.first.before.allowed)} → ${word(g.first.after.allowed)}: ${n} ${listed ? "URL" : "path"}${n === 1 ? "" : "s"}`,
         );
         lines.push(`    old: ${esc(sideText(g.first.before, oldFailed))}`);
         lines.push(`    new: ${esc(sideText(g.first.after, newFailed))}`);

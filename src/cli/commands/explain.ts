@@ -9,7 +9,7 @@ import { createExplainer, printable, type UrlExplanation } from "../../explain/e
 import type { MatchedRule } from "../../match/compile.js";
 import { readPath } from "../../match/url-path.js";
 import { disallowsEverything } from "../access.js";
-import { agentOption, formatOption, urlArgument } from "../args.js";
+import { agentNameOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
@@ -46,7 +46,10 @@ Arguments:
   <url>...          URLs (or paths such as /private/x) to explain
 
 Options:
-  --agent <token>   the crawler's product token (letters, "-" and "_"), e.g. Googlebot
+  --agent <name>    the crawler's product token (letters, "-" and "_"), e.g.
+                    Googlebot; another name is read as a User-agent line with
+                    it is ("MJ12bot" as "MJ", "Googlebot/2.1" as "Googlebot"),
+                    with a note
   --format <f>      text (default) or json (one JSON document)
 ${WHOLE_FILE_HELP}
 ${OPERATOR_RULES_HELP}
@@ -227,7 +230,10 @@ export const explainCommand: Command = {
         "missing <robots.txt>: pass a file, - or a URL; see robots explain --help",
       );
     }
-    const agent = agentOption(str(values, "agent"));
+    // A name that is not a product token is read as a User-agent line with
+    // it is (`MJ12bot` as `MJ`), with a note (docs/protocol.md#groups).
+    const typed = agentNameOption(str(values, "agent"));
+    const agent = typed.token;
     if (urlArgs.length === 0) {
       throw new CliError(
         "missing <url>: pass one or more URLs or paths to explain, e.g. /private/x",
@@ -243,7 +249,7 @@ export const explainCommand: Command = {
       ...(wholeFile ? { sizeLimit: Number.POSITIVE_INFINITY } : {}),
     });
     const other = otherReading(reading, context.profile, agent);
-    const fileNotes = [...reading.notes];
+    const fileNotes = [...(typed.note === undefined ? [] : [typed.note]), ...reading.notes];
     // explain applies the reference's group selection, as check does by
     // default; a documented exception that answers differently is a note,
     // or with --operator-rules the reading explained.
@@ -273,7 +279,8 @@ export const explainCommand: Command = {
       const json = {
         robots: loaded.label,
         ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
-        agent,
+        agent: typed.name,
+        ...(typed.note === undefined ? {} : { token: agent }),
         profile: context.profile,
         fileNotes: fileNotes,
         results: results.map(explanationJson),

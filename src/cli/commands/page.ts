@@ -6,7 +6,7 @@
  */
 
 import type { RuleOrigin } from "../../page-rules/combine.js";
-import type { PagePolicy, PageRulesResult } from "../../page-rules.js";
+import type { PagePolicy, PageRulesResult, PageSourceProblem } from "../../page-rules.js";
 import type { HeadRead } from "../../page-rules-io/read-head.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
@@ -166,6 +166,12 @@ function policyText(p: PagePolicy, agent: string): string[] {
   return out;
 }
 
+/** A header or meta that was not applied, as one line. */
+function problemText(p: PageSourceProblem): string {
+  if (p.via !== "meta") return `${p.via} header ignored: ${shown(p.problem)}`;
+  return `meta tag ignored: ${shown(p.text)}: ${shown(p.problem, 600)}`;
+}
+
 function headText(head: HeadRead | null): string | null {
   if (head === null) return "the body was not read (not an HTML page, or not a 2xx response)";
   if (head.end === "limit") {
@@ -271,7 +277,7 @@ async function runForUrl(
       );
       if (f.bodyError !== null)
         out.push(`note: the body could not be read to the head's end: ${shown(f.bodyError)}`);
-      for (const p of r.problems) out.push(`${p.via} header ignored: ${shown(p.problem)}`);
+      for (const p of r.problems) out.push(problemText(p));
       out.push(...policyText(r.policy!, agent));
     }
     out.push(...usageSentences(usage, agent));
@@ -295,6 +301,7 @@ async function runForFile(
     ...page.readPageRuleMetas(head.metas.map((m) => [m.name, m.content] as const)),
   ];
   const policy = page.combinePageRules(statements, agent);
+  const problems = [...fromHeaders.problems, ...page.ignoredMetaProblems(head.ignored, agent)];
   const usage = usagePreferences({ headers });
   if (format === "json") {
     const json = {
@@ -302,13 +309,13 @@ async function runForFile(
       agent,
       head: headJson(head),
       ...policyJson(policy),
-      problems: fromHeaders.problems,
+      problems,
       usage,
     };
     await writeOut(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     const out = [`page: ${arg === "-" ? "<stdin>" : shown(arg)}; ${headText(head)}`];
-    for (const p of fromHeaders.problems) out.push(`${p.via} header ignored: ${shown(p.problem)}`);
+    for (const p of problems) out.push(problemText(p));
     out.push(...policyText(policy, agent));
     out.push(...usageSentences(usage, agent));
     await writeOut(`${out.join("\n")}\n`);

@@ -405,7 +405,7 @@ async function runRecord(
   const agents =
     requested ??
     listAgentsToCompare([robots]).map((a) => ({
-      written: a.label,
+      written: a.name,
       token: a.generic ? "" : a.token,
       generic: a.generic,
     }));

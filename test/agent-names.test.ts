@@ -1,0 +1,113 @@
+/**
+ * One reading of crawler names typed by people (docs/protocol.md#groups): the
+ * tester's grid and compare, `explain` and `diff --agent` read a name that is
+ * not a product token as a `User-agent:` line with it is read, and say so;
+ * `check` keeps refusing it.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { listAgentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js";
+import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import { readAgentName } from "../src/protocol/product-token.js";
+import { agentNotes, computeDiff, computeGrid } from "../src/web/engine.js";
+import { robots } from "./helpers/subprocess.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "robots-names-"));
+const FILE = "User-agent: MJ12bot\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g\n";
+const file = path.join(dir, "robots.txt");
+writeFileSync(file, FILE);
+const open = path.join(dir, "open.txt");
+writeFileSync(open, "User-agent: *\nDisallow:\n");
+
+describe("readAgentName", () => {
+  test("a product token is read as itself, with no note", () => {
+    assert.deepEqual(readAgentName(" GPTBot "), { name: "GPTBot", token: "GPTBot" });
+  });
+  test("a name with digits or a version is read as the line is, with a note", () => {
+    const mj = readAgentName("MJ12bot");
+    assert.equal(mj.token, "MJ");
+    assert.match(mj.note ?? "", /"MJ12bot" is not a product token: read as "MJ"/);
+    assert.equal(readAgentName("Googlebot/2.1").token, "Googlebot");
+  });
+  test("a name without a leading token reads the * groups only, and says so", () => {
+    const r = readAgentName("12bot");
+    assert.equal(r.token, "*");
+    assert.match(r.note ?? "", /only the \* groups apply/);
+  });
+});
+
+describe("the tester's grid reads names as the crawler report does", () => {
+  const parsed = parseRobotsTxt(FILE);
+  test("MJ12bot and Googlebot/2.1 get their named groups, and the notes say why", () => {
+    const cells = computeGrid(parsed, ["MJ12bot", "Googlebot/2.1", "Other"], ["/x", "/g"]);
+    const at = (agent: string, url: string) =>
+      cells.find((c) => c.agent === agent && c.url === url)!;
+    assert.deepEqual([at("MJ12bot", "/x").allowed, at("MJ12bot", "/x").line], [false, 2]);
+    assert.deepEqual(
+      [at("Googlebot/2.1", "/g").allowed, at("Googlebot/2.1", "/g").line],
+      [false, 5],
+    );
+    assert.equal(at("Googlebot/2.1", "/x").allowed, true);
+    assert.equal(at("Other", "/x").allowed, true);
+    const notes = agentNotes(["MJ12bot", "Googlebot/2.1", "Other"]);
+    assert.equal(notes.length, 2);
+    assert.match(notes[0]!, /read as "MJ"/);
+  });
+  test("compare: a typed name is compared under its token, labelled with both", () => {
+    const out = computeDiff(
+      parseRobotsTxt("User-agent: *\nDisallow:\n"),
+      parsed,
+      ["MJ12bot"],
+      ["/a"],
+    );
+    assert.deepEqual(out.agents, ["MJ12bot (as MJ)"]);
+    assert.ok(out.changes.some((c) => c.url === "/a" && !c.after.allowed));
+  });
+});
+
+describe("diff shows agents as written, with their token", () => {
+  test("a cut name in a file is labelled with the token it reads as", () => {
+    const before = parseRobotsTxt("User-agent: Spinn3r\nDisallow: /\n");
+    const after = parseRobotsTxt("User-agent: *\nDisallow:\n");
+    const agents = listAgentsToCompare([before, after]);
+    assert.deepEqual(
+      agents.map((a) => [a.label, a.token]),
+      [
+        ["Spinn3r (as Spinn)", "Spinn"],
+        ["*", agents[1]!.token],
+      ],
+    );
+    const [c] = new VerdictComparer(before, after, agents).compare("/");
+    assert.equal(c?.agent.label, "Spinn3r (as Spinn)");
+  });
+});
+
+describe("explain and diff --agent read the name; check still refuses it", () => {
+  test("explain --agent MJ12bot: the MJ group decides, with a note", async () => {
+    const r = await robots(["explain", file, "--agent", "MJ12bot", "/x"]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /note: "MJ12bot" is not a product token: read as "MJ"/);
+    assert.match(r.stdout, /decided by line 2: Disallow: \//);
+  });
+  test("explain --format json: the name as typed and the token", async () => {
+    const r = await robots(["explain", file, "--agent", "Googlebot/2.1", "/g", "--format", "json"]);
+    const j = JSON.parse(r.stdout) as { agent: string; token: string; results: { line: number }[] };
+    assert.deepEqual([j.agent, j.token, j.results[0]!.line], ["Googlebot/2.1", "Googlebot", 5]);
+  });
+  test("diff --agent MJ12bot compares the MJ group", async () => {
+    const r = await robots(["diff", open, file, "--agent", "MJ12bot", "--urls", "-"], {
+      stdin: "/x\n",
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /note: "MJ12bot" is not a product token/);
+    assert.match(r.stdout, /MJ12bot \(as MJ\)/);
+  });
+  test("check keeps refusing a name that is not a product token", async () => {
+    const r = await robots(["check", file, "MJ12bot", "/x"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /is read as "MJ"/);
+  });
+});
