@@ -14,7 +14,9 @@ export {
 } from "./redis/key-schema.js";
 export {
   REDIS_STORE_DEFAULTS,
+  type RedisClusterCommandClient,
   type RedisCommandClient,
+  type RedisFailureReason,
   RedisRobotsStore,
   RedisStoreError,
   type RedisStoreOptions,
