@@ -204,6 +204,25 @@ describe("an ACL user without permission (NOPERM)", () => {
     await rejectsWith(store.get("http://acl.test"), "noperm", /permission.*NOPERM/);
     assert.equal(store.state, "degraded");
     assert.equal(events[0]?.reason, "noperm");
+    // A script calling a command the user may not run (TIME) is refused too.
+    await redis.cli(
+      "ACL",
+      "SETUSER",
+      "timeless",
+      "on",
+      ">pw",
+      "~robots:*",
+      "+@read",
+      "+@write",
+      "+@scripting",
+    );
+    const timeless = redisStore({
+      url: `redis://timeless:pw@127.0.0.1:${redis.port}`,
+      timeoutMs: 5000,
+    });
+    stores.push(timeless);
+    assert.equal(await timeless.get("http://acl.test"), undefined);
+    await rejectsWith(timeless.reserveTurn("http://acl.test", 100), "noperm", /permission/);
     // The same user on keys it may touch works, and recovers the store.
     const allowed = redisStore({
       url: `redis://crawler:pw@127.0.0.1:${redis.port}`,

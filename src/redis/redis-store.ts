@@ -204,7 +204,12 @@ function replyCode(err: unknown): string | null {
 /** A failure's reason from what node-redis threw (an error reply or a transport error). */
 function reasonOf(err: unknown): RedisFailureReason {
   if (err instanceof RedisStoreError && err.reason !== null) return err.reason;
-  switch (replyCode(err)) {
+  const code = replyCode(err);
+  // Redis 7.0 reports a command an ACL forbids inside a script as ERR.
+  if (code === "ERR" && /can't run this command|no permissions/i.test(messageOf(err))) {
+    return "noperm";
+  }
+  switch (code) {
     case null:
       return "connection";
     case "WRONGPASS":
