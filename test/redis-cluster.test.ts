@@ -70,6 +70,7 @@ describe("Redis Cluster: keys and slots", () => {
       assert.ok(token);
       assert.equal(await store.extendLease(origin, token, 60_000), true);
       await store.reserveTurn(origin, 60_000);
+      await store.deferTurns(origin, 60_000);
       await store.update(origin, (current) => current!);
     }
     const perNode = await keysPerNode(store.prefix);

@@ -100,7 +100,7 @@ export interface RedisStoreOptions {
   readonly prefix?: string;
   /** Bound on every Redis call, connecting included. Default 1000 ms. */
   readonly timeoutMs?: number;
-  /** After a failure, calls fail at once for this long before one probes Redis again. Default 1000 ms. */
+  /** After a failure, calls fail at once for this long before they go to Redis again. Default 1000 ms. */
   readonly retryMs?: number;
   /** Largest body stored or accepted from Redis. Default the 500 KiB limit (docs/protocol.md#size-limit). */
   readonly maxBodyBytes?: number;
