@@ -26,7 +26,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createClient } from "redis";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
-import { originKeys, redisStore } from "../src/redis.js";
+import { originKeys } from "../src/redis/key-schema.js";
+import { createRedisStore } from "../src/redis.js";
 import { loopbackLookup } from "../test/fetch-servers.js";
 import { startFleet, stopFleet } from "../test/helpers/fleet.js";
 import { type RedisServer, startRedis } from "../test/helpers/redis-server.js";
@@ -79,7 +80,7 @@ async function corpusMemory(redis: RedisServer): Promise<void> {
   const origin = (i: number) => `http://f${i}.corpus.test:${port}`;
   await redis.cli("FLUSHALL");
   const before = usedMemory(await redis.cli("INFO", "memory"));
-  const store = redisStore({ url: redis.url, prefix: "mem:", timeoutMs: 30_000 });
+  const store = createRedisStore({ url: redis.url, prefix: "mem:", timeoutMs: 30_000 });
   const client = new RobotsClient("FleetBot/1.0", {
     store,
     transport: createNodeTransport({ lookup: loopbackLookup }),

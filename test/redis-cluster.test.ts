@@ -10,12 +10,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createCluster } from "redis";
+import { originKeys } from "../src/redis/key-schema.js";
 import {
-  originKeys,
+  createRedisStore,
   type RedisRobotsStore,
-  RedisStoreError,
   type RedisStoreStats,
-  redisStore,
+  RobotsError,
 } from "../src/redis.js";
 import { runStoreSuite, sampleEntry } from "./cache-store-suite.js";
 import { startFleet, stopFleet } from "./helpers/fleet.js";
@@ -27,7 +27,7 @@ const stores: RedisRobotsStore[] = [];
 let n = 0;
 
 function fresh(): RedisRobotsStore {
-  const store = redisStore({
+  const store = createRedisStore({
     cluster: { rootNodes: cluster.rootNodes },
     prefix: `c${n++}:`,
     timeoutMs: 5000,
@@ -96,7 +96,7 @@ describe("Redis Cluster: keys and slots", () => {
     own.on("error", () => {});
     await own.connect();
     try {
-      const store = redisStore({ client: own, prefix: `own${n++}:` });
+      const store = createRedisStore({ client: own, prefix: `own${n++}:` });
       for (let i = 0; i < 12; i++) {
         const origin = `http://own${i}.cluster.test`;
         await store.set(origin, sampleEntry(origin, body("User-agent: *\nDisallow: /\n")));
@@ -114,16 +114,17 @@ describe("Redis Cluster: keys and slots", () => {
   });
 
   it("a single-node client on a cluster node: MOVED degrades the store with reason moved", async () => {
-    const single = redisStore({ url: cluster.nodes[0]!.url, prefix: `s${n++}:`, retryMs: 1 });
+    const single = createRedisStore({ url: cluster.nodes[0]!.url, prefix: `s${n++}:`, retryMs: 1 });
     stores.push(single);
     const reasons = new Set<string | null>();
     for (let i = 0; i < 24; i++) {
       const origin = `http://single${i}.cluster.test`;
       await new Promise((r) => setTimeout(r, 2));
       await single.get(origin).catch((err: unknown) => {
-        assert.ok(err instanceof RedisStoreError);
-        reasons.add(err.reason);
+        assert.ok(err instanceof RobotsError);
+        assert.equal(err.code, "store-failed");
         assert.match(err.message, /cluster option.*MOVED/);
+        reasons.add(single.lastReason);
       });
     }
     assert.deepEqual([...reasons], ["moved"], "the other masters' slots answer MOVED");

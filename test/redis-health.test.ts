@@ -9,10 +9,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RobotsClient } from "../src/node.js";
 import {
+  createRedisStore,
   type RedisFailureReason,
   type RedisRobotsStore,
-  RedisStoreError,
-  redisStore,
+  RobotsError,
 } from "../src/redis.js";
 import { sampleEntry } from "./cache-store-suite.js";
 import { serveText, startServer } from "./fetch-servers.js";
@@ -26,7 +26,13 @@ const stores: RedisRobotsStore[] = [];
 const servers: RedisServer[] = [];
 
 function storeOn(url: string, options: { retryMs?: number } = {}): RedisRobotsStore {
-  const store = redisStore({ url, prefix: `h${n++}:`, timeoutMs: 5000, retryMs: 50, ...options });
+  const store = createRedisStore({
+    url,
+    prefix: `h${n++}:`,
+    timeoutMs: 5000,
+    retryMs: 50,
+    ...options,
+  });
   stores.push(store);
   return store;
 }
@@ -37,20 +43,35 @@ async function server(args: string[] = []): Promise<RedisServer> {
   return s;
 }
 
-/** The degraded events a store emits, as the errors they carry. */
-function degradedEvents(store: RedisRobotsStore): RedisStoreError[] {
-  const seen: RedisStoreError[] = [];
-  store.on("degraded", (err: RedisStoreError) => seen.push(err));
+/** The degraded events a store emits: the reason and the call's error. */
+function degradedEvents(
+  store: RedisRobotsStore,
+): { reason: RedisFailureReason; error: RobotsError }[] {
+  const seen: { reason: RedisFailureReason; error: RobotsError }[] = [];
+  store.on("degraded", (reason: RedisFailureReason, error: RobotsError) =>
+    seen.push({ reason, error }),
+  );
   return seen;
 }
 
-async function rejectsWith(p: Promise<unknown>, reason: RedisFailureReason, text: RegExp) {
+/**
+ * The call rejects with a store-* RobotsError saying `text`, and the store
+ * gives `reason` as the reason it is degraded.
+ */
+async function rejectsWith(
+  store: RedisRobotsStore,
+  p: Promise<unknown>,
+  reason: RedisFailureReason,
+  text: RegExp,
+) {
   await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof RedisStoreError, `a RedisStoreError: ${String(err)}`);
-    assert.equal(err.reason, reason, err.message);
+    assert.ok(err instanceof RobotsError, `a RobotsError: ${String(err)}`);
+    assert.match(err.code, /^store-(failed|unavailable)$/);
     assert.match(err.message, text);
     return true;
   });
+  assert.equal(store.lastReason, reason, store.lastError ?? "");
+  assert.equal(store.state, "degraded");
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -77,23 +98,24 @@ describe("Redis at maxmemory with noeviction (OOM on every write)", () => {
     // Any data set is over a 1-byte limit: every write is refused from now on.
     await redis.cli("CONFIG", "SET", "maxmemory", "1");
     try {
-      await rejectsWith(store.set(entry.origin, entry), "oom", /out of memory.*OOM/);
+      await rejectsWith(store, store.set(entry.origin, entry), "oom", /out of memory.*OOM/);
       assert.equal(store.state, "degraded");
       assert.equal(store.lastReason, "oom");
       assert.equal(events.length, 1);
       assert.equal(events[0]!.reason, "oom");
+      assert.equal(events[0]!.error.code, "store-failed");
       assert.equal(store.stats.reasons.oom, 1);
       assert.equal(store.stats.lastReason, "oom");
       assert.equal(store.stats.outages, 1);
       // Within retryMs calls fail at once, carrying the reason.
-      await rejectsWith(store.get(entry.origin), "oom", /unavailable/);
+      await rejectsWith(store, store.get(entry.origin), "oom", /unavailable/);
       await pause(60);
       // Reads still answer under OOM, but they do not make the store healthy.
       assert.equal((await store.get(entry.origin))?.good?.status, 200);
       assert.equal(store.state, "degraded");
-      await rejectsWith(store.acquireLease("http://lease.test", 1000), "oom", /OOM/);
+      await rejectsWith(store, store.acquireLease("http://lease.test", 1000), "oom", /OOM/);
       await pause(60);
-      await rejectsWith(store.reserveTurn("http://turn.test", 100), "oom", /OOM/);
+      await rejectsWith(store, store.reserveTurn("http://turn.test", 100), "oom", /OOM/);
       assert.equal(store.stats.reasons.oom, 3);
       assert.equal(recovered.length, 0);
     } finally {
@@ -147,20 +169,20 @@ describe("Redis with requirepass", () => {
   it("a wrong password is an authentication failure, reported at once (not a timeout)", async () => {
     const store = storeOn(`redis://:wrong@127.0.0.1:${redis.port}`);
     const events = degradedEvents(store);
-    await rejectsWith(store.get("http://auth.test"), "auth", /credentials.*WRONGPASS/);
+    await rejectsWith(store, store.get("http://auth.test"), "auth", /credentials.*WRONGPASS/);
     assert.equal(store.state, "degraded");
     assert.equal(store.lastReason, "auth");
     assert.equal(store.stats.timeouts, 0);
     assert.equal(events[0]?.reason, "auth");
     // Still refused on the next try after retryMs (node-redis keeps retrying).
     await pause(60);
-    await rejectsWith(store.get("http://auth.test"), "auth", /WRONGPASS/);
+    await rejectsWith(store, store.get("http://auth.test"), "auth", /WRONGPASS/);
     assert.equal(store.stats.timeouts, 0);
   });
 
   it("a missing password is an authentication failure too (NOAUTH)", async () => {
     const store = storeOn(redis.url);
-    await rejectsWith(store.get("http://auth.test"), "auth", /credentials.*NOAUTH/);
+    await rejectsWith(store, store.get("http://auth.test"), "auth", /credentials.*NOAUTH/);
     assert.equal(store.stats.reasons.auth >= 1, true);
     assert.equal(store.stats.timeouts, 0);
   });
@@ -187,11 +209,16 @@ describe("a read-only replica (READONLY)", () => {
     assert.equal(await store.get("http://replica.test"), undefined);
     assert.equal(store.state, "ok");
     const entry = sampleEntry("http://replica.test", body(ROBOTS));
-    await rejectsWith(store.set(entry.origin, entry), "readonly", /read-only replica.*READONLY/);
+    await rejectsWith(
+      store,
+      store.set(entry.origin, entry),
+      "readonly",
+      /read-only replica.*READONLY/,
+    );
     assert.equal(store.state, "degraded");
     assert.equal(store.stats.reasons.readonly, 1);
     await pause(60);
-    await rejectsWith(store.acquireLease(entry.origin, 1000), "readonly", /READONLY/);
+    await rejectsWith(store, store.acquireLease(entry.origin, 1000), "readonly", /READONLY/);
   });
 });
 
@@ -201,7 +228,7 @@ describe("an ACL user without permission (NOPERM)", () => {
     await redis.cli("ACL", "SETUSER", "crawler", "on", ">pw", "~other:*", "+@all");
     const store = storeOn(`redis://crawler:pw@127.0.0.1:${redis.port}`);
     const events = degradedEvents(store);
-    await rejectsWith(store.get("http://acl.test"), "noperm", /permission.*NOPERM/);
+    await rejectsWith(store, store.get("http://acl.test"), "noperm", /permission.*NOPERM/);
     assert.equal(store.state, "degraded");
     assert.equal(events[0]?.reason, "noperm");
     // A script calling a command the user may not run (TIME) is refused too.
@@ -216,15 +243,20 @@ describe("an ACL user without permission (NOPERM)", () => {
       "+@write",
       "+@scripting",
     );
-    const timeless = redisStore({
+    const timeless = createRedisStore({
       url: `redis://timeless:pw@127.0.0.1:${redis.port}`,
       timeoutMs: 5000,
     });
     stores.push(timeless);
     assert.equal(await timeless.get("http://acl.test"), undefined);
-    await rejectsWith(timeless.reserveTurn("http://acl.test", 100), "noperm", /permission/);
+    await rejectsWith(
+      timeless,
+      timeless.reserveTurn("http://acl.test", 100),
+      "noperm",
+      /permission/,
+    );
     // The same user on keys it may touch works, and recovers the store.
-    const allowed = redisStore({
+    const allowed = createRedisStore({
       url: `redis://crawler:pw@127.0.0.1:${redis.port}`,
       prefix: "other:",
       timeoutMs: 5000,

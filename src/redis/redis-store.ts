@@ -41,7 +41,8 @@ import {
   decodeEntry,
   encodeEntry,
   entryTtlMs,
-  InvalidStoredEntry,
+  invalidEntry,
+  isInvalidEntry,
 } from "./entry-codec.js";
 import { DEFAULT_KEY_PREFIX, originKeys, validatePrefix } from "./key-schema.js";
 import { EXTEND_LEASE, type LuaScript, RELEASE_LEASE, TURN, WRITE_ENTRY } from "./scripts.js";
@@ -175,24 +176,13 @@ export interface RedisStoreStats {
   lastReason: RedisFailureReason | null;
 }
 
-/**
- * A call the store did not make or that failed: Redis down, slow, refusing
- * (an error reply), or the call refused while degraded. `reason` says why.
- */
-export class RedisStoreError extends Error {
-  readonly code: "timeout" | "unavailable" | "failed" | "conflict";
-  /** Why Redis failed; null for `conflict` (Redis worked, the update lost every race). */
-  readonly reason: RedisFailureReason | null;
-  constructor(
-    code: RedisStoreError["code"],
-    message: string,
-    options?: { cause?: unknown; reason?: RedisFailureReason | null },
-  ) {
-    super(message, options);
-    this.name = "RedisStoreError";
-    this.code = code;
-    this.reason = options?.reason ?? null;
-  }
+/** A store call that was not made or that failed, as a RobotsError with a `store-*` code. */
+function storeError(
+  code: "store-unavailable" | "store-timeout" | "store-failed" | "store-conflict",
+  message: string,
+  cause?: unknown,
+): RobotsError {
+  return new RobotsError(code, message, cause === undefined ? undefined : { cause });
 }
 
 /** The first word of an error reply, which Redis makes its error code (OOM, READONLY…). */
@@ -203,7 +193,9 @@ function replyCode(err: unknown): string | null {
 
 /** A failure's reason from what node-redis threw (an error reply or a transport error). */
 function reasonOf(err: unknown): RedisFailureReason {
-  if (err instanceof RedisStoreError && err.reason !== null) return err.reason;
+  if (err instanceof RobotsError) {
+    return err.code === "store-timeout" ? "timeout" : reasonOf(err.cause);
+  }
   const code = replyCode(err);
   // Redis 7.0 reports a command an ACL forbids inside a script as ERR.
   if (code === "ERR" && /can't run this command|no permissions/i.test(messageOf(err))) {
@@ -282,8 +274,7 @@ function hashFields(reply: unknown): Map<string, Buffer> {
   const put = (k: unknown, v: unknown) => {
     const key = keyText(k);
     const value = bytesOf(v);
-    if (key === undefined || value === undefined)
-      throw new InvalidStoredEntry("hash field not bytes");
+    if (key === undefined || value === undefined) throw invalidEntry("hash field not bytes");
     out.set(key, value);
   };
   if (reply instanceof Map) {
@@ -293,15 +284,16 @@ function hashFields(reply: unknown): Map<string, Buffer> {
   } else if (reply !== null && typeof reply === "object") {
     for (const [k, v] of Object.entries(reply)) put(k, v);
   } else if (reply !== null && reply !== undefined) {
-    throw new InvalidStoredEntry("HGETALL answered a non-hash");
+    throw invalidEntry("HGETALL answered a non-hash");
   }
   return out;
 }
 
 /**
  * A RobotsStore on Redis with the fleet capabilities of SharedRobotsStore.
- * Emits "degraded" (with the reason) when a call fails after working, and
- * "recovered" when a call succeeds again.
+ * Emits "degraded" (`(reason, error)`: the RedisFailureReason and the
+ * RobotsError of the failing call) when a call fails after working, and
+ * "recovered" when the store works again (docs/fleet.md "Health").
  */
 export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore {
   readonly prefix: string;
@@ -343,7 +335,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     if (given.length !== 1) {
       throw new RobotsError(
         "invalid-option",
-        "redisStore needs exactly one of { url }, { cluster } or { client }",
+        "createRedisStore needs exactly one of { url }, { cluster } or { client }",
       );
     }
     this.prefix = validatePrefix(options.prefix ?? DEFAULT_KEY_PREFIX);
@@ -456,7 +448,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       if (await this.#write(origin, next, version, bodyChanged)) return next;
       await new Promise((r) => setTimeout(r, Math.random() * 2 * (i + 1)));
     }
-    throw new RedisStoreError("conflict", `update of ${origin} lost the race too often`);
+    throw storeError("store-conflict", `update of ${origin} lost the race too often`);
   }
 
   async acquireLease(origin: string, ttlMs: number): Promise<string | null> {
@@ -491,7 +483,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       [String(Math.max(0, Math.ceil(delayMs))), "reserve"],
     );
     if (typeof wait !== "number" || !Number.isFinite(wait) || wait < 0) {
-      throw new RedisStoreError("failed", "the turn script answered a non-number");
+      throw storeError("store-failed", "the turn script answered a non-number");
     }
     return wait;
   }
@@ -528,7 +520,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       const decoded = decodeEntry(fields, origin, this.maxBodyBytes);
       return { decoded, version: decoded?.version ?? "0", invalid: null };
     } catch (err) {
-      if (!(err instanceof InvalidStoredEntry)) throw err;
+      if (!isInvalidEntry(err)) throw err;
       this.stats.invalid++;
       // An invalid hash is overwritten by the next update: it reads as absent.
       const v = reply instanceof Map || Array.isArray(reply) ? versionOf(reply) : "0";
@@ -538,11 +530,11 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
 
   async #write(origin: string, entry: StoredEntry, expected: string, withBody: boolean) {
     if (entry.origin !== origin) {
-      throw new InvalidStoredEntry(`entry for ${entry.origin} set under ${origin}`);
+      throw invalidEntry(`entry for ${entry.origin} set under ${origin}`);
     }
     const e = encodeEntry(entry);
     if (e.body.byteLength > this.maxBodyBytes) {
-      throw new InvalidStoredEntry(`body of ${e.body.byteLength} bytes exceeds the limit`);
+      throw invalidEntry(`body of ${e.body.byteLength} bytes exceeds the limit`);
     }
     const ttl = String(entryTtlMs(entry));
     const args: (string | Buffer)[] = [expected, ttl, e.origin, e.format, e.good, e.error];
@@ -577,23 +569,17 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     args: (string | Buffer)[],
     typeMapping?: Record<number, unknown>,
   ): Promise<unknown> {
-    if (this.#closed) throw new RedisStoreError("unavailable", "the store is closed");
+    if (this.#closed) throw storeError("store-unavailable", "the store is closed");
     if (this.#state === "degraded" && Date.now() < this.#failFastUntil) {
       this.stats.errors++;
-      throw new RedisStoreError("unavailable", `Redis unavailable: ${this.#lastError}`, {
-        reason: this.#lastReason,
-      });
+      throw storeError("store-unavailable", `Redis unavailable: ${this.#lastError}`);
     }
     this.stats.commands++;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         this.stats.timeouts++;
-        reject(
-          new RedisStoreError("timeout", `Redis did not answer within ${this.timeoutMs} ms`, {
-            reason: "timeout",
-          }),
-        );
+        reject(storeError("store-timeout", `Redis did not answer within ${this.timeoutMs} ms`));
       }, this.timeoutMs);
     });
     try {
@@ -604,14 +590,12 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       // NOSCRIPT is the one error reply expected: #eval sends the script.
       if (replyCode(err) === "NOSCRIPT") throw new NoScript();
       this.stats.errors++;
+      const reason = reasonOf(err);
       const failure =
-        err instanceof RedisStoreError
+        err instanceof RobotsError
           ? err
-          : new RedisStoreError("failed", `${REASON_TEXT[reasonOf(err)]}: ${messageOf(err)}`, {
-              cause: err,
-              reason: reasonOf(err),
-            });
-      this.#failed(failure, write);
+          : storeError("store-failed", `${REASON_TEXT[reason]}: ${messageOf(err)}`, err);
+      this.#failed(failure, reason, write);
       throw failure;
     } finally {
       clearTimeout(timer);
@@ -673,30 +657,22 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     this.#connectWaiters.clear();
     if (!degrades) return;
     const reason = reasonOf(err);
-    this.#failed(
-      new RedisStoreError("failed", `${REASON_TEXT[reason]}: ${messageOf(err)}`, {
-        cause: err,
-        reason,
-      }),
-      false,
-    );
+    const failure = storeError("store-failed", `${REASON_TEXT[reason]}: ${messageOf(err)}`, err);
+    this.#failed(failure, reason, false);
   }
 
-  #failed(err: RedisStoreError, write: boolean): void {
+  #failed(err: RobotsError, reason: RedisFailureReason, write: boolean): void {
     if (this.#closed) return;
-    if (err.code !== "unavailable") {
-      const reason = err.reason ?? "reply";
-      this.stats.reasons[reason]++;
-      this.stats.lastReason = reason;
-    }
+    this.stats.reasons[reason]++;
+    this.stats.lastReason = reason;
     this.#lastError = err.message;
-    this.#lastReason = err.reason;
+    this.#lastReason = reason;
     this.#failFastUntil = Date.now() + this.retryMs;
     if (write) this.#needsWrite = true;
     if (this.#state !== "degraded") {
       this.#state = "degraded";
       this.stats.outages++;
-      this.emit("degraded", err);
+      this.emit("degraded", reason, err);
     }
   }
 }
@@ -732,7 +708,7 @@ function versionOf(reply: Map<unknown, unknown> | unknown[]): string {
   return "0";
 }
 
-/** A shared store on Redis for `new RobotsClient(ua, { store: redisStore({ url }) })`. */
-export function redisStore(options: RedisStoreOptions): RedisRobotsStore {
+/** A shared store on Redis for `new RobotsClient(ua, { store: createRedisStore({ url }) })`. */
+export function createRedisStore(options: RedisStoreOptions): RedisRobotsStore {
   return new RedisRobotsStore(options);
 }

@@ -16,7 +16,7 @@
 import * as http from "node:http";
 import { createInterface } from "node:readline";
 import { createNodeTransport, RobotsClient, type RobotsStore } from "../../src/node.js";
-import { redisStore } from "../../src/redis.js";
+import { createRedisStore } from "../../src/redis.js";
 import { loopbackLookup } from "../fetch-servers.js";
 
 // node --test runs every file under dist/test: without its configuration
@@ -39,7 +39,7 @@ const config = JSON.parse(process.env.FLEET_WORKER) as {
   store?: "redis" | "none";
 };
 
-const store = redisStore({
+const store = createRedisStore({
   ...(config.cluster === undefined
     ? { url: config.redisUrl ?? "" }
     : { cluster: { rootNodes: config.cluster } }),
@@ -51,9 +51,9 @@ const store = redisStore({
 });
 const events: string[] = [];
 const reasons: string[] = [];
-store.on("degraded", (err: { reason: string | null }) => {
+store.on("degraded", (reason: string) => {
   events.push("degraded");
-  reasons.push(String(err.reason));
+  reasons.push(reason);
 });
 store.on("recovered", () => events.push("recovered"));
 const shared: RobotsStore = config.noLease
