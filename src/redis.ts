@@ -11,7 +11,9 @@ export { RobotsError, RobotsErrorCode } from "./errors.js";
 export {
   createRedisStore,
   REDIS_STORE_DEFAULTS,
+  type RedisClusterCommandClient,
   type RedisCommandClient,
+  type RedisFailureReason,
   type RedisRobotsStore,
   type RedisStoreOptions,
   type RedisStoreState,

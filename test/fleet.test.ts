@@ -10,90 +10,16 @@
  * site asked for.
  */
 import assert from "node:assert/strict";
-import * as http from "node:http";
-import type * as net from "node:net";
 import { after, before, describe, it } from "node:test";
 import { startFleet, stopFleet } from "./helpers/fleet.js";
+import {
+  assertVerdicts,
+  type Checked,
+  startSite,
+  startSites,
+  urlsOf,
+} from "./helpers/fleet-sites.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
-
-interface Site {
-  readonly origin: string;
-  /** Requests for /robots.txt. */
-  robotsHits: number;
-  /** Arrival times (ms) of requests for anything else. */
-  readonly pages: number[];
-  /** Expected verdicts for the test URLs. */
-  readonly expect: Record<string, boolean>;
-  close(): Promise<void>;
-}
-
-type Kind = "rules" | "missing" | "failing";
-
-async function startSite(
-  kind: Kind,
-  options: { crawlDelay?: number; pageStatus?: () => [number, Record<string, string>] } = {},
-): Promise<Site> {
-  const robots =
-    `User-agent: FleetBot\nDisallow: /private\n` +
-    (options.crawlDelay === undefined ? "" : `Crawl-delay: ${options.crawlDelay}\n`) +
-    `\nUser-agent: *\nDisallow: /\n`;
-  const site = { robotsHits: 0, pages: [] as number[] };
-  const server = http.createServer((req, res) => {
-    if (req.url === "/robots.txt") {
-      site.robotsHits++;
-      if (kind === "rules") res.writeHead(200, { "content-type": "text/plain" }).end(robots);
-      else if (kind === "missing") res.writeHead(404).end();
-      else res.writeHead(503).end();
-      return;
-    }
-    site.pages.push(Date.now());
-    const [status, headers] = options.pageStatus?.() ?? [200, {}];
-    res.writeHead(status, headers).end("page");
-  });
-  const sockets = new Set<net.Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  const expect: Record<string, boolean> = {
-    [`${origin}/public/page`]: kind !== "failing",
-    [`${origin}/private/page`]: kind === "missing",
-  };
-  return Object.assign(site, {
-    origin,
-    expect,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  });
-}
-
-async function startSites(n: number): Promise<Site[]> {
-  const kinds: Kind[] = ["rules", "rules", "missing", "failing"];
-  return Promise.all(Array.from({ length: n }, (_, i) => startSite(kinds[i % kinds.length]!)));
-}
-
-interface Checked {
-  results: { url: string; allowed: boolean; storeProblem: string | null; since: number | null }[];
-}
-
-function assertVerdicts(sites: Site[], answers: Checked[], label: string): void {
-  const expected = new Map(sites.flatMap((s) => Object.entries(s.expect)));
-  let n = 0;
-  for (const a of answers) {
-    for (const r of a.results) {
-      assert.equal(r.allowed, expected.get(r.url), `${label}: ${r.url}`);
-      n++;
-    }
-  }
-  assert.ok(n > 0, `${label}: some verdicts were checked`);
-}
-
-const urlsOf = (sites: Site[]) => sites.flatMap((s) => Object.keys(s.expect));
 
 let redis: RedisServer;
 let prefixes = 0;

@@ -1,7 +1,7 @@
 /**
  * The shared store for crawler fleets (docs/fleet.md): robots.txt entries,
  * the fetch lease, the atomic timeline update and the politeness slot, all
- * in Redis (or Valkey), used through node-redis.
+ * in Redis (or Valkey), one node or a Redis Cluster, used through node-redis.
  *
  * Why node-redis: it is the client the Redis project maintains, typed, with
  * per-command timeouts, an offline queue that can be turned off (a command
@@ -9,17 +9,29 @@
  * reconnection built in. Only generic commands are sent (HGETALL, SET, DEL,
  * EVALSHA/EVAL), so any node-redis client a user already has will do.
  *
- * Outages: every call is bounded by `timeoutMs`; after a failure the store
- * is "degraded" and fails fast for `retryMs` before it lets one call probe
- * Redis again, so a dead or stalled Redis costs a crawl at most one timeout
- * per `retryMs`, not one per check. The client goes on without the store
- * (local fetch, local cache) and sharing resumes with the first call that
- * succeeds. The transitions are events ("degraded", "recovered") and
- * `state`, and the counts are in `stats`.
+ * Health: every call is bounded by `timeoutMs`. A failure is anything that
+ * is not the answer asked for: no connection, no answer in time, and every
+ * error reply (OOM at maxmemory, READONLY from a replica, NOPERM, WRONGPASS
+ * or NOAUTH, LOADING, MOVED from a cluster node to a single-node client…),
+ * NOSCRIPT alone excepted (the store resends the script). After a failure
+ * the store is "degraded" with the reason and fails fast for `retryMs`
+ * before it lets calls probe Redis again, so a dead or stalled Redis costs a
+ * crawl at most one timeout per `retryMs`, not one per check. The client
+ * goes on without the store (local fetch, local cache, local turns). A
+ * store degraded by a refused write recovers only when a write succeeds
+ * (under OOM reads still work; they do not make the store healthy). The
+ * transitions are events ("degraded", "recovered") and `state`; the counts,
+ * by reason, are in `stats`.
  */
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { createClient, ErrorReply, RESP_TYPES } from "redis";
+import {
+  createClient,
+  createCluster,
+  ErrorReply,
+  RESP_TYPES,
+  type RedisClusterOptions,
+} from "redis";
 import type { SharedRobotsStore } from "../cache/shared-store.js";
 import type { StoredEntry } from "../cache/store.js";
 import { RobotsError } from "../errors.js";
@@ -43,23 +55,53 @@ export interface RedisCommandClient {
   ): Promise<unknown>;
 }
 
-/** The connection the store opens itself for `{ url }`. */
-interface OwnedClient extends RedisCommandClient {
+/**
+ * What the store needs of a Redis Cluster client: node-redis' cluster
+ * `sendCommand(firstKey, isReadonly, args, options)` (v5 or later), which
+ * routes each command to the master of its key's slot. Told apart from a
+ * single-node client by its `masters` list.
+ */
+export interface RedisClusterCommandClient {
+  readonly masters: readonly unknown[];
+  sendCommand(
+    firstKey: string | Buffer | undefined,
+    isReadonly: boolean | undefined,
+    args: ReadonlyArray<string | Buffer>,
+    options?: { timeout?: number; typeMapping?: Record<number, unknown> },
+  ): Promise<unknown>;
+}
+
+/** The connection the store opens itself for `{ url }` or `{ cluster }`. */
+interface OwnedClient {
   readonly isOpen: boolean;
   connect(): Promise<unknown>;
   destroy(): void;
 }
 
+function isClusterClient(
+  c: RedisCommandClient | RedisClusterCommandClient,
+): c is RedisClusterCommandClient {
+  return Array.isArray((c as { masters?: unknown }).masters);
+}
+
 export interface RedisStoreOptions {
   /** `redis://host:port[/db]`; the store then owns its connection (close() ends it). */
   readonly url?: string;
-  /** An existing node-redis client instead of `url`; the caller connects and closes it. */
-  readonly client?: RedisCommandClient;
+  /**
+   * Redis Cluster: node-redis `createCluster` options (`rootNodes`,
+   * `defaults`…); the store owns the cluster connection (close() ends it).
+   */
+  readonly cluster?: RedisClusterOptions;
+  /**
+   * An existing node-redis client or cluster client instead of `url` or
+   * `cluster`; the caller connects and closes it.
+   */
+  readonly client?: RedisCommandClient | RedisClusterCommandClient;
   /** Prepended to every key (docs/fleet.md "Key schema"). Default "robots:". */
   readonly prefix?: string;
   /** Bound on every Redis call, connecting included. Default 1000 ms. */
   readonly timeoutMs?: number;
-  /** After a failure, calls fail at once for this long before one probes Redis again. Default 1000 ms. */
+  /** After a failure, calls fail at once for this long before they go to Redis again. Default 1000 ms. */
   readonly retryMs?: number;
   /** Largest body stored or accepted from Redis. Default the 500 KiB limit (docs/protocol.md#size-limit). */
   readonly maxBodyBytes?: number;
@@ -80,10 +122,48 @@ export const REDIS_STORE_DEFAULTS = {
 /** `ok` once a call succeeded; `degraded` after a failure until the next success. */
 export type RedisStoreState = "connecting" | "ok" | "degraded";
 
+/**
+ * Why a Redis call failed (docs/fleet.md "Health"):
+ * - `timeout`: no answer within `timeoutMs`;
+ * - `connection`: Redis not reachable (refused, closed, reconnecting);
+ * - `auth`: the credentials were refused (WRONGPASS, NOAUTH);
+ * - `oom`: a write refused at `maxmemory` under `noeviction` (OOM);
+ * - `readonly`: a write sent to a replica (READONLY);
+ * - `noperm`: the ACL user may not run the command or touch the key (NOPERM);
+ * - `loading`: Redis is loading its data set (LOADING);
+ * - `moved`: a cluster node answered a single-node client (MOVED, ASK);
+ * - `cluster-down`: the cluster cannot serve the slot (CLUSTERDOWN, TRYAGAIN, MASTERDOWN);
+ * - `reply`: any other error reply (WRONGTYPE, BUSY, MISCONF, ERR…).
+ */
+export type RedisFailureReason =
+  | "timeout"
+  | "connection"
+  | "auth"
+  | "oom"
+  | "readonly"
+  | "noperm"
+  | "loading"
+  | "moved"
+  | "cluster-down"
+  | "reply";
+
+const REASONS: readonly RedisFailureReason[] = [
+  "timeout",
+  "connection",
+  "auth",
+  "oom",
+  "readonly",
+  "noperm",
+  "loading",
+  "moved",
+  "cluster-down",
+  "reply",
+];
+
 export interface RedisStoreStats {
   /** Commands sent to Redis (scripts count one each). */
   commands: number;
-  /** Calls that failed: errors, timeouts and calls refused while degraded. */
+  /** Calls that failed: errors, error replies, timeouts and calls refused while degraded. */
   errors: number;
   /** Calls that hit `timeoutMs`. */
   timeouts: number;
@@ -91,6 +171,10 @@ export interface RedisStoreStats {
   invalid: number;
   /** Times the store went from working to degraded. */
   outages: number;
+  /** Failed calls by reason (calls refused while degraded are not counted here). */
+  readonly reasons: Record<RedisFailureReason, number>;
+  /** The reason of the last failure, or null before any. */
+  lastReason: RedisFailureReason | null;
 }
 
 /** A store call that was not made or that failed, as a RobotsError with a `store-*` code. */
@@ -102,9 +186,60 @@ function storeError(
   return new RobotsError(code, message, cause === undefined ? undefined : { cause });
 }
 
-function isStoreError(err: unknown): err is RobotsError {
-  return err instanceof RobotsError && err.code.startsWith("store-");
+/** The first word of an error reply, which Redis makes its error code (OOM, READONLY…). */
+function replyCode(err: unknown): string | null {
+  if (!(err instanceof Error) || !isReplyError(err)) return null;
+  return /^[A-Z][A-Z_-]*/.exec(err.message)?.[0] ?? "ERR";
 }
+
+/** A failure's reason from what node-redis threw (an error reply or a transport error). */
+function reasonOf(err: unknown): RedisFailureReason {
+  if (err instanceof RobotsError) {
+    return err.code === "store-timeout" ? "timeout" : reasonOf(err.cause);
+  }
+  const code = replyCode(err);
+  // Redis 7.0 reports a command an ACL forbids inside a script as ERR.
+  if (code === "ERR" && /can't run this command|no permissions/i.test(messageOf(err))) {
+    return "noperm";
+  }
+  switch (code) {
+    case null:
+      return "connection";
+    case "WRONGPASS":
+    case "NOAUTH":
+      return "auth";
+    case "OOM":
+      return "oom";
+    case "READONLY":
+      return "readonly";
+    case "NOPERM":
+      return "noperm";
+    case "LOADING":
+      return "loading";
+    case "MOVED":
+    case "ASK":
+      return "moved";
+    case "CLUSTERDOWN":
+    case "TRYAGAIN":
+    case "MASTERDOWN":
+      return "cluster-down";
+    default:
+      return "reply";
+  }
+}
+
+const REASON_TEXT: Record<RedisFailureReason, string> = {
+  timeout: "Redis did not answer in time",
+  connection: "Redis not reachable",
+  auth: "Redis refused the credentials",
+  oom: "Redis is out of memory (maxmemory, noeviction) and refuses writes",
+  readonly: "Redis is a read-only replica and refuses writes",
+  noperm: "the Redis user lacks a permission (ACL)",
+  loading: "Redis is loading its data set",
+  moved: "a Redis Cluster node answered a single-node client (use the cluster option)",
+  "cluster-down": "the Redis Cluster cannot serve the slot",
+  reply: "Redis answered with an error",
+};
 
 const BINARY = { [RESP_TYPES.BLOB_STRING]: Buffer, [RESP_TYPES.MAP]: Map } as const;
 
@@ -157,29 +292,51 @@ function hashFields(reply: unknown): Map<string, Buffer> {
 
 /**
  * A RobotsStore on Redis with the fleet capabilities of SharedRobotsStore.
- * Emits "degraded" (with the reason) when a call fails after working, and
- * "recovered" when a call succeeds again.
+ * Emits "degraded" (`(reason, error)`: the RedisFailureReason and the
+ * RobotsError of the failing call) when a call fails after working, and
+ * "recovered" when the store works again (docs/fleet.md "Health").
  */
 export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore {
   readonly prefix: string;
   readonly timeoutMs: number;
   readonly retryMs: number;
   readonly maxBodyBytes: number;
-  readonly stats: RedisStoreStats = { commands: 0, errors: 0, timeouts: 0, invalid: 0, outages: 0 };
+  readonly stats: RedisStoreStats = {
+    commands: 0,
+    errors: 0,
+    timeouts: 0,
+    invalid: 0,
+    outages: 0,
+    reasons: Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<RedisFailureReason, number>,
+    lastReason: null,
+  };
   #state: RedisStoreState = "connecting";
   #lastError: string | null = null;
+  #lastReason: RedisFailureReason | null = null;
+  /** Degraded by a refused write: only a write that succeeds recovers. */
+  #needsWrite = false;
   #failFastUntil = 0;
-  readonly #client: RedisCommandClient;
+  readonly #send1: (
+    key: string,
+    write: boolean,
+    args: (string | Buffer)[],
+    options: { timeout: number; typeMapping?: Record<number, unknown> },
+  ) => Promise<unknown>;
   readonly #owned: OwnedClient | null;
   #connecting: Promise<unknown> | null = null;
+  /** Calls waiting for the connection: a connection error ends their wait at once. */
+  readonly #connectWaiters = new Set<(err: unknown) => void>();
+  /** The last error the connection reported while connecting. */
+  #connectFailure: unknown = null;
   #closed = false;
 
   constructor(options: RedisStoreOptions) {
     super();
-    if ((options.url === undefined) === (options.client === undefined)) {
+    const given = [options.url, options.cluster, options.client].filter((o) => o !== undefined);
+    if (given.length !== 1) {
       throw new RobotsError(
         "invalid-option",
-        "createRedisStore needs exactly one of { url } or { client }",
+        "createRedisStore needs exactly one of { url }, { cluster } or { client }",
       );
     }
     this.prefix = validatePrefix(options.prefix ?? DEFAULT_KEY_PREFIX);
@@ -193,6 +350,12 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       );
     }
     this.maxBodyBytes = maxBody;
+    const socket = {
+      connectTimeout: this.timeoutMs,
+      // Keep trying, at most every 2 s, so sharing resumes when Redis is back.
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), 2000),
+    };
+    let client: RedisCommandClient | RedisClusterCommandClient;
     if (options.url !== undefined) {
       if (!/^rediss?:\/\//.test(options.url)) {
         throw new RobotsError("invalid-option", "url must start with redis:// or rediss://");
@@ -202,19 +365,43 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
         // Fail at once while disconnected instead of queueing: the caller's
         // check must not wait for a reconnect (it has the local path).
         disableOfflineQueue: true,
-        socket: {
-          connectTimeout: this.timeoutMs,
-          // Keep trying, at most every 2 s, so sharing resumes when Redis is back.
-          reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), 2000),
-        },
+        socket,
       });
       // Without a listener node-redis' errors would be thrown by the emitter.
-      owned.on("error", (err: unknown) => this.#failed(err));
+      owned.on("error", (err: unknown) => this.#connectionError(err));
       this.#owned = owned as unknown as OwnedClient;
-      this.#client = this.#owned;
+      client = owned as unknown as RedisCommandClient;
+    } else if (options.cluster !== undefined) {
+      const c = options.cluster;
+      if (!Array.isArray(c.rootNodes) || c.rootNodes.length === 0) {
+        throw new RobotsError("invalid-option", "cluster.rootNodes must list at least one node");
+      }
+      const owned = createCluster({
+        ...c,
+        // Every node connection (the ones the topology reveals included)
+        // fails at once while disconnected, with the same bounds as `url`.
+        defaults: {
+          ...c.defaults,
+          disableOfflineQueue: true,
+          socket: { ...socket, ...c.defaults?.socket },
+        },
+      });
+      owned.on("error", (err: unknown) => this.#connectionError(err));
+      // One node's connection trouble is not the store's: the calls routed
+      // to that node fail and say so, the other masters keep serving.
+      owned.on("node-error", (err: unknown) => this.#connectionError(err, false));
+      this.#owned = owned as unknown as OwnedClient;
+      client = owned as unknown as RedisClusterCommandClient;
     } else {
       this.#owned = null;
-      this.#client = options.client!;
+      client = options.client!;
+    }
+    if (isClusterClient(client)) {
+      const cluster = client;
+      this.#send1 = (key, write, args, opts) => cluster.sendCommand(key, !write, args, opts);
+    } else {
+      const single = client;
+      this.#send1 = (_key, _write, args, opts) => single.sendCommand(args, opts);
     }
   }
 
@@ -223,9 +410,14 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return this.#state;
   }
 
-  /** Why the store is degraded (the last failure), or null. */
+  /** Why the store is degraded (the last failure's message), or null. */
   get lastError(): string | null {
     return this.#lastError;
+  }
+
+  /** The reason the store is degraded (docs/fleet.md "Health"), or null. */
+  get lastReason(): RedisFailureReason | null {
+    return this.#lastReason;
   }
 
   async get(origin: string): Promise<StoredEntry | undefined> {
@@ -239,7 +431,8 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   }
 
   async delete(origin: string): Promise<void> {
-    await this.#send(["DEL", originKeys(this.prefix, origin).entry]);
+    const key = originKeys(this.prefix, origin).entry;
+    await this.#send(key, true, ["DEL", key]);
   }
 
   async update(
@@ -262,7 +455,14 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   async acquireLease(origin: string, ttlMs: number): Promise<string | null> {
     const token = randomUUID();
     const key = originKeys(this.prefix, origin).lease;
-    const r = await this.#send(["SET", key, token, "NX", "PX", String(Math.ceil(ttlMs))]);
+    const r = await this.#send(key, true, [
+      "SET",
+      key,
+      token,
+      "NX",
+      "PX",
+      String(Math.ceil(ttlMs)),
+    ]);
     return r === null ? null : token;
   }
 
@@ -315,7 +515,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     origin: string,
   ): Promise<{ decoded: DecodedEntry | undefined; version: string; invalid: Error | null }> {
     const key = originKeys(this.prefix, origin).entry;
-    const reply = await this.#send(["HGETALL", key], BINARY);
+    const reply = await this.#send(key, false, ["HGETALL", key], BINARY);
     try {
       const fields = hashFields(reply);
       const decoded = decodeEntry(fields, origin, this.maxBodyBytes);
@@ -344,20 +544,32 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return (await this.#eval(WRITE_ENTRY, [key], args)) === 1;
   }
 
-  /** EVALSHA, and EVAL once when Redis does not know the script (restart, SCRIPT FLUSH). */
+  /**
+   * EVALSHA, and EVAL once when Redis does not know the script (restart,
+   * SCRIPT FLUSH, another cluster node). Every script writes; each touches
+   * one origin's keys, so one slot.
+   */
   async #eval(s: LuaScript, keys: string[], args: (string | Buffer)[]): Promise<unknown> {
     const tail = [String(keys.length), ...keys, ...args];
     try {
-      return await this.#send(["EVALSHA", s.sha1, ...tail]);
+      return await this.#send(keys[0]!, true, ["EVALSHA", s.sha1, ...tail]);
     } catch (err) {
-      const reply = err instanceof RobotsError ? err.cause : err;
-      if (!messageOf(reply).startsWith("NOSCRIPT")) throw err;
-      return await this.#send(["EVAL", s.source, ...tail]);
+      if (!(err instanceof NoScript)) throw err;
+      return await this.#send(keys[0]!, true, ["EVAL", s.source, ...tail]);
     }
   }
 
-  /** One command, bounded by timeoutMs; fails fast while degraded. */
-  async #send(args: (string | Buffer)[], typeMapping?: Record<number, unknown>): Promise<unknown> {
+  /**
+   * One command on `key`'s node, bounded by timeoutMs; fails fast while
+   * degraded. `write`: the command changes data (a refusal of it keeps the
+   * store degraded until a write succeeds).
+   */
+  async #send(
+    key: string,
+    write: boolean,
+    args: (string | Buffer)[],
+    typeMapping?: Record<number, unknown>,
+  ): Promise<unknown> {
     if (this.#closed) throw storeError("store-unavailable", "the store is closed");
     if (this.#state === "degraded" && Date.now() < this.#failFastUntil) {
       this.stats.errors++;
@@ -372,66 +584,115 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       }, this.timeoutMs);
     });
     try {
-      const reply = await Promise.race([this.#command(args, typeMapping), timeout]);
-      this.#succeeded();
+      const reply = await Promise.race([this.#command(key, write, args, typeMapping), timeout]);
+      this.#succeeded(write);
       return reply;
     } catch (err) {
-      // A reply Redis sent as an error (NOSCRIPT, WRONGTYPE…) means Redis works.
-      if (isReplyError(err)) {
-        this.#succeeded();
-        throw storeError("store-failed", `Redis answered with an error: ${messageOf(err)}`, err);
-      }
+      // NOSCRIPT is the one error reply expected: #eval sends the script.
+      if (replyCode(err) === "NOSCRIPT") throw new NoScript();
       this.stats.errors++;
-      this.#failed(err);
-      throw isStoreError(err)
-        ? err
-        : storeError("store-failed", `Redis call failed: ${messageOf(err)}`, err);
+      const reason = reasonOf(err);
+      const failure =
+        err instanceof RobotsError
+          ? err
+          : storeError("store-failed", `${REASON_TEXT[reason]}: ${messageOf(err)}`, err);
+      this.#failed(failure, reason, write);
+      throw failure;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  async #command(args: (string | Buffer)[], typeMapping?: Record<number, unknown>) {
+  async #command(
+    key: string,
+    write: boolean,
+    args: (string | Buffer)[],
+    typeMapping?: Record<number, unknown>,
+  ) {
     const owned = this.#owned;
     if (owned !== null && !owned.isOpen) {
       this.#connecting ??= owned.connect().finally(() => {
         this.#connecting = null;
+        this.#connectFailure = null;
       });
     }
-    if (this.#connecting !== null) await this.#connecting;
+    const connecting = this.#connecting;
+    // Still connecting after a refusal (node-redis retries it, a wrong
+    // password included): this call ends with that refusal at once.
+    if (connecting !== null && this.#connectFailure !== null) throw this.#connectFailure;
+    if (connecting !== null) {
+      // node-redis retries a refused connection (wrong password included)
+      // on its own; the call ends at the first error it reports.
+      let waiter: ((err: unknown) => void) | undefined;
+      try {
+        await new Promise((resolve, reject) => {
+          waiter = reject;
+          this.#connectWaiters.add(reject);
+          connecting.then(resolve, reject);
+        });
+      } finally {
+        if (waiter !== undefined) this.#connectWaiters.delete(waiter);
+      }
+    }
     const options =
       typeMapping === undefined
         ? { timeout: this.timeoutMs }
         : { timeout: this.timeoutMs, typeMapping };
-    return this.#client.sendCommand(args, options);
+    return this.#send1(key, write, args, options);
   }
 
-  #succeeded(): void {
+  #succeeded(write: boolean): void {
+    if (this.#state === "degraded" && this.#needsWrite && !write) return;
     const was = this.#state;
     this.#state = "ok";
     this.#lastError = null;
+    this.#lastReason = null;
+    this.#needsWrite = false;
     if (was === "degraded") this.emit("recovered");
   }
 
-  #failed(err: unknown): void {
+  /** An error the connection reported (not an answer to a call). */
+  #connectionError(err: unknown, degrades = true): void {
+    if (this.#connecting !== null) this.#connectFailure = err;
+    for (const w of this.#connectWaiters) w(err);
+    this.#connectWaiters.clear();
+    if (!degrades) return;
+    const reason = reasonOf(err);
+    const failure = storeError("store-failed", `${REASON_TEXT[reason]}: ${messageOf(err)}`, err);
+    this.#failed(failure, reason, false);
+  }
+
+  #failed(err: RobotsError, reason: RedisFailureReason, write: boolean): void {
     if (this.#closed) return;
-    this.#lastError = messageOf(err);
+    this.stats.reasons[reason]++;
+    this.stats.lastReason = reason;
+    this.#lastError = err.message;
+    this.#lastReason = reason;
     this.#failFastUntil = Date.now() + this.retryMs;
+    if (write) this.#needsWrite = true;
     if (this.#state !== "degraded") {
       this.#state = "degraded";
       this.stats.outages++;
-      this.emit("degraded", this.#lastError);
+      this.emit("degraded", reason, err);
     }
   }
 }
 
+/** EVALSHA met a server without the script (the store then sends it with EVAL). */
+class NoScript extends Error {}
+
 /**
  * An error answer from the server (node-redis' ErrorReply), not a failure to
- * reach it. A client from another copy of node-redis has its own class; its
- * NOSCRIPT (the one reply error the store expects) is known by its text.
+ * reach it. A client from another copy of node-redis has its own class,
+ * with the same name.
  */
-function isReplyError(err: unknown): boolean {
-  return err instanceof ErrorReply || (err instanceof Error && err.message.startsWith("NOSCRIPT "));
+function isReplyError(err: Error): boolean {
+  return (
+    err instanceof ErrorReply ||
+    err.constructor.name === "SimpleError" ||
+    err.constructor.name === "ErrorReply" ||
+    err.constructor.name === "BlobError"
+  );
 }
 
 function versionOf(reply: Map<unknown, unknown> | unknown[]): string {

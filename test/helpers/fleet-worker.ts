@@ -8,7 +8,8 @@
  * Commands:
  *   {"op":"check","urls":[...]}           → {"op":"checked","results":[{url,allowed,storeProblem,since}]}
  *   {"op":"crawl","url":u,"pages":n}      → waitForTurn + GET per page → {"op":"crawled","statuses":[...]}
- *   {"op":"sync"}                         → waits until the store answers again → {"op":"synced"}
+ *   {"op":"sync","origins":[...]}         → waits until the store takes a write for each origin
+ *                                           (each slot's master, in a cluster) → {"op":"synced"}
  *   {"op":"stats"}                        → {"op":"stats","client":…,"store":…}
  *   {"op":"exit"}
  */
@@ -23,7 +24,9 @@ import { loopbackLookup } from "../fetch-servers.js";
 if (process.env.FLEET_WORKER === undefined) process.exit(0);
 
 const config = JSON.parse(process.env.FLEET_WORKER) as {
-  redisUrl: string;
+  redisUrl?: string;
+  /** Redis Cluster root nodes instead of `redisUrl`. */
+  cluster?: { url: string }[];
   prefix: string;
   /** Hide the lease (and turns) from the client: every process fetches on its own. */
   noLease?: boolean;
@@ -37,7 +40,9 @@ const config = JSON.parse(process.env.FLEET_WORKER) as {
 };
 
 const store = createRedisStore({
-  url: config.redisUrl,
+  ...(config.cluster === undefined
+    ? { url: config.redisUrl ?? "" }
+    : { cluster: { rootNodes: config.cluster } }),
   prefix: config.prefix,
   // Generous on a loaded machine (a slow answer must not pass for an
   // outage); a killed Redis refuses at once anyway.
@@ -45,7 +50,11 @@ const store = createRedisStore({
   retryMs: 200,
 });
 const events: string[] = [];
-store.on("degraded", () => events.push("degraded"));
+const reasons: string[] = [];
+store.on("degraded", (reason: string) => {
+  events.push("degraded");
+  reasons.push(reason);
+});
 store.on("recovered", () => events.push("recovered"));
 const shared: RobotsStore = config.noLease
   ? ({
@@ -82,6 +91,7 @@ function send(msg: unknown): void {
 async function handle(cmd: {
   op: string;
   urls?: string[];
+  origins?: string[];
   url?: string;
   pages?: number;
   warm?: number;
@@ -146,21 +156,32 @@ async function handle(cmd: {
       return;
     }
     case "sync": {
+      // A write (the release of a lease nobody holds changes nothing) on
+      // every origin's slot: it also recovers a store degraded by writes.
       const deadline = Date.now() + 20_000;
-      for (;;) {
-        try {
-          await store.get("http://sync.invalid");
-          break;
-        } catch (err) {
-          if (Date.now() > deadline) throw err;
-          await new Promise((r) => setTimeout(r, 100));
+      for (const origin of cmd.origins ?? ["http://sync.invalid"]) {
+        for (;;) {
+          try {
+            await store.releaseLease(origin, "sync");
+            break;
+          } catch (err) {
+            if (Date.now() > deadline) throw err;
+            await new Promise((r) => setTimeout(r, 100));
+          }
         }
       }
       send({ op: "synced", state: store.state });
       return;
     }
     case "stats":
-      send({ op: "stats", client: client.stats, store: store.stats, events, state: store.state });
+      send({
+        op: "stats",
+        client: client.stats,
+        store: store.stats,
+        events,
+        reasons,
+        state: store.state,
+      });
       return;
     case "exit":
       await store.close();

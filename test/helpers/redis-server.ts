@@ -62,7 +62,8 @@ async function waitReady(port: number, child: ChildProcess, log: () => string): 
     const { out } = await run("redis-cli", ["-h", "127.0.0.1", "-p", String(port), "PING"]).catch(
       () => ({ out: "" }),
     );
-    if (out.trim() === "PONG") return;
+    // A server with requirepass answers NOAUTH: it is up.
+    if (/^(PONG|NOAUTH)/.test(out.trim())) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`redis-server on port ${port} did not answer PING within 15 s: ${log()}`);
