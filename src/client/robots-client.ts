@@ -44,9 +44,9 @@ import {
   nonNegative,
   POLITENESS_DEFAULTS,
   Politeness,
-  pause,
   type Turn,
   turnHeaders,
+  waitOutTurn,
 } from "./politeness.js";
 import {
   type CanonicalOrigin,
@@ -265,25 +265,38 @@ export class RobotsClient {
    * origin's politeness (docs/fleet.md "Politeness"): the Crawl-delay of the
    * crawler's group (within minCrawlDelayMs and maxCrawlDelayMs) after the
    * previous turn, and no sooner than a Retry-After reported with
-   * reportResponse(). With a store that reserves turns (the Redis store) the
-   * spacing holds for every process sharing it; otherwise, or while that
-   * store fails, for this client. Call it right before each request.
+   * reportResponse(), including by a turn already waiting when the report
+   * came: it re-checks when it wakes, waits out the pause and takes a fresh
+   * slot (the resolved turn's `waitMs` is the whole wait). With a store that
+   * reserves turns (the Redis store) the spacing and the pause hold for
+   * every process sharing it; otherwise, or while that store fails, for
+   * this client. Call it right before each request.
    */
   async waitForTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
-    const turn = await this.takeTurn(url, options);
-    await pause(turn.waitMs, options.signal);
-    return turn;
+    const snap = await this.robots(url, options);
+    const origin = snap.source.origin;
+    const turn = await this.#turns.reserve(origin, this.#delayOf(snap));
+    // A 429 or 503 reported while this turn waits holds it too (docs/fleet.md "Politeness").
+    return waitOutTurn(this.#turns, origin, turn, options.signal);
   }
 
   /**
    * waitForTurn without the wait: reserves the next turn for `url`'s origin
    * and says how long to wait for it (for crawlers that schedule requests
-   * themselves). The turn is taken: a request is expected at its time.
+   * themselves). The turn is taken: a request is expected at its time. Its
+   * time lies after any pause reported before it; a pause reported later
+   * cannot reach a schedule the crawler keeps itself, so such a crawler
+   * calls waitForTurn, or re-takes its turns after a 429 or 503.
    */
   async takeTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
     const snap = await this.robots(url, options);
+    return this.#turns.reserve(snap.source.origin, this.#delayOf(snap));
+  }
+
+  /** The turn spacing for the copy in force: its Crawl-delay within the floor and cap. */
+  #delayOf(snap: RobotsSnapshot): number {
     const delay = snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
-    return this.#turns.reserve(snap.source.origin, this.#turns.delayFor(delay));
+    return this.#turns.delayFor(delay);
   }
 
   /**
@@ -333,7 +346,11 @@ export class RobotsClient {
   /**
    * isAllowed() for many URLs (a page's links) in one call: cached origins
    * are decided without an await per URL; the others are loaded once per
-   * origin, concurrently. Rejects with a RobotsError when any URL is malformed.
+   * origin, concurrently. Each URL gets its own answer: a malformed or
+   * non-http(s) one is `false` (not fetchable), and the other verdicts stand;
+   * check(url) on it rejects with the RobotsError that says why
+   * (docs/fetching.md "API"). Rejects only when `urls` is not an array, the
+   * client is closed or the signal aborts.
    */
   async isAllowedMany(
     urls: readonly (string | URL)[],
@@ -354,8 +371,15 @@ export class RobotsClient {
         out[i] = hot;
         continue;
       }
-      // Parsed now so a malformed URL rejects the call before any fetch.
-      const parsed = parseHttpUrl(url);
+      let parsed: URL;
+      try {
+        parsed = parseHttpUrl(url);
+      } catch (error) {
+        if (!(error instanceof RobotsError)) throw error;
+        // A link that is not an http(s) URL cannot be fetched: never allowed.
+        out[i] = false;
+        continue;
+      }
       pending ??= [];
       pending.push(
         this.isAllowed(parsed, options).then((v) => {
