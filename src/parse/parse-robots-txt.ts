@@ -3,6 +3,7 @@
  * body; lines that mean nothing are recorded and left to the linter.
  */
 import { indexHtmlSlash } from "../protocol/index-html.js";
+import { hexDigitValue, isUnreservedByte } from "../protocol/percent-encoding.js";
 import { isGlobalAgent, productTokenEnd } from "../protocol/product-token.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { asciiText, decodeText, isHexDigit, latin1, toBytes } from "./bytes.js";
@@ -311,6 +312,8 @@ function parseWith(
   // True when the last access line (user-agent/allow/disallow) was a rule:
   // the next user-agent line then opens a new group (docs/protocol.md#groups).
   let afterRule = false;
+  // rfc9309: patterns in RFC 9309 §2.2.2's comparison form (src/protocol/percent-encoding.ts).
+  const decodeUnreserved = profile === "rfc9309";
   const onLine = hooks.onLine;
   // The parser drives the scanner in its own loop rather than passing a
   // visitor: no per-line closure call (see LineScanner).
@@ -403,6 +406,16 @@ function parseWith(
             // `%xx`: the hex digits uppercased
             const h1 = bytes[i + 1]!;
             const h2 = bytes[i + 2]!;
+            if (decodeUnreserved) {
+              // rfc9309: an unreserved character is compared decoded (§2.2.2).
+              const v = hexDigitValue(h1) * 16 + hexDigitValue(h2);
+              if (isUnreservedByte(v)) {
+                pat[pn++] = v;
+                asWritten = false;
+                i += 2;
+                continue;
+              }
+            }
             if (h1 >= 0x61 || h2 >= 0x61) asWritten = false;
             pat[pn++] = 0x25;
             pat[pn++] = h1 >= 0x61 ? h1 - 0x20 : h1;
