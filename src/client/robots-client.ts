@@ -21,7 +21,7 @@ import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
 import { isUsable, rulesInForce } from "../cache/timeline.js";
 import { RobotsError } from "../errors.js";
-import type { AddressClassifier } from "../fetch/address-class.js";
+import { type AddressClassifier, classifyAddress, ipLiteral } from "../fetch/address-class.js";
 import {
   type FetchResult,
   fetchRobotsTxt,
@@ -138,6 +138,8 @@ export class RobotsClient {
     allowPrivateRedirects?: boolean;
     classifyAddress?: AddressClassifier;
   };
+  /** refusePrivateOrigins: the classifier that decides, or null when the option is off. */
+  readonly #refusePrivate: AddressClassifier | null;
   /** The settled answers of warm checks (see isAllowed). */
   readonly #allowed = Promise.resolve(true);
   readonly #disallowed = Promise.resolve(false);
@@ -241,6 +243,14 @@ export class RobotsClient {
         'classifyAddress must be a function (address) => "public" | "private"',
       );
     }
+    if (
+      options.refusePrivateOrigins !== undefined &&
+      typeof options.refusePrivateOrigins !== "boolean"
+    ) {
+      throw new RobotsError("invalid-option", "refusePrivateOrigins must be true or false");
+    }
+    this.#refusePrivate =
+      options.refusePrivateOrigins === true ? (options.classifyAddress ?? classifyAddress) : null;
     this.#turns = new Politeness(
       this.#store,
       {
@@ -339,6 +349,7 @@ export class RobotsClient {
     const parsed = parseHttpUrl(url);
     if (isRobotsTxtUrl(parsed)) return true;
     const origin = originOf(parsed);
+    if (this.#refusal(origin) !== null) return false;
     const { compiled } = await this.#resolve(origin, options?.signal);
     return this.#decide(compiled, requestTarget(parsed, origin.origin));
   }
@@ -443,6 +454,21 @@ export class RobotsClient {
         verdict: null,
         agent: this.productToken,
         source: robotsItselfState(origin),
+        reason: null,
+      };
+    }
+    const refusal = this.#refusal(origin);
+    if (refusal !== null) {
+      return {
+        url: text,
+        path,
+        allowed: false,
+        line: 0,
+        rule: null,
+        verdict: null,
+        agent: this.productToken,
+        source: robotsItselfState(origin, "private-origin"),
+        reason: refusal,
       };
     }
     const resolved = await this.#resolve(origin, options.signal);
@@ -460,6 +486,7 @@ export class RobotsClient {
         verdict,
         agent: this.productToken,
         source,
+        reason: null,
       };
     }
     return {
@@ -471,6 +498,7 @@ export class RobotsClient {
       verdict: null,
       agent: this.productToken,
       source,
+      reason: null,
     };
   }
 
@@ -498,9 +526,22 @@ export class RobotsClient {
     return out;
   }
 
-  /** The state of `url`'s origin: the parsed copy in force and where it came from. */
+  /**
+   * The state of `url`'s origin: the parsed copy in force and where it came
+   * from. A refused non-public origin (refusePrivateOrigins) has no copy:
+   * `robots` null, an empty entry, `source.basis` "private-origin".
+   */
   async robots(url: string | URL, options: CallOptions = {}): Promise<RobotsSnapshot> {
     const origin = originOf(parseHttpUrl(url));
+    if (this.#refusal(origin) !== null) {
+      if (this.#closed) throw closedError();
+      return {
+        source: robotsItselfState(origin, "private-origin"),
+        robots: null,
+        entry: { origin: origin.origin, good: null, error: null },
+        lastFetch: null,
+      };
+    }
     const resolved = await this.#resolve(origin, options.signal);
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
@@ -674,6 +715,28 @@ export class RobotsClient {
     return { entry: read.entry, problem: null };
   }
 
+  /**
+   * Why `origin` is refused without a request under refusePrivateOrigins,
+   * or null: its host is an IP address the classifier calls non-public, or
+   * a name that always means this machine (RFC 6761 `localhost`). Other
+   * names are judged by the address the fetch connects to (#fetchNow).
+   */
+  #refusal(origin: RobotsOrigin): string | null {
+    const classify = this.#refusePrivate;
+    if (classify === null) return null;
+    const host = origin.hostname;
+    const literal = ipLiteral(host);
+    if (literal !== null) {
+      return classify(literal) === "public"
+        ? null
+        : `${host} is a non-public address: refused without a request (refusePrivateOrigins)`;
+    }
+    if (host === "localhost" || host.endsWith(".localhost")) {
+      return `${host} names this machine: refused without a request (refusePrivateOrigins)`;
+    }
+    return null;
+  }
+
   /** One network fetch of the origin's robots.txt. */
   async #fetchNow(origin: RobotsOrigin): Promise<FetchResult> {
     if (this.#closed) throw closedError();
@@ -686,6 +749,7 @@ export class RobotsClient {
         ...this.#fetch,
         transport: this.#transport,
         ...this.#redirectPolicy,
+        publicOnly: this.#refusePrivate !== null,
         signal: controller.signal,
       });
     } finally {

@@ -49,6 +49,15 @@ export interface FetchLimitOptions {
   readonly allowPrivateRedirects?: boolean;
   /** Which addresses are public; default classifyAddress (src/fetch/address-class.ts). Inject one to test on loopback. */
   readonly classifyAddress?: AddressClassifier;
+  /**
+   * Connect only to public addresses, the first request included (the
+   * client's refusePrivateOrigins): a host whose address is not public gets
+   * no request, and the fetch is "unreachable" (reason `refused`, code
+   * `ERR_ADDRESS_REFUSED`). The transport checks the address it resolved
+   * before it connects (createNodeTransport does; a transport that cannot
+   * see addresses checks nothing). Default false.
+   */
+  readonly publicOnly?: boolean;
 }
 
 export interface FetchOptions extends FetchLimitOptions {
@@ -234,13 +243,25 @@ export async function fetchRobotsTxt(
   });
 
   const classify = options.classifyAddress ?? classifyAddress;
-  // Set after the first response from a public address: later hops must stay public.
-  let publicOnly: ((address: string) => boolean) | undefined;
-  const refusePrivate = (address: string): FetchUnavailable =>
-    unavailable(
-      "private-address",
-      `redirect from a public address to the non-public address ${address} refused (allowPrivateRedirects enables it)`,
-    );
+  // Set after the first response from a public address (later hops must
+  // stay public), or from the start under `publicOnly`.
+  let publicOnly: ((address: string) => boolean) | undefined =
+    options.publicOnly === true ? (a) => classify(a) === "public" : undefined;
+  const refusePrivate = (address: string): FetchUnavailable | FetchUnreachable =>
+    redirects.length === 0
+      ? notConnected(`${url.host} is the non-public address ${address}`)
+      : unavailable(
+          "private-address",
+          `redirect from a public address to the non-public address ${address} refused (allowPrivateRedirects enables it)`,
+        );
+  // publicOnly's refusal of the origin itself: as if it could not be reached.
+  const notConnected = (message: string): FetchUnreachable => ({
+    kind: "unreachable",
+    ...common(),
+    reason: "refused",
+    message: `${message}: not connected (refusePrivateOrigins)`,
+    code: "ERR_ADDRESS_REFUSED",
+  });
 
   try {
     for (;;) {
@@ -264,6 +285,9 @@ export async function fetchRobotsTxt(
           (err as { code?: unknown })?.code === "ERR_ADDRESS_REFUSED" &&
           publicOnly !== undefined
         ) {
+          if (redirects.length === 0) {
+            return notConnected(`${url.host} resolves to a non-public address`);
+          }
           return unavailable(
             "private-address",
             `redirect from a public address refused: ${(err as Error).message} (allowPrivateRedirects enables it)`,
