@@ -155,6 +155,19 @@ function isDirectiveName(bytes: Uint8Array, start: number, end: number): boolean
   return true;
 }
 
+/** @internal See RobotsTxt#sizeFacts. */
+export interface RobotsSizeFacts {
+  readonly agents: number;
+  /** Characters of the agents' values and (where they differ) tokens. */
+  readonly agentChars: number;
+  /** Rules whose pattern holds a `*` (they compile a glob). */
+  readonly wildcardRules: number;
+  readonly directives: number;
+  readonly directiveChars: number;
+  readonly sitemaps: number;
+  readonly sitemapChars: number;
+}
+
 /** A parsed robots.txt. Plain data plus a few read-only views. */
 export class RobotsTxt {
   /** @internal */
@@ -225,6 +238,25 @@ export class RobotsTxt {
       lineCount: this.lineCount,
       byteLength: this.byteLength,
     };
+  }
+
+  /**
+   * @internal What the parsed file holds and will hold once every part is
+   * read, in counts and characters: the client's memory estimate
+   * (src/client/retained-size.ts) is made from these, once per cached copy.
+   */
+  sizeFacts(): RobotsSizeFacts {
+    let agents = 0;
+    let agentChars = 0;
+    for (const g of this.groups) {
+      agents += g.agents.length;
+      for (const a of g.agents)
+        agentChars += a.value.length + (a.token === a.value ? 0 : a.token.length);
+    }
+    const table = this.ruleTable;
+    let wildcardRules = 0;
+    for (let r = R_STAR; r < table.count * ROW; r += ROW) if (table.rows[r]! >= 0) wildcardRules++;
+    return { agents, agentChars, wildcardRules, ...this.#values.sizeFacts() };
   }
 
   /** Rules before the first user-agent line: they belong to no group and never apply. */
