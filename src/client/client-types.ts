@@ -36,7 +36,7 @@ export interface RobotsClientOptions extends FetchLimitOptions {
   /**
    * Bytes kept in process: bodies, parsed files and compiled matchers, as
    * estimated by src/client/retained-size.ts. Default 64 MiB; at least
-   * 32 × maxBodyBytes (16 MiB at the default body limit).
+   * 48 × maxBodyBytes (23.4 MiB at the default body limit).
    */
   readonly maxBytes?: number;
   /**

@@ -15,13 +15,11 @@ import {
   fromStoredEntry,
   toStoredEntry,
 } from "../cache/entry-codec.js";
-import { CACHE_DEFAULTS } from "../cache/lifetime.js";
 import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
 import { isUsable, rulesInForce } from "../cache/timeline.js";
 import { RobotsError } from "../errors.js";
-import { type AddressClassifier, classifyAddress, ipLiteral } from "../fetch/address-class.js";
 import {
   type FetchResult,
   fetchRobotsTxt,
@@ -36,6 +34,14 @@ import { crawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
+import {
+  type AddressPolicy,
+  addressPolicy,
+  refusalOf,
+  refusedCheck,
+  refusedSnapshot,
+} from "./address-policy.js";
+import { cacheLimits } from "./cache-limits.js";
 import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
@@ -57,8 +63,6 @@ import {
 import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
-
-const DAY = 24 * 3_600_000;
 
 export type {
   AccessCheck,
@@ -134,12 +138,8 @@ export class RobotsClient {
   readonly #retry: { retryMs: number; minRetryMs: number; maxRetryMs: number };
   readonly #bounds: EntryBounds;
   readonly #turns: Politeness;
-  readonly #redirectPolicy: {
-    allowPrivateRedirects?: boolean;
-    classifyAddress?: AddressClassifier;
-  };
-  /** refusePrivateOrigins: the classifier that decides, or null when the option is off. */
-  readonly #refusePrivate: AddressClassifier | null;
+  /** Redirect and origin address rules (src/client/address-policy.ts). */
+  readonly #addresses: AddressPolicy;
   /** The settled answers of warm checks (see isAllowed). */
   readonly #allowed = Promise.resolve(true);
   readonly #disallowed = Promise.resolve(false);
@@ -171,25 +171,9 @@ export class RobotsClient {
     }
     this.profile = profile;
     this.#fetch = resolveFetchOptions(options);
-    // docs/protocol.md#profiles: the 1996 draft's default expiry is 7 days.
-    const defaultTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.ttlMs;
-    const defaultMaxTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.maxTtlMs;
-    this.#lifetime = {
-      ttlMs: positive("ttlMs", options.ttlMs ?? defaultTtl),
-      minTtlMs: positive("minTtlMs", options.minTtlMs ?? CACHE_DEFAULTS.minTtlMs),
-      maxTtlMs: positive("maxTtlMs", options.maxTtlMs ?? defaultMaxTtl),
-    };
-    this.#retry = {
-      retryMs: positive("retryMs", options.retryMs ?? CACHE_DEFAULTS.retryMs),
-      minRetryMs: positive("minRetryMs", options.minRetryMs ?? CACHE_DEFAULTS.minRetryMs),
-      maxRetryMs: positive("maxRetryMs", options.maxRetryMs ?? CACHE_DEFAULTS.maxRetryMs),
-    };
-    if (this.#lifetime.minTtlMs > this.#lifetime.maxTtlMs) {
-      throw new RobotsError("invalid-option", "minTtlMs must not exceed maxTtlMs");
-    }
-    if (this.#retry.minRetryMs > this.#retry.maxRetryMs) {
-      throw new RobotsError("invalid-option", "minRetryMs must not exceed maxRetryMs");
-    }
+    const limits = cacheLimits(options, profile);
+    this.#lifetime = limits.lifetime;
+    this.#retry = limits.retry;
     this.#storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
     this.#bounds = {
       maxBodyBytes: this.#fetch.maxBodyBytes,
@@ -204,13 +188,14 @@ export class RobotsClient {
       MEMORY_STORE_DEFAULTS.maxEntries,
     );
     const maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
-    // A file at the body limit, parsed and compiled, must fit: the worst
-    // measured is ~24 bytes retained per body byte (one-rule lines).
-    const largest = 32 * this.#fetch.maxBodyBytes;
+    // A file at the body limit, parsed and compiled, every part read, must
+    // fit: the worst measured is ~46 bytes retained per body byte (a file
+    // of `x:` lines, its directives read; src/client/retained-size.ts).
+    const largest = 48 * this.#fetch.maxBodyBytes;
     if (maxBytes < largest) {
       throw new RobotsError(
         "invalid-option",
-        `maxBytes (${maxBytes}) must be at least 32 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
+        `maxBytes (${maxBytes}) must be at least 48 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
       );
     }
     if (options.store !== undefined && !isStore(options.store)) {
@@ -229,28 +214,7 @@ export class RobotsClient {
       );
     }
     this.#transport = options.transport;
-    this.#redirectPolicy = {
-      ...(options.allowPrivateRedirects === undefined
-        ? {}
-        : { allowPrivateRedirects: options.allowPrivateRedirects === true }),
-      ...(options.classifyAddress === undefined
-        ? {}
-        : { classifyAddress: options.classifyAddress }),
-    };
-    if (options.classifyAddress !== undefined && typeof options.classifyAddress !== "function") {
-      throw new RobotsError(
-        "invalid-option",
-        'classifyAddress must be a function (address) => "public" | "private"',
-      );
-    }
-    if (
-      options.refusePrivateOrigins !== undefined &&
-      typeof options.refusePrivateOrigins !== "boolean"
-    ) {
-      throw new RobotsError("invalid-option", "refusePrivateOrigins must be true or false");
-    }
-    this.#refusePrivate =
-      options.refusePrivateOrigins === true ? (options.classifyAddress ?? classifyAddress) : null;
+    this.#addresses = addressPolicy(options);
     this.#turns = new Politeness(
       this.#store,
       {
@@ -349,7 +313,7 @@ export class RobotsClient {
     const parsed = parseHttpUrl(url);
     if (isRobotsTxtUrl(parsed)) return true;
     const origin = originOf(parsed);
-    if (this.#refusal(origin) !== null) return false;
+    if (refusalOf(origin, this.#addresses) !== null) return false;
     const { compiled } = await this.#resolve(origin, options?.signal);
     return this.#decide(compiled, requestTarget(parsed, origin.origin));
   }
@@ -357,11 +321,9 @@ export class RobotsClient {
   /**
    * isAllowed() for many URLs (a page's links) in one call: cached origins
    * are decided without an await per URL; the others are loaded once per
-   * origin, concurrently. Each URL gets its own answer: a malformed or
-   * non-http(s) one is `false` (not fetchable), and the other verdicts stand;
-   * check(url) on it rejects with the RobotsError that says why
-   * (docs/fetching.md "API"). Rejects only when `urls` is not an array, the
-   * client is closed or the signal aborts.
+   * origin, concurrently. A malformed or non-http(s) URL is `false` (check()
+   * on it rejects with the RobotsError that says why); the others stand.
+   * Rejects only for a non-array, a closed client or an aborted signal.
    */
   async isAllowedMany(
     urls: readonly (string | URL)[],
@@ -457,20 +419,8 @@ export class RobotsClient {
         reason: null,
       };
     }
-    const refusal = this.#refusal(origin);
-    if (refusal !== null) {
-      return {
-        url: text,
-        path,
-        allowed: false,
-        line: 0,
-        rule: null,
-        verdict: null,
-        agent: this.productToken,
-        source: robotsItselfState(origin, "private-origin"),
-        reason: refusal,
-      };
-    }
+    const refusal = refusalOf(origin, this.#addresses);
+    if (refusal !== null) return refusedCheck(text, path, origin, this.productToken, refusal);
     const resolved = await this.#resolve(origin, options.signal);
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
@@ -533,14 +483,9 @@ export class RobotsClient {
    */
   async robots(url: string | URL, options: CallOptions = {}): Promise<RobotsSnapshot> {
     const origin = originOf(parseHttpUrl(url));
-    if (this.#refusal(origin) !== null) {
+    if (refusalOf(origin, this.#addresses) !== null) {
       if (this.#closed) throw closedError();
-      return {
-        source: robotsItselfState(origin, "private-origin"),
-        robots: null,
-        entry: { origin: origin.origin, good: null, error: null },
-        lastFetch: null,
-      };
+      return refusedSnapshot(origin);
     }
     const resolved = await this.#resolve(origin, options.signal);
     const now = this.#now();
@@ -715,28 +660,6 @@ export class RobotsClient {
     return { entry: read.entry, problem: null };
   }
 
-  /**
-   * Why `origin` is refused without a request under refusePrivateOrigins,
-   * or null: its host is an IP address the classifier calls non-public, or
-   * a name that always means this machine (RFC 6761 `localhost`). Other
-   * names are judged by the address the fetch connects to (#fetchNow).
-   */
-  #refusal(origin: RobotsOrigin): string | null {
-    const classify = this.#refusePrivate;
-    if (classify === null) return null;
-    const host = origin.hostname;
-    const literal = ipLiteral(host);
-    if (literal !== null) {
-      return classify(literal) === "public"
-        ? null
-        : `${host} is a non-public address: refused without a request (refusePrivateOrigins)`;
-    }
-    if (host === "localhost" || host.endsWith(".localhost")) {
-      return `${host} names this machine: refused without a request (refusePrivateOrigins)`;
-    }
-    return null;
-  }
-
   /** One network fetch of the origin's robots.txt. */
   async #fetchNow(origin: RobotsOrigin): Promise<FetchResult> {
     if (this.#closed) throw closedError();
@@ -748,8 +671,7 @@ export class RobotsClient {
         userAgent: this.userAgent,
         ...this.#fetch,
         transport: this.#transport,
-        ...this.#redirectPolicy,
-        publicOnly: this.#refusePrivate !== null,
+        ...this.#addresses.fetch,
         signal: controller.signal,
       });
     } finally {
