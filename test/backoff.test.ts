@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RobotsClient } from "../src/node.js";
-import { type RedisRobotsStore, redisStore } from "../src/redis.js";
+import { createRedisStore, type RedisRobotsStore } from "../src/redis.js";
 import { startServer, type TestServer } from "./fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
@@ -128,7 +128,7 @@ describe("a 429 holds every turn, including turns already waiting", () => {
     const site = await startSite();
     try {
       const clients = Array.from({ length: 4 }, () => {
-        const store = redisStore({ url: redis.url, prefix: "backoff:", timeoutMs: 5000 });
+        const store = createRedisStore({ url: redis.url, prefix: "backoff:", timeoutMs: 5000 });
         stores.push(store);
         return new RobotsClient("BackoffBot/1.0", { store });
       });

@@ -18,7 +18,6 @@ import {
 import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
-import { isUsable, rulesInForce } from "../cache/timeline.js";
 import { RobotsError } from "../errors.js";
 import {
   type FetchResult,
@@ -28,9 +27,9 @@ import {
 } from "../fetch/fetch-robots-txt.js";
 import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "../fetch/origin.js";
 import type { Transport } from "../fetch/transport.js";
-import { productTokenFromUserAgent, validateProductToken } from "../match/agent-token.js";
+import { readProductToken, validateProductToken } from "../match/agent-token.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
-import { crawlDelay } from "../match/directives.js";
+import { readCrawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
@@ -63,6 +62,7 @@ import {
 import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
+import { isUsable, rulesInForce } from "./timeline.js";
 
 export type {
   AccessCheck,
@@ -76,6 +76,7 @@ import type {
   AccessCheck,
   CallOptions,
   ClientStats,
+  FetchSetup,
   RobotsClientOptions,
   RobotsSnapshot,
 } from "./client-types.js";
@@ -108,6 +109,8 @@ interface Resolved {
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 export class RobotsClient {
+  /** close(), for `await using`; defined below where the runtime has Symbol.asyncDispose. */
+  declare [Symbol.asyncDispose]: () => Promise<void>;
   /** The User-Agent header sent with every fetch. */
   readonly userAgent: string;
   /** The product token rules are selected for (docs/protocol.md#choosing-rules). */
@@ -160,7 +163,7 @@ export class RobotsClient {
     this.userAgent = userAgent;
     this.productToken =
       options.productToken === undefined
-        ? productTokenFromUserAgent(userAgent)
+        ? readProductToken(userAgent)
         : validateProductToken(options.productToken);
     const profile = options.profile ?? "google";
     if (!isProfile(profile)) {
@@ -210,7 +213,7 @@ export class RobotsClient {
     if (typeof options.transport !== "function") {
       throw new RobotsError(
         "invalid-option",
-        "transport must be a function performing one GET, e.g. createNodeTransport() or fetchTransport(fetch)",
+        "transport must be a function performing one GET, e.g. createNodeTransport() or createFetchTransport(fetch)",
       );
     }
     this.#transport = options.transport;
@@ -269,7 +272,7 @@ export class RobotsClient {
 
   /** The turn spacing for the copy in force: its Crawl-delay within the floor and cap. */
   #delayOf(snap: RobotsSnapshot): number {
-    const delay = snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
+    const delay = snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
     return this.#turns.delayFor(delay);
   }
 
@@ -455,7 +458,7 @@ export class RobotsClient {
   /** `Crawl-delay` in seconds for this crawler on `url`'s origin, from the copy in force (docs/protocol.md#other-directives). */
   async crawlDelay(url: string | URL, options: CallOptions = {}): Promise<number | undefined> {
     const snap = await this.robots(url, options);
-    return snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
+    return snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
   }
 
   /**
@@ -658,6 +661,13 @@ export class RobotsClient {
       return { entry: null, problem };
     }
     return { entry: read.entry, problem: null };
+  }
+
+  /** @internal What page fetches (src/page-rules-io) share with this client's robots.txt fetches. */
+  fetchSetup(): FetchSetup {
+    if (this.#closed) throw closedError();
+    const { connectTimeoutMs } = this.#fetch;
+    return { transport: this.#transport, connectTimeoutMs, ...this.#redirectPolicy };
   }
 
   /** One network fetch of the origin's robots.txt. */

@@ -10,7 +10,7 @@
  *
  * The parser writes patterns in this form under the rfc9309 profile
  * (src/parse/parse-robots-txt.ts); the rfc9309 matcher writes paths in it
- * (src/match/rfc9309-matcher.ts). The google profile compares as the
+ * (src/match/trie/rfc9309-matcher.ts). The google profile compares as the
  * reference does: nothing decoded.
  */
 

@@ -8,12 +8,12 @@
  * check is the trie matcher's as it is. The google profile's matcher is
  * not touched.
  */
-import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { comparisonForm, needsComparisonForm } from "../protocol/percent-encoding.js";
-import type { MatchCache } from "./match-cache.js";
-import type { MatchedRule, Verdict } from "./matcher.js";
+import type { RobotsTxt } from "../../parse/parse-robots-txt.js";
+import { comparisonForm, needsComparisonForm } from "../../protocol/percent-encoding.js";
+import type { MatchCache } from "../match-cache.js";
+import type { MatchedRule, Verdict } from "../matcher.js";
+import { isPathEnd, locatePath, type PathSpan } from "../url-path.js";
 import { TrieMatcher } from "./trie-matcher.js";
-import { isPathEnd, locatePath, type PathSpan } from "./url-path.js";
 
 const scratch: PathSpan = { str: "", start: 0, end: 0 };
 
