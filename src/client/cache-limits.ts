@@ -1,9 +1,11 @@
 /**
- * The client's lifetime and retry options (docs/fetching.md "Cache"),
- * defaulted by profile and checked: a value that is not a positive number,
- * or a floor above its ceiling, is RobotsError `invalid-option`.
+ * The client's lifetime, retry and in-process bound options
+ * (docs/fetching.md "Cache"), defaulted and checked: a value that is not a
+ * positive number, or a floor above its ceiling, is RobotsError
+ * `invalid-option`.
  */
 import { CACHE_DEFAULTS } from "../cache/lifetime.js";
+import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { RobotsError } from "../errors.js";
 import { positive } from "../fetch/fetch-robots-txt.js";
 import type { Profile } from "../protocol/profile.js";
@@ -37,4 +39,28 @@ export function cacheLimits(options: RobotsClientOptions, profile: Profile): Cac
     throw new RobotsError("invalid-option", "minRetryMs must not exceed maxRetryMs");
   }
   return { lifetime, retry };
+}
+
+/** The in-process cache's bounds: origins and estimated bytes (src/client/retained-size.ts). */
+export function cacheBounds(
+  options: RobotsClientOptions,
+  maxBodyBytes: number,
+): { maxEntries: number; maxBytes: number } {
+  const maxEntries = boundOption(
+    "maxEntries",
+    options.maxEntries,
+    MEMORY_STORE_DEFAULTS.maxEntries,
+  );
+  const maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
+  // A file at the body limit, parsed and compiled, every part read, must
+  // fit: the worst measured is ~46 bytes retained per body byte (a file
+  // of `x:` lines, its directives read; src/client/retained-size.ts).
+  const largest = 48 * maxBodyBytes;
+  if (maxBytes < largest) {
+    throw new RobotsError(
+      "invalid-option",
+      `maxBytes (${maxBytes}) must be at least 48 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
+    );
+  }
+  return { maxEntries, maxBytes };
 }

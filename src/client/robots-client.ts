@@ -15,7 +15,6 @@ import {
   fromStoredEntry,
   toStoredEntry,
 } from "../cache/entry-codec.js";
-import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
 import { RobotsError } from "../errors.js";
@@ -40,7 +39,7 @@ import {
   refusedCheck,
   refusedSnapshot,
 } from "./address-policy.js";
-import { cacheLimits } from "./cache-limits.js";
+import { cacheBounds, cacheLimits } from "./cache-limits.js";
 import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
@@ -185,22 +184,7 @@ export class RobotsClient {
       clockSkewMs: CLOCK_SKEW_MS,
       maxRedirects: this.#fetch.maxRedirects + 1,
     };
-    const maxEntries = boundOption(
-      "maxEntries",
-      options.maxEntries,
-      MEMORY_STORE_DEFAULTS.maxEntries,
-    );
-    const maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
-    // A file at the body limit, parsed and compiled, every part read, must
-    // fit: the worst measured is ~46 bytes retained per body byte (a file
-    // of `x:` lines, its directives read; src/client/retained-size.ts).
-    const largest = 48 * this.#fetch.maxBodyBytes;
-    if (maxBytes < largest) {
-      throw new RobotsError(
-        "invalid-option",
-        `maxBytes (${maxBytes}) must be at least 48 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
-      );
-    }
+    const { maxEntries, maxBytes } = cacheBounds(options, this.#fetch.maxBodyBytes);
     if (options.store !== undefined && !isStore(options.store)) {
       throw new RobotsError(
         "invalid-option",
@@ -667,7 +651,13 @@ export class RobotsClient {
   fetchSetup(): FetchSetup {
     if (this.#closed) throw closedError();
     const { connectTimeoutMs } = this.#fetch;
-    return { transport: this.#transport, connectTimeoutMs, ...this.#redirectPolicy };
+    const { allowPrivateRedirects, classifyAddress } = this.#addresses.fetch;
+    return {
+      transport: this.#transport,
+      connectTimeoutMs,
+      ...(allowPrivateRedirects === undefined ? {} : { allowPrivateRedirects }),
+      ...(classifyAddress === undefined ? {} : { classifyAddress }),
+    };
   }
 
   /** One network fetch of the origin's robots.txt. */

@@ -296,7 +296,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   async turnsBlockedMs(origin: string): Promise<number> {
     const left = await this.#send(["PTTL", originKeys(this.prefix, origin).block]);
     if (typeof left !== "number" || !Number.isFinite(left)) {
-      throw new RedisStoreError("failed", "PTTL answered a non-number");
+      throw storeError("store-failed", "PTTL answered a non-number");
     }
     // -2: no pause in force; -1 (no expiry) cannot be written by the turn script.
     return Math.max(left, 0);
