@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- core`: parse + compile throughput, checks per second on
- * compiled matchers, retained memory and the docs/protocol.md#worst-cases, for
+ * compiled matchers, retained memory and the docs/protocol.md#worst-case, for
  * this library and robots-parser@3 (what npm users pick today), measured in
  * the same run on the same workload (core/workloads.ts) by the measures of
  * core/measures.ts. Timings are printed, never asserted. The targets:
@@ -13,6 +13,7 @@ import {
   compileAll,
   measureChecks,
   measureCrawl,
+  measureDropin,
   measureEndToEnd,
   measureMemory,
   measureParse,
@@ -51,6 +52,7 @@ export async function run(): Promise<void> {
   const check = measureChecks(checks, compiled);
   const crawl = measureCrawl(crawled, compiled);
   compiled = null;
+  const dropin = measureDropin(files, checks);
   const endToEnd = measureEndToEnd(files, checks);
   const reparse = measureReparse(files, checks);
   const mem = measureMemory(files, checks);
@@ -97,6 +99,12 @@ export async function run(): Promise<void> {
     `${fmtRate(check.checksPlain)}/s`,
     "",
     x(check.checksPlain / check.checksPeer, 1),
+  ]);
+  line([
+    "  same, robots-exclusion/robots-parser",
+    `${fmtRate(dropin.dropin)}/s`,
+    `${fmtRate(dropin.peer)}/s`,
+    x(dropin.dropin / dropin.peer, 1),
   ]);
   line([
     `checks/s, crawled URLs (${CRAWL_AGENT})`,
@@ -151,7 +159,8 @@ export async function run(): Promise<void> {
   console.log(
     `\nratio in each of the ${REPS} interleaved runs (run r of ours against run r of robots-parser): ` +
       `parse ${parse.spreadParse}, parse + compile ${parse.spreadParseCompile}, ` +
-      `corpus checks ${check.spreadChecks}, crawled URLs ${crawl.spread}`,
+      `corpus checks ${check.spreadChecks}, drop-in corpus checks ${dropin.spread}, ` +
+      `crawled URLs ${crawl.spread}`,
   );
   const perRun = (rates: number[]): string => rates.map(fmtRate).join(", ");
   console.log(
@@ -160,13 +169,15 @@ export async function run(): Promise<void> {
   const pct = (k: number): string => `${((100 * k) / checks.length).toFixed(3)}%`;
   console.log(
     `\nverdicts equal to Google's reference on the corpus checks: ours ${pct(check.ourAgree)}, ` +
-      `robots-parser ${pct(check.peerAgree)}`,
+      `robots-parser ${pct(check.peerAgree)}, robots-exclusion/robots-parser ${pct(dropin.dropinAgree)}`,
   );
   console.log(
     "ours: parse takes bytes; parse + compile = parse, then one matcher per distinct agent of the file's checks. " +
       "robots-parser: parse of the UTF-8 string (its API); it has no compile step. " +
       "Check rates: matchers already used once, sharing one MatchCache (2^21 words), except the no-cache row. " +
       "Memory: heapUsed + arrayBuffers after gc, parsed files + matchers kept, no match cache. " +
+      "Drop-in row: robots-exclusion/robots-parser's isAllowed(url, agent) against robots-parser's, " +
+      "interleaved in their own runs (`npm run bench -- robots-parser` runs only these). " +
       "Re-parse row: parse + compile + isAllowed per check, on every 8th corpus check. " +
       "The end-to-end row and each worst case's first check include building the trie nodes checks reach.",
   );

@@ -66,6 +66,7 @@ before(async () => {
   for (const f of ["robots.new.txt", "new.txt", "sites/b.txt"])
     writeFileSync(path.join(dir, f), changed);
   writeFileSync(path.join(dir, "urls.txt"), "/blog/post\n/cart\n");
+  writeFileSync(path.join(dir, "robots.expect"), "allow Googlebot /blog/post\ndisallow * /cart\n");
   writeFileSync(path.join(dir, "page.html"), PAGE);
   writeFileSync(path.join(dir, "top-urls.txt"), "/blog/post\n/cart\n/search?q=x\n");
   // `git show HEAD:public/robots.txt` needs a repository with a commit.

@@ -7,6 +7,7 @@ import { Worker } from "node:worker_threads";
 import { compileMatcher, type RobotsMatcher } from "../../src/match/compile.js";
 import { MatchCache, type MatchCacheStats } from "../../src/match/match-cache.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../src/parse/parse-robots-txt.js";
+import robotsParser from "../../src/robots-parser.cjs";
 import {
   median,
   now,
@@ -130,6 +131,55 @@ export interface CheckFigures {
   ratesOurs: number[];
   ratesPeer: number[];
   cache: MatchCacheStats;
+}
+
+export interface DropinFigures {
+  /** Checks per second: robots-exclusion/robots-parser, robots-parser (medians). */
+  dropin: number;
+  peer: number;
+  spread: string;
+  /** Corpus checks whose verdict is the reference's. */
+  dropinAgree: number;
+  peerAgree: number;
+}
+
+/**
+ * robots-exclusion/robots-parser against robots-parser on the corpus
+ * checks: the same `isAllowed(url, agent)` call on the same strings, each
+ * file parsed once by each from the same UTF-8 string; the drop-in's
+ * matchers are compiled by the warm-up pass, as a crawler's would be by its
+ * first URLs.
+ */
+export function measureDropin(files: CorpusFile[], checks: Check[]): DropinFigures {
+  const peer = files.map((f) => peerParse(ROBOTS_URL, f.text));
+  const dropin = files.map((f) => robotsParser(ROBOTS_URL, f.text));
+  const n = checks.length;
+  const urls = checks.map((x) => x.url);
+  const agents = checks.map((x) => x.agent);
+  const peerOf = checks.map((x) => peer[x.file]!);
+  const dropinOf = checks.map((x) => dropin[x.file]!);
+  let dropinAgree = 0;
+  let peerAgree = 0;
+  for (let i = 0; i < n; i++) {
+    if (dropinOf[i]!.isAllowed(urls[i]!, agents[i]!) === checks[i]!.allowed) dropinAgree++;
+    if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!) === checks[i]!.allowed) peerAgree++;
+  }
+  const runs = rateRuns(n, [
+    () => {
+      for (let i = 0; i < n; i++) if (dropinOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
+    },
+    () => {
+      for (let i = 0; i < n; i++) if (peerOf[i]!.isAllowed(urls[i]!, agents[i]!)) sink++;
+    },
+  ]);
+  const [ours, theirs] = runs.map(median) as [number, number];
+  return {
+    dropin: ours,
+    peer: theirs,
+    spread: ratioRange(runs[0]!, runs[1]!),
+    dropinAgree,
+    peerAgree,
+  };
 }
 
 /** Checks per second on the corpus checks, matchers used before; agreement with the reference. */

@@ -20,8 +20,13 @@ export function describeGroups(v: Verdict, robots: RobotsTxt): string {
 export function describeRule(v: Verdict): string {
   const r = v.rule;
   if (r === null) return "no rule matched";
+  return `line ${r.line}: ${ruleText(r)}`;
+}
+
+/** A matched rule's line as written, with how it was read: `Disallow: /x (normalised …)`. */
+export function ruleText(r: NonNullable<Verdict["rule"]>): string {
   const name = r.kind === "allow" ? "Allow" : "Disallow";
-  let s = `line ${r.line}: ${name}: ${r.value}`;
+  let s = `${name}: ${r.value}`;
   if (r.pattern !== r.value) s += ` (normalised ${r.pattern})`;
   if (r.viaIndexHtml) s += ` (as ${r.matchedPattern}, Google's index.html rule)`;
   if (r.kind === "disallow" && r.priority === 0) s += " (empty: disallows nothing)";

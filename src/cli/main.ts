@@ -32,7 +32,8 @@ ${list}
 
 Options for every command:
   --profile google|rfc9309|legacy1996   parsing and matching rules (default google)
-  --format text|json                    output format, where a command prints data
+  --format text|json|…                  output format, where a command prints data
+                                        (test: github, junit; diff: github)
   --help                                help for a command, with examples
   --version                             print the version
 

@@ -22,8 +22,10 @@ export interface GoldenCase {
   readonly stdin?:
     | { readonly file: string }
     | { readonly text: () => string; readonly about: string };
-  /** Run only when this command exists (commands owned by other engineers). */
+  /** The command this case exercises; its cases fail, never skip, when it cannot run. */
   readonly needs?: string;
+  /** Environment variables set for the run (shown in the golden header). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** A robots.txt over 500 KiB whose decisive rule lies past the limit. */
@@ -39,7 +41,7 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   { name: "main-unknown-option", args: ["agents", `${F}/agents.txt`, "--bogus"] },
   { name: "main-missing-option-value", args: ["explain", `${F}/explain.txt`, "--agent"] },
   { name: "main-unknown-profile", args: ["agents", `${F}/agents.txt`, "--profile", "strict"] },
-  ...["check", "explain", "diff", "agents", "batch", "lint", "fetch"].map((cmd) => ({
+  ...["check", "explain", "diff", "agents", "batch", "lint", "fetch", "test"].map((cmd) => ({
     name: `${cmd}-help`,
     args: [cmd, "--help"],
     needs: cmd,
@@ -221,6 +223,65 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
     },
   },
   { name: "batch-error-format", args: ["batch", "--format", "text"] },
+
+  // test: the deploy gate
+  { name: "test-pass", args: ["test", `${F}/gate-robots.txt`, `${F}/gate.expect`] },
+  { name: "test-fail", args: ["test", `${F}/gate-robots.txt`, `${F}/gate-fail.expect`] },
+  {
+    name: "test-fail-github",
+    args: ["test", `${F}/gate-robots.txt`, `${F}/gate-fail.expect`],
+    env: { GITHUB_ACTIONS: "true" },
+  },
+  {
+    name: "test-fail-junit",
+    args: ["test", `${F}/gate-robots.txt`, `${F}/gate-fail.expect`, "--format", "junit"],
+  },
+  {
+    name: "test-pass-json",
+    args: ["test", `${F}/gate-robots.txt`, `${F}/gate.expect`, "--format", "json"],
+  },
+  {
+    name: "test-stdin-github",
+    args: ["test", `${F}/gate-robots.txt`, "-", "--format", "github"],
+    stdin: { file: `${F}/gate-fail.expect` },
+  },
+  { name: "test-malformed", args: ["test", `${F}/gate-robots.txt`, `${F}/gate-malformed.expect`] },
+  {
+    name: "test-malformed-github",
+    args: ["test", `${F}/gate-robots.txt`, `${F}/gate-malformed.expect`, "--format", "github"],
+  },
+  {
+    name: "test-record",
+    args: ["test", `${F}/gate-robots.txt`, "--record", `${F}/gate-urls.txt`],
+  },
+  {
+    name: "test-record-agents",
+    args: ["test", `${F}/gate-robots.txt`, "--record", "-", "--agent", "Googlebot,*"],
+    stdin: { file: `${F}/gate-urls.txt` },
+  },
+  {
+    name: "test-size-limit",
+    args: ["test", "-", `${F}/gate.expect`],
+    stdin: { text: oversizeRobots, about: "a 544 KB file whose last rule lies past 500 KiB" },
+  },
+  {
+    name: "test-error-empty",
+    args: ["test", `${F}/gate-robots.txt`, "-"],
+    stdin: { text: () => "# nothing yet\n", about: "an expectations file of comments only" },
+  },
+  { name: "test-error-args", args: ["test", `${F}/gate-robots.txt`] },
+  {
+    name: "test-error-format",
+    args: ["test", `${F}/gate-robots.txt`, `${F}/gate.expect`, "--format", "tsv"],
+  },
+  {
+    name: "test-error-record-url",
+    args: ["test", `${F}/gate-robots.txt`, "--record", `${F}/urls.txt`],
+  },
+  {
+    name: "diff-github",
+    args: ["diff", `${F}/diff-old.txt`, `${F}/diff-new.txt`, "--format", "github"],
+  },
 ];
 
 /**
@@ -236,8 +297,17 @@ export function runGoldenCase(c: GoldenCase): Promise<Run> {
   if (c.stdin !== undefined) {
     stdin = "file" in c.stdin ? readFileSync(path.join(REPO_ROOT, c.stdin.file)) : c.stdin.text();
   }
-  // Output must not depend on the caller's terminal settings.
-  const env = { NO_COLOR: undefined, FORCE_COLOR: undefined, ROBOTS_DEBUG: undefined };
+  // Output must not depend on the caller's terminal settings, nor on
+  // running inside GitHub Actions (which changes robots test's format).
+  const env = {
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    ROBOTS_DEBUG: undefined,
+    GITHUB_ACTIONS: undefined,
+    GITHUB_STEP_SUMMARY: undefined,
+    GITHUB_OUTPUT: undefined,
+    ...c.env,
+  };
   return robots(c.args, { stdin, env });
 }
 
@@ -247,7 +317,8 @@ function quote(arg: string): string {
 
 /** The golden file's text: the command, then exit status, stdout and stderr. */
 export function renderGolden(c: GoldenCase, r: Run): string {
-  let head = ["$ robots", ...c.args.map(quote)].join(" ");
+  const env = Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${quote(v)}`);
+  let head = ["$", ...env, "robots", ...c.args.map(quote)].join(" ");
   if (c.stdin !== undefined) {
     head += "file" in c.stdin ? ` < ${c.stdin.file}` : `  # stdin: ${c.stdin.about}`;
   }

@@ -18,13 +18,14 @@ import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
 import { agentListOption, formatOption } from "../args.js";
 import { makePaint } from "../color.js";
 import { type Command, str } from "../command.js";
+import { writeDiffGithub } from "../diff-github.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc } from "../escape.js";
 import { openTextInput, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
 import { loadReading, percentEncode, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 
-export const diffHelp = `Usage: robots diff <old> <new> [--urls FILE] [--agent a,b] [--format text|json]
+export const diffHelp = `Usage: robots diff <old> <new> [--urls FILE] [--agent a,b] [--format text|json|github]
 
 Compares two versions of a robots.txt and lists every URL whose verdict
 changes, per agent, with the deciding line in each version. Run it before
@@ -40,7 +41,9 @@ Options:
   --agent <a,b>     agents to compare (product tokens, comma-separated).
                     Without it: every agent named in either file, plus "*",
                     which stands for any other crawler.
-  --format <f>      text (default) or json (one JSON document)
+  --format <f>      text (default), json (one JSON document) or github (an
+                    annotation per agent and kind of change on <new>, a table
+                    in $GITHUB_STEP_SUMMARY, changed=<n> in $GITHUB_OUTPUT)
 ${WHOLE_FILE_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
@@ -125,7 +128,7 @@ export const diffCommand: Command = {
   help: diffHelp,
   options: { urls: { type: "string" }, agent: { type: "string" }, ...WHOLE_FILE_OPTION },
   async run(positionals, values, context) {
-    const format = formatOption(context.format, ["text", "json"] as const, "text");
+    const format = formatOption(context.format, ["text", "json", "github"] as const, "text");
     if (positionals.length !== 2) {
       throw new CliError(
         `expected <old> <new>, got ${positionals.length} argument(s); see robots diff --help`,
@@ -248,6 +251,39 @@ export const diffCommand: Command = {
     }
     progress.done(count);
     if (unencoded > 0) notes.push(unencodedText(unencoded));
+
+    if (format === "github") {
+      const side = (src: typeof oldSrc, name: string) =>
+        `${name}: ${esc(src.label)}${src.note === undefined ? "" : ` (${esc(src.note)})`}`;
+      await writeDiffGithub({
+        oldLabel: oldSrc.label,
+        newLabel: newSrc.label,
+        newIsFile: newSrc.note === undefined && newArg !== "-",
+        header: [
+          side(oldSrc, "old"),
+          side(newSrc, "new"),
+          ...notes.map((n) => `note: ${esc(n)}`),
+          `compared ${count} ${esc(urlKind)} for ${agents.length} agent${agents.length === 1 ? "" : "s"}: ${esc(agents.map((a) => a.label).join(", "))}`,
+        ],
+        groups: agents.flatMap((a) =>
+          [...(groups.get(a)?.values() ?? [])].map((g) => ({
+            agent: a.label,
+            generic: a.generic,
+            before: g.first.before.allowed,
+            after: g.first.after.allowed,
+            newLine: g.first.after.line,
+            oldText: sideText(g.first.before, oldFailed),
+            newText: sideText(g.first.after, newFailed),
+            count: g.count,
+            urls: g.urls,
+            unit: urlsArg === undefined ? "path" : "URL",
+          })),
+        ),
+        changed,
+        changedAgents: changedAgents.size,
+      });
+      return changed > 0 ? EXIT.findings : EXIT.ok;
+    }
 
     const paint = makePaint();
     const out: string[] = [`old: ${esc(oldSrc.label)}`];

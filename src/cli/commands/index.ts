@@ -8,6 +8,7 @@ import { fetchCommand } from "./fetch.js";
 import { lintCommand } from "./lint.js";
 import { pageCommand } from "./page.js";
 import { serveCommand } from "./serve.js";
+import { testCommand } from "./test.js";
 
 /** Every `robots` subcommand, in the order `robots --help` lists them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
@@ -15,6 +16,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   explain: explainCommand,
   lint: lintCommand,
   diff: diffCommand,
+  test: testCommand,
   agents: agentsCommand,
   fetch: fetchCommand,
   batch: batchCommand,
