@@ -29,6 +29,7 @@ export const RobotsErrorCode = {
   storeConflict: "store-conflict",
 } as const;
 
+/** One of the codes of RobotsErrorCode: what a RobotsError is about. */
 export type RobotsErrorCode = (typeof RobotsErrorCode)[keyof typeof RobotsErrorCode];
 
 /** Options of a RobotsError: the underlying error, when there is one. */
@@ -37,6 +38,7 @@ export interface RobotsErrorOptions {
   readonly cause?: unknown;
 }
 
+/** The one error type of every entry: a programmer mistake or a store failure, with a stable `code`. */
 export class RobotsError extends Error {
   readonly code: RobotsErrorCode;
   constructor(code: RobotsErrorCode, message: string, options?: RobotsErrorOptions) {

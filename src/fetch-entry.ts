@@ -4,7 +4,8 @@
  * same client as robots-exclusion/node, over createFetchTransport(fetch). Such a
  * fetch removes Content-Encoding itself. No `node:` imports.
  */
-import { RobotsClient as AccessClient, type RobotsClientOptions } from "./client/robots-client.js";
+import type { RobotsClientOptions } from "./client/client-types.js";
+import { RobotsClient as AccessClient } from "./client/robots-client.js";
 import { RobotsError } from "./errors.js";
 import {
   type FetchOptions,
@@ -23,14 +24,14 @@ export {
   type StoredEntry,
   type StoredError,
 } from "./cache/store.js";
-export type { Turn } from "./client/politeness.js";
 export type {
   AccessCheck,
   CallOptions,
   ClientStats,
   RobotsClientOptions,
   RobotsSnapshot,
-} from "./client/robots-client.js";
+} from "./client/client-types.js";
+export type { Turn } from "./client/politeness.js";
 export type { SourceState } from "./client/source-state.js";
 export type { StoreProblem } from "./client/store-guard.js";
 export { RobotsError, RobotsErrorCode } from "./errors.js";

@@ -28,14 +28,14 @@ export {
   type StoredEntry,
   type StoredError,
 } from "./cache/store.js";
-export type { Turn } from "./client/politeness.js";
 export type {
   AccessCheck,
   CallOptions,
   ClientStats,
   RobotsClientOptions,
   RobotsSnapshot,
-} from "./client/robots-client.js";
+} from "./client/client-types.js";
+export type { Turn } from "./client/politeness.js";
 export type { SourceState } from "./client/source-state.js";
 export type { StoreProblem } from "./client/store-guard.js";
 export { RobotsError, RobotsErrorCode } from "./errors.js";

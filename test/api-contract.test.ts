@@ -5,7 +5,7 @@
  * internal members.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import * as core from "../src/index.js";
@@ -148,5 +148,42 @@ describe("the main entry", () => {
       assert.ok(!parsed.includes(internal), `parse-robots-txt.d.ts declares ${internal}`);
     }
     assert.ok(!dts("match/compile.d.ts").includes("constructor("));
+  });
+});
+
+describe("every entry", () => {
+  const entries = ["index.js", "node.js", "fetch-entry.js", "redis.js", "page-rules.js"];
+
+  test("every exported value is listed in docs/api.md, and RobotsError comes from each", async () => {
+    const api = readFileSync(path.join(REPO_ROOT, "docs/api.md"), "utf8");
+    for (const entry of entries) {
+      const mod = (await import(`../src/${entry}`)) as Record<string, unknown>;
+      assert.equal(mod.RobotsError, RobotsError, `${entry} exports RobotsError`);
+      for (const name of Object.keys(mod)) {
+        const listed = api.includes(`\`${name}`) || api.includes(`\`new ${name}(`);
+        assert.ok(listed, `${name} (src/${entry}) is not in docs/api.md`);
+      }
+    }
+  });
+
+  test("/node and /fetch list the same names, but for createNodeTransport", async () => {
+    const node = Object.keys(await import("../src/node.js")).sort();
+    const fetchEntry = Object.keys(await import("../src/fetch-entry.js")).sort();
+    assert.deepEqual(
+      node.filter((n) => n !== "createNodeTransport"),
+      fetchEntry,
+    );
+  });
+
+  test("no module of src re-exports with export *: every surface is a list", () => {
+    const src = path.join(REPO_ROOT, "src");
+    const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".ts"),
+    );
+    assert.ok(files.length > 40);
+    for (const f of files) {
+      const text = readFileSync(path.join(src, f), "utf8");
+      assert.ok(!/^\s*export \*/m.test(text), `src/${f} uses export *`);
+    }
   });
 });

@@ -29,18 +29,24 @@ function site(page: Parameters<typeof startServer>[0], host?: string): Promise<T
   }, host);
 }
 
+/** A page on 127.0.0.2 (private) and one on 127.0.0.1 (public) that redirects to it. */
+async function publicToPrivate(): Promise<{ inner: TestServer; outer: TestServer }> {
+  const inner = await site(
+    (_q, res) => res.writeHead(200, { "content-type": "text/html" }).end(HEAD_NOINDEX),
+    "127.0.0.2",
+  );
+  const outer = await site((_q, res) =>
+    res.writeHead(302, { location: `${inner.origin}/secret` }).end(),
+  );
+  return { inner, outer };
+}
+
 /** Paths other than /robots.txt a server was asked for. */
 const pages = (s: TestServer) => s.paths.filter((p) => p !== "/robots.txt");
 
 describe("fetchPageRules: one transport, one address rule", () => {
   it("a redirect from a public address to a private one is refused; the private page is never requested", async () => {
-    const inner = await site(
-      (_q, res) => res.writeHead(200, { "content-type": "text/html" }).end(HEAD_NOINDEX),
-      "127.0.0.2",
-    );
-    const outer = await site((_q, res) =>
-      res.writeHead(302, { location: `${inner.origin}/secret` }).end(),
-    );
+    const { inner, outer } = await publicToPrivate();
     const client = new RobotsClient(UA, { classifyAddress: PUBLIC_LOOPBACK });
     try {
       const r = await fetchPageRules(`${outer.origin}/page`, { client });
@@ -55,13 +61,7 @@ describe("fetchPageRules: one transport, one address rule", () => {
   });
 
   it("allowPrivateRedirects lets the same redirect through", async () => {
-    const inner = await site(
-      (_q, res) => res.writeHead(200, { "content-type": "text/html" }).end(HEAD_NOINDEX),
-      "127.0.0.2",
-    );
-    const outer = await site((_q, res) =>
-      res.writeHead(302, { location: `${inner.origin}/secret` }).end(),
-    );
+    const { inner, outer } = await publicToPrivate();
     const client = new RobotsClient(UA, {
       classifyAddress: PUBLIC_LOOPBACK,
       allowPrivateRedirects: true,

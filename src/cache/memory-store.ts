@@ -26,6 +26,7 @@ export interface MemoryStoreOptions {
   readonly maxBytes?: number;
 }
 
+/** A SharedRobotsStore in process memory, bounded by entries and bytes: for one process, or tests. */
 export class MemoryRobotsStore implements SharedRobotsStore {
   readonly maxEntries: number;
   readonly maxBytes: number;

@@ -40,6 +40,14 @@ import {
   refusedSnapshot,
 } from "./address-policy.js";
 import { cacheBounds, cacheLimits } from "./cache-limits.js";
+import type {
+  AccessCheck,
+  CallOptions,
+  ClientStats,
+  FetchSetup,
+  RobotsClientOptions,
+  RobotsSnapshot,
+} from "./client-types.js";
 import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
@@ -62,23 +70,6 @@ import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 import { isUsable, rulesInForce } from "./timeline.js";
-
-export type {
-  AccessCheck,
-  CallOptions,
-  ClientStats,
-  RobotsClientOptions,
-  RobotsSnapshot,
-} from "./client-types.js";
-
-import type {
-  AccessCheck,
-  CallOptions,
-  ClientStats,
-  FetchSetup,
-  RobotsClientOptions,
-  RobotsSnapshot,
-} from "./client-types.js";
 
 /**
  * What applies while the good copy is fresh: its rules, or a blanket

@@ -19,6 +19,7 @@ export interface DirectiveSupport {
   readonly severity: Severity;
 }
 
+/** Who honours each directive that is not access control, by lowercase key, and what to do instead. */
 export const DIRECTIVE_SUPPORT: Readonly<Record<string, DirectiveSupport>> = {
   "crawl-delay": {
     name: "Crawl-delay",

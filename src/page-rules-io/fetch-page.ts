@@ -13,7 +13,8 @@
  * hands over the header field lines as received, so one X-Robots-Tag line's
  * crawler scope never carries into the next.
  */
-import type { AccessCheck, RobotsClient } from "../client/robots-client.js";
+import type { AccessCheck } from "../client/client-types.js";
+import type { RobotsClient } from "../client/robots-client.js";
 import { ipLiteral, RedirectGuard } from "../fetch/address-class.js";
 import { planDecoding } from "../fetch/content-encoding.js";
 import { requestOnce, untilAborted } from "../fetch/fetch-robots-txt.js";

@@ -9,6 +9,7 @@
  */
 import { RobotsError } from "../errors.js";
 
+/** The parsing profiles (docs/protocol.md#profiles); `google` is the default. */
 export const PROFILES = ["google", "rfc9309", "legacy1996"] as const;
 export type Profile = (typeof PROFILES)[number];
 

@@ -65,6 +65,7 @@ export interface RedisStoreOptions {
   readonly maxBodyBytes?: number;
 }
 
+/** The store's defaults: the bound on each call, the fail-fast pause after a failure, the tries of an update. */
 export const REDIS_STORE_DEFAULTS = {
   timeoutMs: 1000,
   retryMs: 1000,

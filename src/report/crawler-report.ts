@@ -157,6 +157,11 @@ export interface OtherReading {
   readonly line: number;
 }
 
+/**
+ * What `robots` allows each crawler of `crawlers` (default: the catalogue):
+ * blocked, partial or allowed, by which group, and the agents it names that
+ * the catalogue does not know (docs/crawlers.md).
+ */
 export function reportCrawlers(
   robots: RobotsTxt,
   crawlers: readonly CrawlerInfo[] = CRAWLERS,

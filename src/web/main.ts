@@ -1,6 +1,6 @@
 /**
  * The tester page's one script (docs/web.md). In the page it starts the
- * page (src/web/page.ts), which starts a worker from this same script's
+ * page (src/web/tester.ts), which starts a worker from this same script's
  * text; in that worker it answers with lint, the report, the comparison and
  * the link (src/web/worker.ts). One script for both keeps the page a single
  * file that works from file://, with the core bundled once. The page module
@@ -15,5 +15,5 @@ if (typeof document === "undefined") {
 } else {
   // Only readable while this script first runs.
   const source = document.currentScript?.textContent ?? "";
-  void import("./page.js").then((page) => page.startPage(source));
+  void import("./tester.js").then((tester) => tester.startTester(source));
 }

@@ -724,7 +724,7 @@ if (location.protocol === "file:") {
 }
 
 /** Show the state the fragment holds (or a sample); `source` is the page's script, run again as the worker. */
-export function startPage(source: string): void {
+export function startTester(source: string): void {
   startWorker(source);
   void decodeState(location.hash).then((s) => {
     applyState(s ?? SAMPLE);
