@@ -43,6 +43,11 @@ export interface SharedRobotsStore extends RobotsStore {
   reserveTurn?(origin: string, delayMs: number): Promise<number>;
   /** Push the origin's next slot to at least `ms` from now (Retry-After after a 429 or 503). */
   deferTurns?(origin: string, ms: number): Promise<void>;
+  /**
+   * Milliseconds left of the longest pause deferTurns set for `origin` (0
+   * when none): a turn reserved before the pause re-checks it when it wakes.
+   */
+  turnsBlockedMs?(origin: string): Promise<number>;
 }
 
 /** The store offers the fleet-wide fetch lease. */

@@ -101,6 +101,8 @@ function blanket(r: AccessCheck): string {
       return "robots.txt is forbidden (401/403), so everything is disallowed (1996 draft)";
     case "server-error-disallow":
       return "the server fails, so everything is disallowed";
+    case "private-origin":
+      return "the host is a non-public address, refused without a request";
     default:
       return "the server has failed for long and no good copy is usable, so everything is allowed";
   }

@@ -145,6 +145,8 @@ export function describeSource(s: SourceState): string {
   switch (s.basis) {
     case "robots-txt-itself":
       return "the robots.txt URL itself is always allowed (RFC 9309)";
+    case "private-origin":
+      return "a non-public address: refused without a request (refusePrivateOrigins)";
     case "rules":
       return [
         `HTTP ${s.status}, ${s.bytes} bytes${s.truncated ? " (cut at the size limit)" : ""}${via}, ${copy}`,

@@ -37,7 +37,7 @@ export interface RobotsClientOptions extends FetchLimitOptions {
   /**
    * Bytes kept in process: bodies, parsed files and compiled matchers, as
    * estimated by src/client/retained-size.ts. Default 64 MiB; at least
-   * 32 × maxBodyBytes (16 MiB at the default body limit).
+   * 48 × maxBodyBytes (23.4 MiB at the default body limit).
    */
   readonly maxBytes?: number;
   /**
@@ -59,6 +59,17 @@ export interface RobotsClientOptions extends FetchLimitOptions {
   readonly transport?: Transport;
   /** The clock for lifetimes and the server-error timeline (ms since the epoch). Default Date.now. */
   readonly now?: () => number;
+  /**
+   * For a crawler of the public web: a URL whose host is a non-public
+   * address (loopback, private, link-local, unique-local…, as
+   * `classifyAddress` says; `localhost` and `*.localhost` too) is disallowed
+   * without any request, and check() says why (`reason`, `source.basis`
+   * `"private-origin"`). A host name is fetched only from a public address:
+   * one that resolves to a non-public address gets no request, and its
+   * robots.txt counts as unreachable (a server error: disallowed while it
+   * lasts, docs/fetching.md "Non-public origins"). Default false.
+   */
+  readonly refusePrivateOrigins?: boolean;
 }
 
 export interface CallOptions {
@@ -86,6 +97,11 @@ export interface AccessCheck {
   /** The product token the rules were selected for. */
   readonly agent: string;
   readonly source: SourceState;
+  /**
+   * Why the verdict was given without asking the site, or null: the origin
+   * is not public and refusePrivateOrigins is set.
+   */
+  readonly reason: string | null;
 }
 
 /** Everything the client knows about an origin's robots.txt right now. */

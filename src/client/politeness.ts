@@ -11,6 +11,13 @@
  * so the spacing then holds per process (a fleet of N may reach N times the
  * rate until the store is back). The process keeps its own slot even while
  * the store works, so falling back does not start from zero.
+ *
+ * A 429 or 503 pushes the slot past the pause, which holds back turns
+ * reserved afterwards; turns reserved before it and still waiting hold
+ * times inside the pause. So a report also sets the origin's "blocked
+ * until" (in process, and in the store where it offers turnsBlockedMs), and
+ * a waiting turn asks blockedMs() when it wakes: while a pause lasts it
+ * waits it out and reserves a fresh slot, which lies after the pause.
  */
 import { LRUCache } from "lru-cache";
 import { retryAfterMs } from "../cache/lifetime.js";
@@ -55,6 +62,8 @@ export class Politeness {
   readonly #options: TurnOptions;
   /** Next free slot per origin in this process (ms, process clock). */
   readonly #next: LRUCache<string, number>;
+  /** End of the latest reported pause per origin in this process (ms, process clock). */
+  readonly #blocked: LRUCache<string, number>;
   readonly #onProblem: (p: StoreProblem) => void;
 
   constructor(
@@ -68,6 +77,7 @@ export class Politeness {
     this.#store = store;
     this.#options = options;
     this.#next = new LRUCache({ max: options.maxEntries });
+    this.#blocked = new LRUCache({ max: options.maxEntries });
     this.#onProblem = onProblem;
   }
 
@@ -110,6 +120,33 @@ export class Politeness {
   }
 
   /**
+   * Milliseconds left of a pause reported for `origin` (0 when none): the
+   * longer of this process's and, with a store that keeps it, the fleet's.
+   * Store trouble is reported and leaves the process's own answer.
+   */
+  async blockedMs(origin: string): Promise<number> {
+    const local = Math.max((this.#blocked.get(origin) ?? 0) - Date.now(), 0);
+    const store = this.#store;
+    if (store === null || typeof store.turnsBlockedMs !== "function") return local;
+    const r = await guardStoreCall(
+      "get",
+      () => store.turnsBlockedMs!(origin),
+      this.#options.storeTimeoutMs,
+    );
+    if (r.problem === null && Number.isFinite(r.value) && r.value >= 0) {
+      return Math.max(local, Math.min(r.value, this.#options.maxRetryMs));
+    }
+    this.#onProblem(
+      r.problem ?? {
+        operation: "get",
+        kind: "invalid",
+        message: "store turnsBlockedMs answered a non-number",
+      },
+    );
+    return local;
+  }
+
+  /**
    * After a 429 or 503 from the site: no request before its Retry-After
    * (within maxRetryMs), or `backoffMs` when it sent none. Other statuses
    * change nothing. Returns the pause applied (0 when none).
@@ -123,6 +160,7 @@ export class Politeness {
     );
     const now = Date.now();
     this.#next.set(origin, Math.max(this.#next.get(origin) ?? 0, now + ms));
+    this.#blocked.set(origin, Math.max(this.#blocked.get(origin) ?? 0, now + ms));
     const store = this.#store;
     if (store !== null && typeof store.deferTurns === "function") {
       const r = await guardStoreCall(
@@ -134,6 +172,33 @@ export class Politeness {
     }
     return ms;
   }
+}
+
+/**
+ * Wait for a turn on `origin` and re-check the back-off when it comes
+ * (the class comment): `first` is the turn already reserved. Resolves to
+ * the turn that may start, its `waitMs` the whole time waited.
+ */
+export async function waitOutTurn(
+  turns: Politeness,
+  origin: string,
+  first: Turn,
+  signal: AbortSignal | undefined,
+): Promise<Turn> {
+  let turn = first;
+  let waited = 0;
+  for (;;) {
+    await pause(turn.waitMs, signal);
+    waited += turn.waitMs;
+    // A turn that starts at once was reserved after any pause reported before it.
+    if (turn.waitMs <= 0) break;
+    const blocked = await turns.blockedMs(origin);
+    if (blocked <= 0) break;
+    await pause(blocked, signal);
+    waited += blocked;
+    turn = await turns.reserve(origin, turn.delayMs);
+  }
+  return { ...turn, waitMs: waited };
 }
 
 /** Retry-After and Date from a response's headers (a Headers object or a plain record). */

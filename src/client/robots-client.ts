@@ -15,12 +15,9 @@ import {
   fromStoredEntry,
   toStoredEntry,
 } from "../cache/entry-codec.js";
-import { CACHE_DEFAULTS } from "../cache/lifetime.js";
-import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
 import { RobotsError } from "../errors.js";
-import type { AddressClassifier } from "../fetch/address-class.js";
 import {
   type FetchResult,
   fetchRobotsTxt,
@@ -35,6 +32,22 @@ import { readCrawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
+import {
+  type AddressPolicy,
+  addressPolicy,
+  refusalOf,
+  refusedCheck,
+  refusedSnapshot,
+} from "./address-policy.js";
+import { cacheBounds, cacheLimits } from "./cache-limits.js";
+import type {
+  AccessCheck,
+  CallOptions,
+  ClientStats,
+  FetchSetup,
+  RobotsClientOptions,
+  RobotsSnapshot,
+} from "./client-types.js";
 import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
@@ -43,9 +56,9 @@ import {
   nonNegative,
   POLITENESS_DEFAULTS,
   Politeness,
-  pause,
   type Turn,
   turnHeaders,
+  waitOutTurn,
 } from "./politeness.js";
 import {
   type CanonicalOrigin,
@@ -57,17 +70,6 @@ import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 import { isUsable, rulesInForce } from "./timeline.js";
-
-const DAY = 24 * 3_600_000;
-
-import type {
-  AccessCheck,
-  CallOptions,
-  ClientStats,
-  FetchSetup,
-  RobotsClientOptions,
-  RobotsSnapshot,
-} from "./client-types.js";
 
 /**
  * What applies while the good copy is fresh: its rules, or a blanket
@@ -129,10 +131,8 @@ export class RobotsClient {
   readonly #retry: { retryMs: number; minRetryMs: number; maxRetryMs: number };
   readonly #bounds: EntryBounds;
   readonly #turns: Politeness;
-  readonly #redirectPolicy: {
-    allowPrivateRedirects?: boolean;
-    classifyAddress?: AddressClassifier;
-  };
+  /** Redirect and origin address rules (src/client/address-policy.ts). */
+  readonly #addresses: AddressPolicy;
   /** The settled answers of warm checks (see isAllowed). */
   readonly #allowed = Promise.resolve(true);
   readonly #disallowed = Promise.resolve(false);
@@ -164,25 +164,9 @@ export class RobotsClient {
     }
     this.profile = profile;
     this.#fetch = resolveFetchOptions(options);
-    // docs/protocol.md#profiles: the 1996 draft's default expiry is 7 days.
-    const defaultTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.ttlMs;
-    const defaultMaxTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.maxTtlMs;
-    this.#lifetime = {
-      ttlMs: positive("ttlMs", options.ttlMs ?? defaultTtl),
-      minTtlMs: positive("minTtlMs", options.minTtlMs ?? CACHE_DEFAULTS.minTtlMs),
-      maxTtlMs: positive("maxTtlMs", options.maxTtlMs ?? defaultMaxTtl),
-    };
-    this.#retry = {
-      retryMs: positive("retryMs", options.retryMs ?? CACHE_DEFAULTS.retryMs),
-      minRetryMs: positive("minRetryMs", options.minRetryMs ?? CACHE_DEFAULTS.minRetryMs),
-      maxRetryMs: positive("maxRetryMs", options.maxRetryMs ?? CACHE_DEFAULTS.maxRetryMs),
-    };
-    if (this.#lifetime.minTtlMs > this.#lifetime.maxTtlMs) {
-      throw new RobotsError("invalid-option", "minTtlMs must not exceed maxTtlMs");
-    }
-    if (this.#retry.minRetryMs > this.#retry.maxRetryMs) {
-      throw new RobotsError("invalid-option", "minRetryMs must not exceed maxRetryMs");
-    }
+    const limits = cacheLimits(options, profile);
+    this.#lifetime = limits.lifetime;
+    this.#retry = limits.retry;
     this.#storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
     this.#bounds = {
       maxBodyBytes: this.#fetch.maxBodyBytes,
@@ -191,21 +175,7 @@ export class RobotsClient {
       clockSkewMs: CLOCK_SKEW_MS,
       maxRedirects: this.#fetch.maxRedirects + 1,
     };
-    const maxEntries = boundOption(
-      "maxEntries",
-      options.maxEntries,
-      MEMORY_STORE_DEFAULTS.maxEntries,
-    );
-    const maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
-    // A file at the body limit, parsed and compiled, must fit: the worst
-    // measured is ~24 bytes retained per body byte (one-rule lines).
-    const largest = 32 * this.#fetch.maxBodyBytes;
-    if (maxBytes < largest) {
-      throw new RobotsError(
-        "invalid-option",
-        `maxBytes (${maxBytes}) must be at least 32 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
-      );
-    }
+    const { maxEntries, maxBytes } = cacheBounds(options, this.#fetch.maxBodyBytes);
     if (options.store !== undefined && !isStore(options.store)) {
       throw new RobotsError(
         "invalid-option",
@@ -222,20 +192,7 @@ export class RobotsClient {
       );
     }
     this.#transport = options.transport;
-    this.#redirectPolicy = {
-      ...(options.allowPrivateRedirects === undefined
-        ? {}
-        : { allowPrivateRedirects: options.allowPrivateRedirects === true }),
-      ...(options.classifyAddress === undefined
-        ? {}
-        : { classifyAddress: options.classifyAddress }),
-    };
-    if (options.classifyAddress !== undefined && typeof options.classifyAddress !== "function") {
-      throw new RobotsError(
-        "invalid-option",
-        'classifyAddress must be a function (address) => "public" | "private"',
-      );
-    }
+    this.#addresses = addressPolicy(options);
     this.#turns = new Politeness(
       this.#store,
       {
@@ -260,25 +217,38 @@ export class RobotsClient {
    * origin's politeness (docs/fleet.md "Politeness"): the Crawl-delay of the
    * crawler's group (within minCrawlDelayMs and maxCrawlDelayMs) after the
    * previous turn, and no sooner than a Retry-After reported with
-   * reportResponse(). With a store that reserves turns (the Redis store) the
-   * spacing holds for every process sharing it; otherwise, or while that
-   * store fails, for this client. Call it right before each request.
+   * reportResponse(), including by a turn already waiting when the report
+   * came: it re-checks when it wakes, waits out the pause and takes a fresh
+   * slot (the resolved turn's `waitMs` is the whole wait). With a store that
+   * reserves turns (the Redis store) the spacing and the pause hold for
+   * every process sharing it; otherwise, or while that store fails, for
+   * this client. Call it right before each request.
    */
   async waitForTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
-    const turn = await this.takeTurn(url, options);
-    await pause(turn.waitMs, options.signal);
-    return turn;
+    const snap = await this.robots(url, options);
+    const origin = snap.source.origin;
+    const turn = await this.#turns.reserve(origin, this.#delayOf(snap));
+    // A 429 or 503 reported while this turn waits holds it too (docs/fleet.md "Politeness").
+    return waitOutTurn(this.#turns, origin, turn, options.signal);
   }
 
   /**
    * waitForTurn without the wait: reserves the next turn for `url`'s origin
    * and says how long to wait for it (for crawlers that schedule requests
-   * themselves). The turn is taken: a request is expected at its time.
+   * themselves). The turn is taken: a request is expected at its time. Its
+   * time lies after any pause reported before it; a pause reported later
+   * cannot reach a schedule the crawler keeps itself, so such a crawler
+   * calls waitForTurn, or re-takes its turns after a 429 or 503.
    */
   async takeTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
     const snap = await this.robots(url, options);
+    return this.#turns.reserve(snap.source.origin, this.#delayOf(snap));
+  }
+
+  /** The turn spacing for the copy in force: its Crawl-delay within the floor and cap. */
+  #delayOf(snap: RobotsSnapshot): number {
     const delay = snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
-    return this.#turns.reserve(snap.source.origin, this.#turns.delayFor(delay));
+    return this.#turns.delayFor(delay);
   }
 
   /**
@@ -321,6 +291,7 @@ export class RobotsClient {
     const parsed = parseHttpUrl(url);
     if (isRobotsTxtUrl(parsed)) return true;
     const origin = originOf(parsed);
+    if (refusalOf(origin, this.#addresses) !== null) return false;
     const { compiled } = await this.#resolve(origin, options?.signal);
     return this.#decide(compiled, requestTarget(parsed, origin.origin));
   }
@@ -328,7 +299,9 @@ export class RobotsClient {
   /**
    * isAllowed() for many URLs (a page's links) in one call: cached origins
    * are decided without an await per URL; the others are loaded once per
-   * origin, concurrently. Rejects with a RobotsError when any URL is malformed.
+   * origin, concurrently. A malformed or non-http(s) URL is `false` (check()
+   * on it rejects with the RobotsError that says why); the others stand.
+   * Rejects only for a non-array, a closed client or an aborted signal.
    */
   async isAllowedMany(
     urls: readonly (string | URL)[],
@@ -349,8 +322,15 @@ export class RobotsClient {
         out[i] = hot;
         continue;
       }
-      // Parsed now so a malformed URL rejects the call before any fetch.
-      const parsed = parseHttpUrl(url);
+      let parsed: URL;
+      try {
+        parsed = parseHttpUrl(url);
+      } catch (error) {
+        if (!(error instanceof RobotsError)) throw error;
+        // A link that is not an http(s) URL cannot be fetched: never allowed.
+        out[i] = false;
+        continue;
+      }
       pending ??= [];
       pending.push(
         this.isAllowed(parsed, options).then((v) => {
@@ -414,8 +394,11 @@ export class RobotsClient {
         verdict: null,
         agent: this.productToken,
         source: robotsItselfState(origin),
+        reason: null,
       };
     }
+    const refusal = refusalOf(origin, this.#addresses);
+    if (refusal !== null) return refusedCheck(text, path, origin, this.productToken, refusal);
     const resolved = await this.#resolve(origin, options.signal);
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
@@ -431,6 +414,7 @@ export class RobotsClient {
         verdict,
         agent: this.productToken,
         source,
+        reason: null,
       };
     }
     return {
@@ -442,6 +426,7 @@ export class RobotsClient {
       verdict: null,
       agent: this.productToken,
       source,
+      reason: null,
     };
   }
 
@@ -469,9 +454,17 @@ export class RobotsClient {
     return out;
   }
 
-  /** The state of `url`'s origin: the parsed copy in force and where it came from. */
+  /**
+   * The state of `url`'s origin: the parsed copy in force and where it came
+   * from. A refused non-public origin (refusePrivateOrigins) has no copy:
+   * `robots` null, an empty entry, `source.basis` "private-origin".
+   */
   async robots(url: string | URL, options: CallOptions = {}): Promise<RobotsSnapshot> {
     const origin = originOf(parseHttpUrl(url));
+    if (refusalOf(origin, this.#addresses) !== null) {
+      if (this.#closed) throw closedError();
+      return refusedSnapshot(origin);
+    }
     const resolved = await this.#resolve(origin, options.signal);
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
@@ -649,7 +642,13 @@ export class RobotsClient {
   fetchSetup(): FetchSetup {
     if (this.#closed) throw closedError();
     const { connectTimeoutMs } = this.#fetch;
-    return { transport: this.#transport, connectTimeoutMs, ...this.#redirectPolicy };
+    const { allowPrivateRedirects, classifyAddress } = this.#addresses.fetch;
+    return {
+      transport: this.#transport,
+      connectTimeoutMs,
+      ...(allowPrivateRedirects === undefined ? {} : { allowPrivateRedirects }),
+      ...(classifyAddress === undefined ? {} : { classifyAddress }),
+    };
   }
 
   /** One network fetch of the origin's robots.txt. */
@@ -663,7 +662,7 @@ export class RobotsClient {
         userAgent: this.userAgent,
         ...this.#fetch,
         transport: this.#transport,
-        ...this.#redirectPolicy,
+        ...this.#addresses.fetch,
         signal: controller.signal,
       });
     } finally {

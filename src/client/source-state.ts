@@ -11,8 +11,11 @@ import type { CopyFreshness, RulesBasis, RulesInForce } from "./timeline.js";
 export interface SourceState {
   readonly origin: string;
   readonly robotsUrl: string;
-  /** What decided: a robots.txt, its absence, a server error, or the robots.txt URL itself. */
-  readonly basis: RulesBasis | "robots-txt-itself";
+  /**
+   * What decided: a robots.txt, its absence, a server error, the robots.txt
+   * URL itself, or a non-public origin refused (refusePrivateOrigins).
+   */
+  readonly basis: RulesBasis | "robots-txt-itself" | "private-origin";
   /**
    * The copy in use: `fetched` by this call, `cached` within its lifetime,
    * `stale` past its lifetime (server-error rule), `none` when no copy applies.
@@ -53,11 +56,15 @@ export interface ServerErrorState {
   readonly message: string;
 }
 
-export function robotsItselfState(origin: RobotsOrigin): SourceState {
+/** The state of a verdict given without a copy: the robots.txt URL itself, or a refused origin. */
+export function robotsItselfState(
+  origin: RobotsOrigin,
+  basis: "robots-txt-itself" | "private-origin" = "robots-txt-itself",
+): SourceState {
   return {
     origin: origin.origin,
     robotsUrl: origin.robotsUrl,
-    basis: "robots-txt-itself",
+    basis,
     freshness: "none",
     fetched: false,
     status: null,

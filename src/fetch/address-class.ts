@@ -137,13 +137,31 @@ function isPrivateV6(g: number[]): boolean {
 export class RedirectGuard {
   readonly #classify: AddressClassifier;
   readonly #allowPrivate: boolean;
+  /** `publicOnly`: the origin itself must be public too (the client's refusePrivateOrigins). */
+  readonly #originToo: boolean;
   #hops = 0;
-  /** Set after the first answer from a public address. */
+  /** Set after the first answer from a public address, or from the start with `publicOnly`. */
   #publicOnly: ((address: string) => boolean) | undefined;
 
-  constructor(options: { classifyAddress?: AddressClassifier; allowPrivateRedirects?: boolean }) {
-    this.#classify = options.classifyAddress ?? classifyAddress;
+  constructor(options: {
+    classifyAddress?: AddressClassifier;
+    allowPrivateRedirects?: boolean;
+    publicOnly?: boolean;
+  }) {
+    const classify = options.classifyAddress ?? classifyAddress;
+    this.#classify = classify;
     this.#allowPrivate = options.allowPrivateRedirects === true;
+    this.#originToo = options.publicOnly === true;
+    if (this.#originToo) this.#publicOnly = (a) => classify(a) === "public";
+  }
+
+  /**
+   * True while the origin's own request is the next hop and it must be
+   * public (`publicOnly`): a refusal then means the origin was not
+   * connected to at all, not a redirect refused.
+   */
+  get guardsOrigin(): boolean {
+    return this.#originToo && this.#hops === 0;
   }
 
   /** For TransportRequest.allowAddress: the check on the address the next hop connects to. */
@@ -155,13 +173,14 @@ export class RedirectGuard {
   beforeHop(url: URL): string | null {
     if (this.#publicOnly === undefined) return null;
     const literal = ipLiteral(url.hostname);
-    return literal !== null && !this.#publicOnly(literal) ? refusal(literal) : null;
+    return literal !== null && !this.#publicOnly(literal) ? this.#refusal(literal) : null;
   }
 
   /** A refusal when a transport rejected the hop's address (ERR_ADDRESS_REFUSED) under this rule, else null. */
   refusedByTransport(err: unknown): string | null {
     if ((err as { code?: unknown })?.code !== "ERR_ADDRESS_REFUSED") return null;
     if (this.#publicOnly === undefined) return null;
+    if (this.guardsOrigin) return `${(err as Error).message}: not connected (refusePrivateOrigins)`;
     return `redirect from a public address refused: ${(err as Error).message} (allowPrivateRedirects enables it)`;
   }
 
@@ -172,10 +191,10 @@ export class RedirectGuard {
    * redirect inside its network).
    */
   answered(address: string | null): string | null {
-    const first = this.#hops++ === 0;
     if (this.#publicOnly !== undefined && address !== null && !this.#publicOnly(address)) {
-      return refusal(address);
+      return this.#refusal(address);
     }
+    const first = this.#hops++ === 0;
     if (
       first &&
       !this.#allowPrivate &&
@@ -186,8 +205,10 @@ export class RedirectGuard {
     }
     return null;
   }
-}
 
-function refusal(address: string): string {
-  return `redirect from a public address to the non-public address ${address} refused (allowPrivateRedirects enables it)`;
+  #refusal(address: string): string {
+    return this.guardsOrigin
+      ? `the origin is the non-public address ${address}: not connected (refusePrivateOrigins)`
+      : `redirect from a public address to the non-public address ${address} refused (allowPrivateRedirects enables it)`;
+  }
 }

@@ -53,6 +53,15 @@ export interface FetchLimitOptions {
   readonly allowPrivateRedirects?: boolean;
   /** Which addresses are public; default classifyAddress (src/fetch/address-class.ts). Inject one to test on loopback. */
   readonly classifyAddress?: AddressClassifier;
+  /**
+   * Connect only to public addresses, the first request included (the
+   * client's refusePrivateOrigins): a host whose address is not public gets
+   * no request, and the fetch is "unreachable" (reason `refused`, code
+   * `ERR_ADDRESS_REFUSED`). The transport checks the address it resolved
+   * before it connects (createNodeTransport does; a transport that cannot
+   * see addresses checks nothing). Default false.
+   */
+  readonly publicOnly?: boolean;
 }
 
 export interface FetchOptions extends FetchLimitOptions {
@@ -238,11 +247,24 @@ export async function fetchRobotsTxt(
   });
 
   const guard = new RedirectGuard(options);
+  // A refusal of the origin itself (publicOnly) means it was never
+  // connected to: unreachable, a server error; a redirect's refusal is
+  // "unavailable" (docs/protocol.md#redirects).
+  const refuse = (message: string): FetchUnavailable | FetchUnreachable =>
+    guard.guardsOrigin
+      ? {
+          kind: "unreachable",
+          ...common(),
+          reason: "refused",
+          message,
+          code: "ERR_ADDRESS_REFUSED",
+        }
+      : unavailable("private-address", message);
 
   try {
     for (;;) {
       const before = guard.beforeHop(url);
-      if (before !== null) return unavailable("private-address", before);
+      if (before !== null) return refuse(before);
       let response: TransportResponse;
       try {
         response = await requestOnce(transport, url, {
@@ -255,13 +277,13 @@ export async function fetchRobotsTxt(
         });
       } catch (err) {
         const refused = guard.refusedByTransport(err);
-        if (refused !== null) return unavailable("private-address", refused);
+        if (refused !== null) return refuse(refused);
         throw err;
       }
       const refused = guard.answered(response.remoteAddress ?? ipLiteral(url.hostname));
       if (refused !== null) {
         response.cancel();
-        return unavailable("private-address", refused);
+        return refuse(refused);
       }
       status = response.status;
       headers = cacheHeaders(response.headers);

@@ -1,14 +1,16 @@
 /**
  * compileMatcher: the rules of one robots.txt as they apply to one crawler
  * (docs/protocol.md#choosing-rules–docs/protocol.md#deciding-line), compiled once and reused for every URL of that origin.
- * The profile picks the matcher: the trie matcher for `google` and
- * `rfc9309`, the 1996 draft's first-match list for `legacy1996` (docs/protocol.md#profiles).
+ * The profile picks the matcher: the trie matcher for `google`, the same
+ * over RFC 9309 §2.2.2's comparison form of the path for `rfc9309`, the
+ * 1996 draft's first-match list for `legacy1996` (docs/protocol.md#profiles).
  */
 import { RobotsError } from "../errors.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { LegacyMatcher } from "./legacy-matcher.js";
 import type { MatchCache } from "./match-cache.js";
 import type { RobotsMatcher } from "./matcher.js";
+import { Rfc9309Matcher } from "./trie/rfc9309-matcher.js";
 import { TrieMatcher } from "./trie/trie-matcher.js";
 
 export type { MatchedRule, RobotsMatcher, Verdict } from "./matcher.js";
@@ -37,5 +39,6 @@ export function compileMatcher(
     );
   }
   if (robots.profile === "legacy1996") return new LegacyMatcher(robots, agent);
+  if (robots.profile === "rfc9309") return new Rfc9309Matcher(robots, agent, options.cache ?? null);
   return new TrieMatcher(robots, agent, options.cache ?? null);
 }

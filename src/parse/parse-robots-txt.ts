@@ -3,6 +3,7 @@
  * body; lines that mean nothing are recorded and left to the linter.
  */
 import { indexHtmlSlash } from "../protocol/index-html.js";
+import { hexDigitValue, isUnreservedByte } from "../protocol/percent-encoding.js";
 import { isGlobalAgent, productTokenEnd } from "../protocol/product-token.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { asciiText, decodeText, isHexDigit, latin1, toBytes } from "./bytes.js";
@@ -154,6 +155,19 @@ function isDirectiveName(bytes: Uint8Array, start: number, end: number): boolean
   return true;
 }
 
+/** @internal See RobotsTxt#sizeFacts. */
+export interface RobotsSizeFacts {
+  readonly agents: number;
+  /** Characters of the agents' values and (where they differ) tokens. */
+  readonly agentChars: number;
+  /** Rules whose pattern holds a `*` (they compile a glob). */
+  readonly wildcardRules: number;
+  readonly directives: number;
+  readonly directiveChars: number;
+  readonly sitemaps: number;
+  readonly sitemapChars: number;
+}
+
 /** A parsed robots.txt. Plain data plus a few read-only views. */
 export class RobotsTxt {
   /** @internal */
@@ -224,6 +238,25 @@ export class RobotsTxt {
       lineCount: this.lineCount,
       byteLength: this.byteLength,
     };
+  }
+
+  /**
+   * @internal What the parsed file holds and will hold once every part is
+   * read, in counts and characters: the client's memory estimate
+   * (src/client/retained-size.ts) is made from these, once per cached copy.
+   */
+  sizeFacts(): RobotsSizeFacts {
+    let agents = 0;
+    let agentChars = 0;
+    for (const g of this.groups) {
+      agents += g.agents.length;
+      for (const a of g.agents)
+        agentChars += a.value.length + (a.token === a.value ? 0 : a.token.length);
+    }
+    const table = this.ruleTable;
+    let wildcardRules = 0;
+    for (let r = R_STAR; r < table.count * ROW; r += ROW) if (table.rows[r]! >= 0) wildcardRules++;
+    return { agents, agentChars, wildcardRules, ...this.#values.sizeFacts() };
   }
 
   /** Rules before the first user-agent line: they belong to no group and never apply. */
@@ -311,6 +344,8 @@ function parseWith(
   // True when the last access line (user-agent/allow/disallow) was a rule:
   // the next user-agent line then opens a new group (docs/protocol.md#groups).
   let afterRule = false;
+  // rfc9309: patterns in RFC 9309 §2.2.2's comparison form (src/protocol/percent-encoding.ts).
+  const decodeUnreserved = profile === "rfc9309";
   const onLine = hooks.onLine;
   // The parser drives the scanner in its own loop rather than passing a
   // visitor: no per-line closure call (see LineScanner).
@@ -403,6 +438,16 @@ function parseWith(
             // `%xx`: the hex digits uppercased
             const h1 = bytes[i + 1]!;
             const h2 = bytes[i + 2]!;
+            if (decodeUnreserved) {
+              // rfc9309: an unreserved character is compared decoded (§2.2.2).
+              const v = hexDigitValue(h1) * 16 + hexDigitValue(h2);
+              if (isUnreservedByte(v)) {
+                pat[pn++] = v;
+                asWritten = false;
+                i += 2;
+                continue;
+              }
+            }
             if (h1 >= 0x61 || h2 >= 0x61) asWritten = false;
             pat[pn++] = 0x25;
             pat[pn++] = h1 >= 0x61 ? h1 - 0x20 : h1;

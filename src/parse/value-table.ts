@@ -81,6 +81,32 @@ export class ValueTable {
     return this.#directives;
   }
 
+  /**
+   * @internal How many directives and sitemaps there are and the characters
+   * of their keys and values: what their objects will hold once read (the
+   * client's memory estimate, src/client/retained-size.ts).
+   */
+  sizeFacts(): {
+    directives: number;
+    directiveChars: number;
+    sitemaps: number;
+    sitemapChars: number;
+  } {
+    const d = this.#directiveRows;
+    let directiveChars = 0;
+    for (let r = 0; r < d.length; r += DIRECTIVE_ROW)
+      directiveChars += d[r + D_END]! - d[r + D_KEY]!;
+    const m = this.#sitemapRows;
+    let sitemapChars = 0;
+    for (let r = 0; r < m.length; r += SITEMAP_ROW) sitemapChars += m[r + S_END]! - m[r + S_URL]!;
+    return {
+      directives: d.length / DIRECTIVE_ROW,
+      directiveChars,
+      sitemaps: m.length / SITEMAP_ROW,
+      sitemapChars,
+    };
+  }
+
   /** Every sitemap, in file order. */
   sitemaps(): Sitemap[] {
     if (this.#sitemaps === null) {

@@ -9,6 +9,7 @@
  *   <prefix>v1:{<origin>}:entry   hash: v, origin, good, error, body
  *   <prefix>v1:{<origin>}:lease   string: the fetch lease's token (PX)
  *   <prefix>v1:{<origin>}:turn    string: the next request slot, ms on Redis' clock (PX)
+ *   <prefix>v1:{<origin>}:block   string: the end of a Retry-After pause, ms on Redis' clock (PX)
  */
 import { RobotsError } from "../errors.js";
 
@@ -21,6 +22,8 @@ export interface OriginKeys {
   readonly entry: string;
   readonly lease: string;
   readonly turn: string;
+  /** Present while a reported back-off lasts; its PTTL is the time left. */
+  readonly block: string;
 }
 
 /**
@@ -41,5 +44,10 @@ export function validatePrefix(prefix: string): string {
 
 export function originKeys(prefix: string, origin: string): OriginKeys {
   const base = `${prefix}v${KEY_SCHEMA_VERSION}:{${origin}}:`;
-  return { entry: `${base}entry`, lease: `${base}lease`, turn: `${base}turn` };
+  return {
+    entry: `${base}entry`,
+    lease: `${base}lease`,
+    turn: `${base}turn`,
+    block: `${base}block`,
+  };
 }

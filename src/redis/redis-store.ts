@@ -477,10 +477,10 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   }
 
   async reserveTurn(origin: string, delayMs: number): Promise<number> {
-    const key = originKeys(this.prefix, origin).turn;
+    const keys = originKeys(this.prefix, origin);
     const wait = await this.#eval(
       TURN,
-      [key],
+      [keys.turn, keys.block],
       [String(Math.max(0, Math.ceil(delayMs))), "reserve"],
     );
     if (typeof wait !== "number" || !Number.isFinite(wait) || wait < 0) {
@@ -490,8 +490,17 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   }
 
   async deferTurns(origin: string, ms: number): Promise<void> {
-    const key = originKeys(this.prefix, origin).turn;
-    await this.#eval(TURN, [key], [String(Math.max(0, Math.ceil(ms))), "defer"]);
+    const keys = originKeys(this.prefix, origin);
+    await this.#eval(TURN, [keys.turn, keys.block], [String(Math.max(0, Math.ceil(ms))), "defer"]);
+  }
+
+  async turnsBlockedMs(origin: string): Promise<number> {
+    const left = await this.#send(["PTTL", originKeys(this.prefix, origin).block]);
+    if (typeof left !== "number" || !Number.isFinite(left)) {
+      throw storeError("store-failed", "PTTL answered a non-number");
+    }
+    // -2: no pause in force; -1 (no expiry) cannot be written by the turn script.
+    return Math.max(left, 0);
   }
 
   /** End the connection this store opened (a client passed in stays open). */

@@ -46,11 +46,13 @@ return 0
 
 /**
  * The politeness slot, on Redis' clock so that processes whose clocks
- * disagree still space their requests. KEYS[1] the turn key; ARGV[1] ms,
- * ARGV[2] "reserve" or "defer".
+ * disagree still space their requests. KEYS[1] the turn key, KEYS[2] the
+ * block key (same origin, same slot); ARGV[1] ms, ARGV[2] "reserve" or "defer".
  * - reserve: t = max(now, next); next = t + ms; returns t - now.
- * - defer: next = max(next, now + ms); returns 0.
- * The key expires when `next` has passed (a missing key is next = 0).
+ * - defer: next = max(next, now + ms), and the block key lives until
+ *   now + ms (never shortened), so turns reserved before it and still
+ *   waiting find it when they wake (PTTL); returns 0.
+ * The keys expire when their time has passed (a missing turn key is next = 0).
  */
 export const TURN = script(`
 local t = redis.call('TIME')
@@ -61,6 +63,9 @@ if ARGV[2] == 'defer' then
   local later = now + ms
   if later > nxt then
     redis.call('SET', KEYS[1], string.format('%.0f', later), 'PX', string.format('%.0f', ms + 1))
+  end
+  if ms > 0 and redis.call('PTTL', KEYS[2]) < ms then
+    redis.call('SET', KEYS[2], string.format('%.0f', later), 'PX', string.format('%.0f', ms))
   end
   return 0
 end

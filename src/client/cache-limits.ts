@@ -1,0 +1,66 @@
+/**
+ * The client's lifetime, retry and in-process bound options
+ * (docs/fetching.md "Cache"), defaulted and checked: a value that is not a
+ * positive number, or a floor above its ceiling, is RobotsError
+ * `invalid-option`.
+ */
+import { CACHE_DEFAULTS } from "../cache/lifetime.js";
+import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
+import { RobotsError } from "../errors.js";
+import { positive } from "../fetch/fetch-robots-txt.js";
+import type { Profile } from "../protocol/profile.js";
+import type { RobotsClientOptions } from "./client-types.js";
+
+const DAY = 24 * 3_600_000;
+
+export interface CacheLimits {
+  readonly lifetime: { ttlMs: number; minTtlMs: number; maxTtlMs: number };
+  readonly retry: { retryMs: number; minRetryMs: number; maxRetryMs: number };
+}
+
+export function cacheLimits(options: RobotsClientOptions, profile: Profile): CacheLimits {
+  // docs/protocol.md#profiles: the 1996 draft's default expiry is 7 days.
+  const defaultTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.ttlMs;
+  const defaultMaxTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.maxTtlMs;
+  const lifetime = {
+    ttlMs: positive("ttlMs", options.ttlMs ?? defaultTtl),
+    minTtlMs: positive("minTtlMs", options.minTtlMs ?? CACHE_DEFAULTS.minTtlMs),
+    maxTtlMs: positive("maxTtlMs", options.maxTtlMs ?? defaultMaxTtl),
+  };
+  const retry = {
+    retryMs: positive("retryMs", options.retryMs ?? CACHE_DEFAULTS.retryMs),
+    minRetryMs: positive("minRetryMs", options.minRetryMs ?? CACHE_DEFAULTS.minRetryMs),
+    maxRetryMs: positive("maxRetryMs", options.maxRetryMs ?? CACHE_DEFAULTS.maxRetryMs),
+  };
+  if (lifetime.minTtlMs > lifetime.maxTtlMs) {
+    throw new RobotsError("invalid-option", "minTtlMs must not exceed maxTtlMs");
+  }
+  if (retry.minRetryMs > retry.maxRetryMs) {
+    throw new RobotsError("invalid-option", "minRetryMs must not exceed maxRetryMs");
+  }
+  return { lifetime, retry };
+}
+
+/** The in-process cache's bounds: origins and estimated bytes (src/client/retained-size.ts). */
+export function cacheBounds(
+  options: RobotsClientOptions,
+  maxBodyBytes: number,
+): { maxEntries: number; maxBytes: number } {
+  const maxEntries = boundOption(
+    "maxEntries",
+    options.maxEntries,
+    MEMORY_STORE_DEFAULTS.maxEntries,
+  );
+  const maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
+  // A file at the body limit, parsed and compiled, every part read, must
+  // fit: the worst measured is ~46 bytes retained per body byte (a file
+  // of `x:` lines, its directives read; src/client/retained-size.ts).
+  const largest = 48 * maxBodyBytes;
+  if (maxBytes < largest) {
+    throw new RobotsError(
+      "invalid-option",
+      `maxBytes (${maxBytes}) must be at least 48 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
+    );
+  }
+  return { maxEntries, maxBytes };
+}

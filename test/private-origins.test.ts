@@ -1,0 +1,106 @@
+/**
+ * refusePrivateOrigins (docs/fetching.md "Non-public origins"): a crawler of
+ * the public web gets "disallowed", with the reason in check(), for a URL
+ * whose host is a non-public address, without any request; a host name
+ * that resolves to a non-public address gets no request either. Real
+ * servers on 127.0.0.1 count what reaches them.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
+
+const RULES = "User-agent: *\nDisallow: /private\n";
+
+let server: TestServer;
+before(async () => {
+  server = await startServer(serveText(RULES));
+});
+after(async () => {
+  await server.close();
+});
+
+function client(options: { refusePrivateOrigins?: boolean; publicLoopback?: boolean } = {}) {
+  return new RobotsClient("PublicBot/1.0", {
+    transport: createNodeTransport({ lookup: loopbackLookup }),
+    ...(options.refusePrivateOrigins === undefined
+      ? {}
+      : { refusePrivateOrigins: options.refusePrivateOrigins }),
+    // Tests on loopback: call 127.0.0.1 public, as a crawler's own network policy might.
+    ...(options.publicLoopback === true
+      ? { classifyAddress: (a: string) => (a === "127.0.0.1" ? "public" : "private") }
+      : {}),
+  } as const);
+}
+
+describe("refusePrivateOrigins", () => {
+  it("IP-literal and localhost hosts: disallowed with a reason, no request, no fetch", async () => {
+    const robots = client({ refusePrivateOrigins: true });
+    const port = server.port;
+    const urls = [
+      `http://127.0.0.1:${port}/public`,
+      `http://[::1]:${port}/public`,
+      `http://[::ffff:127.0.0.1]:${port}/public`,
+      "http://10.1.2.3/x",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://192.168.0.1/",
+      "http://[fe80::1]/",
+      "http://[fd00::1]/",
+      `http://localhost:${port}/public`,
+      `http://api.localhost:${port}/public`,
+      "http://2130706433/x", // 127.0.0.1 written as one number: the URL parser makes it dotted
+    ];
+    const before = server.hits();
+    for (const url of urls) {
+      assert.equal(await robots.isAllowed(url), false, url);
+      const c = await robots.check(url);
+      assert.equal(c.allowed, false, url);
+      assert.equal(c.source.basis, "private-origin", url);
+      assert.match(c.reason ?? "", /refusePrivateOrigins/, url);
+      const snap = await robots.robots(url);
+      assert.deepEqual([snap.robots, snap.source.basis], [null, "private-origin"]);
+    }
+    assert.deepEqual(
+      await robots.isAllowedMany(urls),
+      urls.map(() => false),
+    );
+    assert.equal(server.hits(), before, "no request reached the server");
+    assert.equal(robots.stats.fetches, 0, "no fetch was even started");
+    assert.equal(robots.cached.entries, 0);
+    await robots.close();
+  });
+
+  it("a host name resolving to a non-public address: no connection, disallowed, reason shown", async () => {
+    const robots = client({ refusePrivateOrigins: true });
+    const before = server.hits();
+    const url = `http://name.test:${server.port}/public`;
+    assert.equal(await robots.isAllowed(url), false);
+    const c = await robots.check(url);
+    assert.equal(c.allowed, false);
+    assert.equal(c.source.basis, "server-error-disallow");
+    assert.equal(c.source.serverError?.reason, "refused");
+    assert.match(c.source.serverError?.message ?? "", /non-public address.*refusePrivateOrigins/);
+    assert.equal(server.hits(), before, "the name's address was refused before connecting");
+    await robots.close();
+  });
+
+  it("public hosts are fetched and judged by their rules; the option is off by default", async () => {
+    const open = client({ refusePrivateOrigins: true, publicLoopback: true });
+    assert.equal(await open.isAllowed(`http://127.0.0.1:${server.port}/public`), true);
+    assert.equal(await open.isAllowed(`http://name.test:${server.port}/private/x`), false);
+    const c = await open.check(`http://name.test:${server.port}/public`);
+    assert.deepEqual([c.allowed, c.reason, c.source.basis], [true, null, "rules"]);
+    await open.close();
+    const plain = client();
+    assert.equal(await plain.isAllowed(`http://127.0.0.1:${server.port}/public`), true);
+    assert.equal((await plain.check(`http://localhost:${server.port}/public`)).reason, null);
+    await plain.close();
+  });
+
+  it("a non-boolean option is a programmer error", () => {
+    assert.throws(
+      () => new RobotsClient("PublicBot/1.0", { refusePrivateOrigins: "yes" as never }),
+      { code: "invalid-option" },
+    );
+  });
+});
