@@ -1,0 +1,445 @@
+/**
+ * robots-exclusion/crawlee: the real crawlee (BasicCrawler, HttpCrawler,
+ * CheerioCrawler from npm) against loopback sites, decided by the real
+ * RobotsClient (docs/integrations.md "crawlee"). Every assertion is about
+ * what the sites saw: which paths were requested, how often robots.txt
+ * was fetched, and that no request came inside a pause (Crawl-delay,
+ * Retry-After), with the sites' own clocks.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { BasicCrawler } from "@crawlee/basic";
+import { CheerioCrawler } from "@crawlee/cheerio";
+import { HttpCrawler } from "@crawlee/http";
+import { RobotsError, respectRobots } from "../src/crawlee.js";
+import { type AccessCheck, RobotsClient } from "../src/node.js";
+import { html, page, quietCrawlee, type Site, startSite, text } from "./helpers/crawlee-site.js";
+
+const AGENT = "ExampleBot/1.0 (+https://example.com/bot)";
+
+interface Skipped {
+  readonly url: string;
+  readonly reason: string;
+}
+
+/** A CheerioCrawler following every link, wired to `client`; returns what it handled and skipped. */
+async function crawlWithCheerio(
+  client: RobotsClient,
+  start: readonly string[],
+  options: { maxConcurrency?: number } = {},
+): Promise<{ handled: string[]; skipped: Skipped[] }> {
+  const { config, log, dispose } = quietCrawlee();
+  const handled: string[] = [];
+  const skipped: Skipped[] = [];
+  const crawler = new CheerioCrawler(
+    {
+      log,
+      maxConcurrency: options.maxConcurrency ?? 4,
+      maxRequestRetries: 0,
+      onSkippedRequest: ({ url, reason }) => {
+        skipped.push({ url, reason });
+      },
+      requestHandler: async ({ request, enqueueLinks }) => {
+        handled.push(request.url);
+        await enqueueLinks({ strategy: "all" });
+      },
+    },
+    config,
+  );
+  try {
+    assert.equal(respectRobots(crawler, client), crawler, "returns the crawler");
+    await crawler.run([...start]);
+  } finally {
+    dispose();
+  }
+  return { handled, skipped };
+}
+
+function pathsOf(urls: readonly string[]): string[] {
+  return urls.map((u) => new URL(u).pathname).sort();
+}
+
+describe("crawlee: every request decided by the client (docs/protocol.md#access-method)", () => {
+  it("robots.txt 200: disallowed links and start URLs are skipped with reason robotsTxt, never requested", async () => {
+    const site = await startSite(
+      (_req, res) =>
+        text(
+          res,
+          "User-agent: *\nDisallow: /private\nAllow: /private/open\n\nUser-agent: OtherBot\nDisallow: /\n",
+        ),
+      (req, res) => {
+        if (req.url === "/") {
+          html(res, page(["/a", "/private/x", "/private/open", "/b?q=1", "mailto:x@example.com"]));
+        } else {
+          html(res, page(["/", "/private/y"]));
+        }
+      },
+    );
+    const client = new RobotsClient(AGENT);
+    try {
+      const { handled, skipped } = await crawlWithCheerio(client, [
+        `${site.origin}/`,
+        `${site.origin}/private/start`,
+      ]);
+      assert.deepEqual(pathsOf(handled), ["/", "/a", "/b", "/private/open"]);
+      assert.ok(
+        site.pages().every((p) => !p.startsWith("/private") || p.startsWith("/private/open")),
+        `the site saw ${site.pages().join(", ")}`,
+      );
+      assert.deepEqual(
+        [...new Set(skipped.filter((s) => s.reason === "robotsTxt").map((s) => s.url))].sort(),
+        [`${site.origin}/private/start`, `${site.origin}/private/x`, `${site.origin}/private/y`],
+      );
+      assert.equal(site.count("/robots.txt"), 1, "one robots.txt fetch for the whole crawl");
+      assert.equal(client.stats.fetches, 1);
+    } finally {
+      await client.close();
+      await site.close();
+    }
+  });
+
+  it("a request already in the queue is decided again before it runs", async () => {
+    const site = await startSite((_req, res) => text(res, "User-agent: *\nDisallow: /no\n"));
+    const client = new RobotsClient(AGENT);
+    const { config, log, dispose } = quietCrawlee();
+    const handled: string[] = [];
+    const skipped: Skipped[] = [];
+    const crawler = new BasicCrawler(
+      {
+        log,
+        maxRequestRetries: 0,
+        onSkippedRequest: (s) => {
+          skipped.push({ url: s.url, reason: s.reason });
+        },
+        requestHandler: async ({ request, sendRequest }) => {
+          await sendRequest();
+          handled.push(request.url);
+        },
+      },
+      config,
+    );
+    try {
+      // Straight into the queue: crawlee's addRequests (and its check) is bypassed.
+      const queue = await crawler.getRequestQueue();
+      await queue.addRequests([{ url: `${site.origin}/no/1` }, { url: `${site.origin}/yes` }]);
+      respectRobots(crawler, client);
+      await crawler.run();
+      assert.deepEqual(pathsOf(handled), ["/yes"]);
+      assert.deepEqual(site.pages(), ["/yes"]);
+      assert.deepEqual(skipped, [{ url: `${site.origin}/no/1`, reason: "robotsTxt" }]);
+    } finally {
+      dispose();
+      await client.close();
+      await site.close();
+    }
+  });
+
+  it("the verdicts are the client's: the crawler's product token, Google's reading", async () => {
+    const site = await startSite(
+      (_req, res) =>
+        text(
+          res,
+          "User-agent: *\nDisallow: /\n\nUser-agent: examplebot\nAllow: /\nDisallow: /*.pdf$\nDisallow: /tmp/\n",
+        ),
+      (req, res) =>
+        html(res, page(req.url === "/" ? ["/doc.pdf", "/doc.pdf?x", "/tmp/", "/tmp"] : [])),
+    );
+    const client = new RobotsClient(AGENT);
+    try {
+      const { handled } = await crawlWithCheerio(client, [`${site.origin}/`]);
+      const expected: string[] = [];
+      for (const p of ["/", "/doc.pdf", "/doc.pdf?x", "/tmp/", "/tmp"]) {
+        const r: AccessCheck = await client.check(`${site.origin}${p}`);
+        if (r.allowed) expected.push(`${site.origin}${p}`);
+      }
+      assert.deepEqual([...handled].sort(), expected.sort());
+      assert.deepEqual(pathsOf(handled), ["/", "/doc.pdf", "/tmp"]);
+    } finally {
+      await client.close();
+      await site.close();
+    }
+  });
+});
+
+describe("crawlee: robots.txt from the client, by status (docs/protocol.md#status-codes)", () => {
+  const start = ["/", "/a", "/b"];
+
+  async function crawlSite(
+    robots: Parameters<typeof startSite>[0],
+    clientOptions: ConstructorParameters<typeof RobotsClient>[1] = {},
+  ): Promise<{ site: Site; handled: string[]; skipped: Skipped[] }> {
+    const site = await startSite(robots, (_req, res) => html(res, page(["/a", "/b"])));
+    const client = new RobotsClient(AGENT, clientOptions);
+    try {
+      const r = await crawlWithCheerio(
+        client,
+        start.map((p) => `${site.origin}${p}`),
+      );
+      return { site, ...r };
+    } finally {
+      await client.close();
+      await site.close();
+    }
+  }
+
+  for (const status of [404, 403]) {
+    it(`${status}: everything is allowed, robots.txt fetched once`, async () => {
+      const { site, handled, skipped } = await crawlSite((_req, res) => text(res, "nope", status));
+      assert.deepEqual(pathsOf(handled), ["/", "/a", "/b"]);
+      assert.deepEqual(skipped, []);
+      assert.equal(site.count("/robots.txt"), 1);
+    });
+  }
+
+  it("503: everything is disallowed, no page requested, robots.txt fetched once", async () => {
+    const { site, handled, skipped } = await crawlSite((_req, res) => text(res, "busy", 503));
+    assert.deepEqual(handled, []);
+    assert.deepEqual(site.pages(), []);
+    assert.deepEqual(pathsOf(skipped.map((s) => s.url)), ["/", "/a", "/b"]);
+    assert.ok(skipped.every((s) => s.reason === "robotsTxt"));
+    assert.equal(site.count("/robots.txt"), 1);
+  });
+
+  it("a timeout: unreachable, everything is disallowed, robots.txt asked for once", async () => {
+    // The robots.txt request is never answered; the client gives up after totalTimeoutMs.
+    const { site, handled, skipped } = await crawlSite(() => {}, { totalTimeoutMs: 300 });
+    assert.deepEqual(handled, []);
+    assert.deepEqual(site.pages(), []);
+    assert.equal(skipped.length, 3);
+    assert.equal(site.count("/robots.txt"), 1);
+  });
+
+  it("a redirect: the rules at its target apply, each hop fetched once", async () => {
+    const site = await startSite(
+      (_req, res) => {
+        res.writeHead(301, { location: "/rules/robots.txt" });
+        res.end();
+      },
+      (req, res) => {
+        if (req.url === "/rules/robots.txt") text(res, "User-agent: *\nDisallow: /b\n");
+        else html(res, page(["/a", "/b"]));
+      },
+    );
+    const client = new RobotsClient(AGENT);
+    try {
+      const { handled, skipped } = await crawlWithCheerio(client, [`${site.origin}/`]);
+      assert.deepEqual(pathsOf(handled), ["/", "/a"]);
+      // Both pages link to /b: crawlee reports each skipped link.
+      assert.ok(skipped.length >= 1);
+      assert.deepEqual(
+        new Set(skipped.map((s) => `${s.reason} ${s.url}`)),
+        new Set([`robotsTxt ${site.origin}/b`]),
+      );
+      assert.equal(site.count("/robots.txt"), 1);
+      assert.equal(site.count("/rules/robots.txt"), 1);
+      assert.ok(!site.pages().includes("/b"));
+    } finally {
+      await client.close();
+      await site.close();
+    }
+  });
+
+  it("three origins: one robots.txt fetch each, each origin's own rules", async () => {
+    const one = await startSite((_req, res) => text(res, "User-agent: *\nDisallow: /a\n"));
+    const two = await startSite((_req, res) => text(res, "User-agent: *\nDisallow: /b\n"));
+    const targets = [one, two].flatMap((s) => [`${s.origin}/a`, `${s.origin}/b`]);
+    const hub = await startSite(
+      (_req, res) => text(res, "nope", 404),
+      (req, res) => html(res, page(req.url === "/" ? [...targets, "/x"] : targets)),
+    );
+    const client = new RobotsClient(AGENT);
+    try {
+      const { handled } = await crawlWithCheerio(client, [`${hub.origin}/`]);
+      assert.deepEqual(
+        [...handled].sort(),
+        [`${hub.origin}/`, `${hub.origin}/x`, `${one.origin}/b`, `${two.origin}/a`].sort(),
+      );
+      for (const s of [hub, one, two]) assert.equal(s.count("/robots.txt"), 1);
+      assert.deepEqual(one.pages(), ["/b"]);
+      assert.deepEqual(two.pages(), ["/a"]);
+    } finally {
+      await client.close();
+      for (const s of [hub, one, two]) await s.close();
+    }
+  });
+});
+
+/**
+ * Date.now() of the client and of the site differ by the clocks' rounding
+ * only (same process); a request is never early by more than this.
+ */
+const CLOCK_SLACK_MS = 20;
+
+describe("crawlee: each navigation waits its turn (docs/protocol.md#other-directives)", () => {
+  for (const kind of ["HttpCrawler", "CheerioCrawler"] as const) {
+    it(`${kind}: Crawl-delay spaces the page requests, counted from the first`, async () => {
+      const site = await startSite((_req, res) => text(res, "User-agent: *\nCrawl-delay: 1\n"));
+      const client = new RobotsClient(AGENT);
+      const { config, log, dispose } = quietCrawlee();
+      const handled: string[] = [];
+      const options = {
+        log,
+        maxConcurrency: 4,
+        maxRequestRetries: 0,
+        requestHandler: async ({ request }: { request: { url: string } }) => {
+          handled.push(request.url);
+        },
+      };
+      const crawler =
+        kind === "HttpCrawler"
+          ? new HttpCrawler(options, config)
+          : new CheerioCrawler(options, config);
+      try {
+        respectRobots(crawler, client);
+        const before = Date.now();
+        await crawler.run(["/1", "/2", "/3", "/4"].map((p) => `${site.origin}${p}`));
+        const pages = site.seen.filter((r) => r.path !== "/robots.txt");
+        assert.equal(pages.length, 4);
+        assert.equal(handled.length, 4);
+        // The k-th turn is k Crawl-delays after the first, which is after `before`.
+        pages.forEach((r, k) => {
+          assert.ok(
+            r.at >= before + k * 1000 - CLOCK_SLACK_MS,
+            `request ${k} came ${r.at - before} ms after the start`,
+          );
+        });
+        // And no two requests arrive close together, whatever the network's delays.
+        for (let k = 1; k < pages.length; k++) {
+          const gap = pages[k]!.at - pages[k - 1]!.at;
+          assert.ok(gap >= 500, `requests ${k - 1} and ${k} came ${gap} ms apart`);
+        }
+      } finally {
+        dispose();
+        await client.close();
+        await site.close();
+      }
+    });
+  }
+
+  /** A site whose /a answers 429 with Retry-After: 1 the first time; returns when that was. */
+  async function tooManyOnce(): Promise<{ site: Site; answered429: () => number }> {
+    let at = 0;
+    const site = await startSite(
+      (_req, res) => text(res, "nope", 404),
+      (req, res) => {
+        if (req.url === "/a" && at === 0) {
+          at = Date.now();
+          res.writeHead(429, { "retry-after": "1", "content-type": "text/html" });
+          res.end("slow down");
+        } else {
+          html(res, page([]));
+        }
+      },
+    );
+    return { site, answered429: () => at };
+  }
+
+  function assertPaused(site: Site, at: number): void {
+    assert.ok(at > 0, "the site answered 429");
+    const after = site.seen.filter((r) => r.path !== "/robots.txt" && r.at > at);
+    assert.ok(after.length >= 3, `the crawl went on: ${site.pages().join(", ")}`);
+    for (const r of after) {
+      assert.ok(
+        r.at >= at + 1000 - CLOCK_SLACK_MS,
+        `${r.path} came ${r.at - at} ms after the 429 (Retry-After: 1)`,
+      );
+    }
+  }
+
+  it("HttpCrawler: a 429 is reported and holds the origin for its Retry-After", async () => {
+    const { site, answered429 } = await tooManyOnce();
+    const client = new RobotsClient(AGENT, { minRetryMs: 500 });
+    const { config, log, dispose } = quietCrawlee();
+    const handled: string[] = [];
+    const crawler = new HttpCrawler(
+      {
+        log,
+        maxConcurrency: 1,
+        maxRequestRetries: 2,
+        requestHandler: async ({ request }) => {
+          handled.push(request.url);
+        },
+      },
+      config,
+    );
+    try {
+      respectRobots(crawler, client);
+      await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
+      assertPaused(site, answered429());
+      assert.deepEqual(pathsOf(handled), ["/a", "/b", "/c"]);
+    } finally {
+      dispose();
+      await client.close();
+      await site.close();
+    }
+  });
+
+  it("BasicCrawler: sendRequest waits its turn and reports its status", async () => {
+    const { site, answered429 } = await tooManyOnce();
+    const client = new RobotsClient(AGENT, { minRetryMs: 500 });
+    const { config, log, dispose } = quietCrawlee();
+    const handled: string[] = [];
+    const crawler = new BasicCrawler(
+      {
+        log,
+        maxConcurrency: 1,
+        maxRequestRetries: 2,
+        requestHandler: async ({ request, sendRequest }) => {
+          const response = await sendRequest();
+          if (response.statusCode >= 400) throw new Error(`status ${response.statusCode}`);
+          handled.push(request.url);
+        },
+      },
+      config,
+    );
+    try {
+      respectRobots(crawler, client);
+      await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
+      assertPaused(site, answered429());
+      assert.deepEqual(pathsOf(handled), ["/a", "/b", "/c"]);
+    } finally {
+      dispose();
+      await client.close();
+      await site.close();
+    }
+  });
+});
+
+describe("crawlee: respectRobots arguments", () => {
+  it("throws RobotsError with a code for what is not a crawler, a client or an option", () => {
+    const client = new RobotsClient(AGENT);
+    const { config, log } = quietCrawlee();
+    const crawler = new BasicCrawler({ log, requestHandler: async () => {} }, config);
+    const code = (fn: () => unknown): string => {
+      try {
+        fn();
+      } catch (error) {
+        assert.ok(error instanceof RobotsError, String(error));
+        return error.code;
+      }
+      assert.fail("did not throw");
+    };
+    assert.equal(
+      code(() => respectRobots({ run: async () => {}, addRequests: async () => {} }, client)),
+      "invalid-argument",
+    );
+    assert.equal(
+      code(() => respectRobots(crawler, {} as RobotsClient)),
+      "invalid-argument",
+    );
+    assert.equal(
+      code(() => respectRobots(crawler, client, { turns: "yes" } as never)),
+      "invalid-option",
+    );
+    assert.equal(
+      code(() => respectRobots(crawler, client, null as never)),
+      "invalid-option",
+    );
+    assert.equal(respectRobots(crawler, client), crawler);
+    assert.equal(
+      code(() => respectRobots(crawler, client)),
+      "invalid-argument",
+      "wired twice",
+    );
+  });
+});
