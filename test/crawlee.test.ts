@@ -7,6 +7,8 @@
  * Retry-After), with the sites' own clocks.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, it } from "node:test";
 import { BasicCrawler } from "@crawlee/basic";
 import { CheerioCrawler } from "@crawlee/cheerio";
@@ -14,6 +16,8 @@ import { HttpCrawler } from "@crawlee/http";
 import { RobotsError, respectRobots } from "../src/crawlee.js";
 import { type AccessCheck, RobotsClient } from "../src/node.js";
 import { html, page, quietCrawlee, type Site, startSite, text } from "./helpers/crawlee-site.js";
+import { REPO_ROOT } from "./helpers/shared.js";
+import { run } from "./helpers/subprocess.js";
 
 const AGENT = "ExampleBot/1.0 (+https://example.com/bot)";
 
@@ -441,5 +445,38 @@ describe("crawlee: respectRobots arguments", () => {
       "invalid-argument",
       "wired twice",
     );
+  });
+});
+
+describe("crawlee: an optional peer that no entry loads", () => {
+  /** A module resolve hook that fails any import of crawlee or one of its packages. */
+  const NO_CRAWLEE = `data:text/javascript,${encodeURIComponent(
+    `import { register } from "node:module";
+register("data:text/javascript," + encodeURIComponent(
+  "export async function resolve(s, c, next) { if (s === 'crawlee' || s.startsWith('crawlee/') || s.startsWith('@crawlee/')) throw new Error('crawlee loaded: ' + s); return next(s, c); }"
+));`,
+  )}`;
+
+  async function importUnderHook(
+    specifiers: readonly string[],
+  ): Promise<{ code: number | null; stderr: string }> {
+    const script = `for (const s of ${JSON.stringify(specifiers)}) await import(s);`;
+    return run([process.execPath, "--import", NO_CRAWLEE, "--input-type=module", "-e", script]);
+  }
+
+  it("every entry, /crawlee included, imports without loading crawlee", async () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, { default: string }>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    assert.equal(pkg.peerDependenciesMeta.crawlee?.optional, true, "crawlee is an optional peer");
+    const entries = Object.values(pkg.exports).map((e) => path.join(REPO_ROOT, e.default));
+    assert.ok(entries.some((e) => e.endsWith("crawlee.js")));
+    const r = await importUnderHook(entries);
+    assert.equal(r.code, 0, r.stderr);
+    // The hook does catch an import of crawlee.
+    const control = await importUnderHook(["@crawlee/basic"]);
+    assert.notEqual(control.code, 0);
+    assert.match(control.stderr, /crawlee loaded: @crawlee\/basic/);
   });
 });
