@@ -80,6 +80,12 @@ interface CrawlerSeams {
   _runRequestHandler: (context: HandlerContext) => Promise<void>;
   preNavigationHooks?: Hook[];
   postNavigationHooks?: Hook[];
+  /** HttpCrawler's last step before the socket (an instance property). */
+  _requestAsBrowser?: (
+    options: { readonly url: string | URL },
+    session: unknown,
+  ) => Promise<unknown>;
+  readonly navigationTimeoutMillis?: number;
   readonly running?: boolean;
   readonly log?: { warning(message: string, data?: Record<string, unknown>): void };
 }
@@ -255,18 +261,48 @@ async function decideLinks(
   return verdicts;
 }
 
+/**
+ * How late after its turn a navigation may leave before it takes a new
+ * one: crawlee's first request of a process loads its HTTP stack between
+ * the hook and the socket (seconds on a loaded machine), and a request
+ * that late would arrive too close to the next turn's.
+ */
+const LATE_MS = 100;
+
 /** Waits each navigation's turn and reports each response's status. */
 function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): void {
   if (Array.isArray(seams.preNavigationHooks) && Array.isArray(seams.postNavigationHooks)) {
+    /** When the turn of each navigation in flight ended, by URL (HTTP crawlers only). */
+    const turnEnded = new Map<string, number>();
+    const http = typeof seams._requestAsBrowser === "function";
     // Last before the request: the user's hooks may take time of their own.
     seams.preNavigationHooks.push(async ({ request }) => {
       await client.waitForTurn(request.url);
+      if (http) turnEnded.set(request.url, Date.now());
     });
     // First after the response: crawlee's own hooks throw for some statuses.
     seams.postNavigationHooks.unshift(async ({ request, response }) => {
       const seen = responseStatus(response);
       if (seen !== null) await report(client, seen.url ?? request.url, seen, seams);
     });
+    if (http) {
+      // HttpCrawler and its subclasses: the last step before the socket.
+      const send = seams._requestAsBrowser!;
+      seams._requestAsBrowser = async (requestOptions, session) => {
+        const url = String(requestOptions.url);
+        const ended = turnEnded.get(url);
+        turnEnded.delete(url);
+        if (ended === undefined || Date.now() - ended > LATE_MS) {
+          // Never sent after crawlee gave up on the navigation.
+          const limit = seams.navigationTimeoutMillis;
+          await client.waitForTurn(
+            url,
+            typeof limit === "number" && limit > 0 ? { signal: AbortSignal.timeout(limit) } : {},
+          );
+        }
+        return send(requestOptions, session);
+      };
+    }
   }
   const run = seams._runRequestHandler.bind(crawler);
   seams._runRequestHandler = (context) => {
