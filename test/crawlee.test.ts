@@ -13,9 +13,12 @@ import { after, before, describe, it } from "node:test";
 import { BasicCrawler } from "@crawlee/basic";
 import { CheerioCrawler } from "@crawlee/cheerio";
 import { HttpCrawler } from "@crawlee/http";
+import { PlaywrightCrawler } from "@crawlee/playwright";
+import { chromium } from "playwright";
 import { RobotsError, respectRobots } from "../src/crawlee.js";
 import { type AccessCheck, RobotsClient } from "../src/node.js";
 import { redisStore } from "../src/redis.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "./helpers/chromium.js";
 import { html, page, quietCrawlee, type Site, startSite, text } from "./helpers/crawlee-site.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 import { REPO_ROOT } from "./helpers/shared.js";
@@ -556,6 +559,121 @@ describe("crawlee: a fleet sharing Redis (docs/fleet.md)", () => {
       for (const s of setups) s.dispose();
       for (const c of clients) await c.close();
       for (const s of stores) await s.close();
+      await site.close();
+    }
+  });
+});
+
+describe("crawlee: PlaywrightCrawler, Debian's Chromium", () => {
+  /** Debian's Chromium through playwright, offline; a launch failure fails the test. */
+  function playwrightCrawler(
+    handled: string[],
+    skipped: Skipped[],
+    options: { maxRequestRetries?: number } = {},
+  ): { crawler: PlaywrightCrawler; dispose(): void } {
+    const { config, log, dispose } = quietCrawlee();
+    const crawler = new PlaywrightCrawler(
+      {
+        log,
+        maxConcurrency: 2,
+        maxRequestRetries: options.maxRequestRetries ?? 0,
+        launchContext: {
+          launcher: chromium,
+          launchOptions: { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] },
+        },
+        browserPoolOptions: { useFingerprints: false },
+        onSkippedRequest: ({ url, reason }) => {
+          skipped.push({ url, reason });
+        },
+        requestHandler: async ({ request, enqueueLinks }) => {
+          handled.push(request.url);
+          await enqueueLinks();
+        },
+      },
+      config,
+    );
+    return { crawler, dispose };
+  }
+
+  /** A page with no favicon request: the browser asks for nothing but the page. */
+  function browserPage(links: readonly string[]): string {
+    return page(links).replace("<head>", '<head><link rel="icon" href="data:,">');
+  }
+
+  it("disallowed links skipped, never requested; navigations a Crawl-delay apart", async () => {
+    const site = await startSite(
+      (_req, res) => text(res, `User-agent: *\nDisallow: /private\nCrawl-delay: ${DELAY_S}\n`),
+      (req, res) => html(res, browserPage(req.url === "/" ? ["/a", "/private/b", "/c"] : [])),
+    );
+    const client = new RobotsClient(AGENT);
+    const handled: string[] = [];
+    const skipped: Skipped[] = [];
+    const { crawler, dispose } = playwrightCrawler(handled, skipped);
+    try {
+      respectRobots(crawler, client);
+      const before = Date.now();
+      await crawler.run([`${site.origin}/`]);
+      assert.deepEqual(pathsOf(handled), ["/", "/a", "/c"]);
+      assert.deepEqual(
+        new Set(skipped.map((s) => `${s.reason} ${s.url}`)),
+        new Set([`robotsTxt ${site.origin}/private/b`]),
+      );
+      const pages = site.seen.filter((r) => r.path !== "/robots.txt");
+      assert.deepEqual(pages.map((r) => r.path).sort(), ["/", "/a", "/c"]);
+      assert.equal(site.count("/robots.txt"), 1);
+      pages.forEach((r, k) => {
+        assert.ok(
+          r.at >= before + k * DELAY_S * 1000 - CLOCK_SLACK_MS,
+          `${r.path} at ${r.at - before} ms`,
+        );
+      });
+      for (let k = 1; k < pages.length; k++) {
+        const gap = pages[k]!.at - pages[k - 1]!.at;
+        assert.ok(
+          gap >= BURST_MS,
+          `${pages[k - 1]!.path} and ${pages[k]!.path} came ${gap} ms apart`,
+        );
+      }
+    } finally {
+      dispose();
+      await client.close();
+      await site.close();
+    }
+  });
+
+  it("a 429 from a navigation holds the origin for its Retry-After", async () => {
+    let at = 0;
+    const site = await startSite(
+      (_req, res) => text(res, "nope", 404),
+      (req, res) => {
+        if (req.url === "/a" && at === 0) {
+          at = Date.now();
+          res.writeHead(429, { "retry-after": "1", "content-type": "text/html" });
+          res.end(browserPage([]));
+        } else {
+          html(res, browserPage([]));
+        }
+      },
+    );
+    const client = new RobotsClient(AGENT, { minRetryMs: 500 });
+    const handled: string[] = [];
+    const { crawler, dispose } = playwrightCrawler(handled, [], { maxRequestRetries: 2 });
+    try {
+      respectRobots(crawler, client);
+      await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
+      assert.ok(at > 0, "the site answered 429");
+      const after = site.seen.filter((r) => r.path !== "/robots.txt" && r.at > at);
+      assert.ok(after.length >= 1, site.pages().join(", "));
+      for (const r of after) {
+        assert.ok(
+          r.at >= at + 1000 - CLOCK_SLACK_MS,
+          `${r.path} came ${r.at - at} ms after the 429`,
+        );
+      }
+      assert.ok(pathsOf(handled).includes("/a"), "the 429 was retried");
+    } finally {
+      dispose();
+      await client.close();
       await site.close();
     }
   });
