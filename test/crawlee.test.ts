@@ -569,13 +569,13 @@ describe("crawlee: PlaywrightCrawler, Debian's Chromium", () => {
   function playwrightCrawler(
     handled: string[],
     skipped: Skipped[],
-    options: { maxRequestRetries?: number } = {},
+    options: { maxRequestRetries?: number; maxConcurrency?: number } = {},
   ): { crawler: PlaywrightCrawler; dispose(): void } {
     const { config, log, dispose } = quietCrawlee();
     const crawler = new PlaywrightCrawler(
       {
         log,
-        maxConcurrency: 2,
+        maxConcurrency: options.maxConcurrency ?? 2,
         maxRequestRetries: options.maxRequestRetries ?? 0,
         launchContext: {
           launcher: chromium,
@@ -657,7 +657,11 @@ describe("crawlee: PlaywrightCrawler, Debian's Chromium", () => {
     );
     const client = new RobotsClient(AGENT, { minRetryMs: 500 });
     const handled: string[] = [];
-    const { crawler, dispose } = playwrightCrawler(handled, [], { maxRequestRetries: 2 });
+    const { crawler, dispose } = playwrightCrawler(handled, [], {
+      maxRequestRetries: 2,
+      // One navigation at a time: a second one already sent when the 429 came is not held.
+      maxConcurrency: 1,
+    });
     try {
       respectRobots(crawler, client);
       await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
