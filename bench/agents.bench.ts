@@ -11,13 +11,13 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { CRAWLERS } from "../src/data/crawlers.js";
 import { compileMatcher } from "../src/match/compile.js";
-import { crawlDelay } from "../src/match/directives.js";
+import { readCrawlDelay } from "../src/match/directives.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { disallows } from "../src/protocol/empty-rule.js";
 import { crawlerView } from "../src/protocol/size-limit.js";
 import { checkBlock, planBlock } from "../src/report/block-snippet.js";
-import { crawlerReport } from "../src/report/crawler-report.js";
-import { contentSignals } from "../src/usage/content-signals.js";
+import { reportCrawlers } from "../src/report/crawler-report.js";
+import { readContentSignals } from "../src/usage/content-signals.js";
 import { CORPUS_DIR } from "../test/helpers/shared.js";
 import { fmtMs, median, ratioRange, row, timeRuns } from "./harness.js";
 
@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
     // As robots agents reads it: the first 500 KiB.
     const robots = parseRobotsTxt(crawlerView(bytes).bytes);
     const [shared, plain, block] = timeRuns(7, [
-      () => crawlerReport(robots, CRAWLERS, { operatorRules: false }),
+      () => reportCrawlers(robots, CRAWLERS, { operatorRules: false }),
       () => {
         for (const c of CRAWLERS) {
           const m = compileMatcher(robots, c.token);
@@ -48,8 +48,8 @@ export async function run(): Promise<void> {
             }
           }
           if (disallowRules < 0) throw new Error("unreachable: keeps the count alive");
-          crawlDelay(robots, c.token);
-          contentSignals(robots, c.token);
+          readCrawlDelay(robots, c.token);
+          readContentSignals(robots, c.token);
         }
       },
       () => checkBlock(bytes, plan, CRAWLERS),

@@ -10,7 +10,7 @@
  */
 import { compileMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
-import { compileUsage, usagePreferences } from "../src/usage/index.js";
+import { compileUsage, usagePreferences } from "../src/usage/usage-preferences.js";
 import { fmtRate, rateRuns, ratioRange } from "./harness.js";
 
 function body(): string {

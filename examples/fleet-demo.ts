@@ -15,7 +15,7 @@ import * as http from "node:http";
 import * as net from "node:net";
 import { fileURLToPath } from "node:url";
 import { RobotsClient } from "../src/node.js";
-import { redisStore } from "../src/redis.js";
+import { createRedisStore } from "../src/redis.js";
 
 const ROBOTS = `User-agent: DemoBot
 Disallow: /private
@@ -26,7 +26,7 @@ Disallow: /
 `;
 
 async function worker(name: string, redisUrl: string, origins: string[]): Promise<void> {
-  const store = redisStore({ url: redisUrl, prefix: "demo:" });
+  const store = createRedisStore({ url: redisUrl, prefix: "demo:" });
   const robots = new RobotsClient(`DemoBot/1.0 (${name}; +http://127.0.0.1/demo)`, { store });
   for (const origin of origins) {
     for (const path of ["/products/shoes", "/private/orders"]) {

@@ -1,24 +1,46 @@
 /**
- * Errors thrown for programmer mistakes (verdicts and fetch
- * outcomes are values; only bad arguments throw). Each carries a stable `code`
- * so callers can branch on it without parsing messages.
+ * The one error type of the package. Verdicts, fetch outcomes and
+ * diagnostics are values; what throws (or rejects) is a RobotsError with a
+ * stable `code`, so callers branch on the code, never on the message.
+ * docs/errors.md lists the codes, when each is thrown and what to do.
  */
 export const RobotsErrorCode = {
+  /** An agent that is not a product token, or not a string. */
   invalidAgent: "invalid-agent",
+  /** A URL that is not a string, or not an absolute URL with a host. */
   invalidUrl: "invalid-url",
+  /** A URL whose scheme the access method does not fetch (only http and https). */
   unsupportedScheme: "unsupported-scheme",
+  /** An option out of range or of the wrong type. */
   invalidOption: "invalid-option",
+  /** An argument of the wrong type (a number for a body, null for a file). */
   invalidArgument: "invalid-argument",
   /** A RobotsClient was used after close(). */
   clientClosed: "client-closed",
+  /** A shared store could not be reached: closed, disconnected, or failing fast while degraded. */
+  storeUnavailable: "store-unavailable",
+  /** A shared store did not answer within its timeout. */
+  storeTimeout: "store-timeout",
+  /** A shared store answered, but the call failed (`cause` holds the store's own error). */
+  storeFailed: "store-failed",
+  /** A shared store's entry is not one this package wrote for that origin. */
+  storeInvalidEntry: "store-invalid-entry",
+  /** An update of a shared store's entry lost the race to other writers too often. */
+  storeConflict: "store-conflict",
 } as const;
 
 export type RobotsErrorCode = (typeof RobotsErrorCode)[keyof typeof RobotsErrorCode];
 
+/** Options of a RobotsError: the underlying error, when there is one. */
+export interface RobotsErrorOptions {
+  /** What caused it (a network or Redis error), kept for logs and for branching on its details. */
+  readonly cause?: unknown;
+}
+
 export class RobotsError extends Error {
   readonly code: RobotsErrorCode;
-  constructor(code: RobotsErrorCode, message: string) {
-    super(message);
+  constructor(code: RobotsErrorCode, message: string, options?: RobotsErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "RobotsError";
     this.code = code;
   }

@@ -3,22 +3,17 @@
  * A separate entry because it loads node-redis, which neither the core nor
  * robots-exclusion/node may load: install `redis` next to this package to
  * use it.
+ *
+ * An explicit list: what is not named here is internal (docs/api.md).
  */
 export type { SharedRobotsStore } from "./cache/shared-store.js";
-export { entryTtlMs, InvalidStoredEntry } from "./redis/entry-codec.js";
+export { RobotsError, RobotsErrorCode } from "./errors.js";
 export {
-  DEFAULT_KEY_PREFIX,
-  KEY_SCHEMA_VERSION,
-  type OriginKeys,
-  originKeys,
-} from "./redis/key-schema.js";
-export {
+  createRedisStore,
   REDIS_STORE_DEFAULTS,
   type RedisCommandClient,
-  RedisRobotsStore,
-  RedisStoreError,
+  type RedisRobotsStore,
   type RedisStoreOptions,
   type RedisStoreState,
   type RedisStoreStats,
-  redisStore,
 } from "./redis/redis-store.js";

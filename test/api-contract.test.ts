@@ -18,21 +18,28 @@ import {
   RobotsErrorCode,
   validateProductToken,
 } from "../src/index.js";
-import { RobotsClient, robotsOrigin } from "../src/node.js";
+import { parseOrigin, RobotsClient } from "../src/node.js";
+import { createRedisStore } from "../src/redis.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
-/** Calls that pass the wrong thing, by the code they must throw. */
-const MISTAKES: Record<RobotsErrorCode, readonly (() => unknown)[]> = {
+/**
+ * Calls that pass the wrong thing, by the code they must throw. The store's
+ * codes other than store-unavailable need a Redis server that fails in a
+ * particular way: test/redis-store.test.ts provokes them.
+ */
+type StoreCode = Extract<RobotsErrorCode, `store-${string}`>;
+const MISTAKES: Record<Exclude<RobotsErrorCode, StoreCode>, readonly (() => unknown)[]> &
+  Partial<Record<StoreCode, readonly (() => unknown)[]>> = {
   "invalid-agent": [
     () => validateProductToken("Googlebot/2.1"),
     () => compileMatcher(parseRobotsTxt(""), 42 as never),
   ],
   "invalid-url": [
     () => compileMatcher(parseRobotsTxt(""), "a").isAllowed(42 as never),
-    () => core.pathOf(null as never),
-    () => robotsOrigin("not a url"),
+    () => core.readPath(null as never),
+    () => parseOrigin("not a url"),
   ],
-  "unsupported-scheme": [() => robotsOrigin("ftp://example.com/")],
+  "unsupported-scheme": [() => parseOrigin("ftp://example.com/")],
   "invalid-option": [
     () => parseRobotsTxt("", { profile: "strict" as never }),
     () => lintRobotsTxt("", { sizeLimit: 0 }),
@@ -51,12 +58,26 @@ const MISTAKES: Record<RobotsErrorCode, readonly (() => unknown)[]> = {
       return client.isAllowed("http://closed.test/");
     },
   ],
+  // A closed store refuses calls without reaching for Redis (port 9 is never asked).
+  "store-unavailable": [
+    async () => {
+      const store = createRedisStore({ url: "redis://127.0.0.1:9" });
+      await store.close();
+      return store.get("http://closed.test");
+    },
+  ],
 };
 
 describe("programmer errors are RobotsErrors with a code", () => {
   for (const code of Object.values(RobotsErrorCode)) {
     test(`${code}: thrown, with a message that says what was wrong`, async () => {
       const calls = MISTAKES[code];
+      if (calls === undefined) {
+        // Provoked against a real redis-server there.
+        const suite = readFileSync(path.join(REPO_ROOT, "test/redis-store.test.ts"), "utf8");
+        assert.ok(suite.includes(`"${code}"`), `no test provokes ${code}`);
+        return;
+      }
       assert.ok(calls.length > 0);
       const isIt = (e: unknown) => {
         assert.ok(e instanceof RobotsError, `${String(e)}`);
@@ -85,22 +106,37 @@ describe("the main entry", () => {
       "createExplainer",
       "explainUrl",
       "VerdictComparer",
-      "agentsToCompare",
+      "listAgentsToCompare",
       "probePaths",
-      "crawlerReport",
+      "reportCrawlers",
       "CRAWLERS",
       "ROBOTS_TXT_SIZE_LIMIT",
       "MAX_LINE_BYTES",
       "usagePreferences",
-      "usageByAgent",
-      "parseSfDictionary",
+      "readUsageByAgent",
       "AIPREF_VOCABULARIES",
+      "RobotsError",
     ]) {
       assert.ok(name in core, `${name} is not exported`);
     }
     // compileMatcher makes matchers and parseRobotsTxt parsed files.
     for (const name of ["RobotsMatcher", "RobotsTxt", "compiledSlot", "LineScanner"]) {
       assert.ok(!(name in core), `${name} is exported as a value`);
+    }
+  });
+
+  test("at most 40 values, none of them internals", () => {
+    const values = Object.keys(core);
+    assert.ok(values.length <= 40, `${values.length} values: ${values.join(", ")}`);
+    for (const name of [
+      "headerValues",
+      "parseSfDictionary",
+      "scanLines",
+      "UNUSED_KEYS",
+      "crawlerView",
+      "blockLineValue",
+    ]) {
+      assert.ok(!(name in core), `${name} is internal`);
     }
   });
 

@@ -17,7 +17,7 @@ const CORE_DIRS = [
   "src/diff",
   "src/report",
   "src/data",
-  "src/page",
+  "src/page-rules",
   "src/usage",
 ];
 

@@ -17,7 +17,7 @@ import { PlaywrightCrawler } from "@crawlee/playwright";
 import { chromium } from "playwright";
 import { RobotsError, respectRobots } from "../src/crawlee.js";
 import { type AccessCheck, RobotsClient } from "../src/node.js";
-import { redisStore } from "../src/redis.js";
+import { createRedisStore } from "../src/redis.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "./helpers/chromium.js";
 import { html, page, quietCrawlee, type Site, startSite, text } from "./helpers/crawlee-site.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
@@ -512,7 +512,7 @@ describe("crawlee: a fleet sharing Redis (docs/fleet.md)", () => {
     const site = await startSite((_req, res) =>
       text(res, `User-agent: *\nCrawl-delay: ${DELAY_S}\nDisallow: /private\n`),
     );
-    const stores = [0, 1].map(() => redisStore({ url: redis.url, prefix: "crawlee-fleet:" }));
+    const stores = [0, 1].map(() => createRedisStore({ url: redis.url, prefix: "crawlee-fleet:" }));
     const clients = stores.map((store) => new RobotsClient(AGENT, { store }));
     const setups = [0, 1].map(() => quietCrawlee());
     const handled: string[] = [];

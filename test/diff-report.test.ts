@@ -8,16 +8,16 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { colorEnabled, makePaint } from "../src/cli/color.js";
 import { CRAWLER_CATEGORIES, CRAWLERS } from "../src/data/crawlers.js";
-import { agentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js";
+import { listAgentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js";
 import { probePaths, probesForPattern } from "../src/diff/probe-paths.js";
 import { isValidProductToken } from "../src/match/agent-token.js";
 import { compileMatcher } from "../src/match/compile.js";
-import { crawlDelay } from "../src/match/directives.js";
+import { readCrawlDelay } from "../src/match/directives.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { leadingProductToken } from "../src/protocol/product-token.js";
-import { crawlerReport } from "../src/report/crawler-report.js";
-import { contentSignals } from "../src/usage/content-signals.js";
+import { reportCrawlers } from "../src/report/crawler-report.js";
+import { readContentSignals } from "../src/usage/content-signals.js";
 import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
 
 describe("diff: probe paths sit on both sides of each pattern (docs/protocol.md#matching)", () => {
@@ -63,7 +63,7 @@ describe("diff: agents and verdict changes", () => {
     "User-agent: *\nDisallow: /private/\n\nUser-agent: gptbot\nUser-agent: CCBot\nDisallow: /\n",
   );
   test("agents named in either file (first spelling), plus a stand-in for *", () => {
-    const agents = agentsToCompare([before, after]);
+    const agents = listAgentsToCompare([before, after]);
     assert.deepEqual(
       agents.map((a) => a.label),
       ["GPTBot", "CCBot", "*"],
@@ -72,7 +72,7 @@ describe("diff: agents and verdict changes", () => {
     assert.ok(star.generic && isValidProductToken(star.token));
   });
   test("only changed verdicts, with the deciding line on each side", () => {
-    const cmp = new VerdictComparer(before, after, agentsToCompare([before, after]));
+    const cmp = new VerdictComparer(before, after, listAgentsToCompare([before, after]));
     const star = new Map(cmp.compare("/private").map((c) => [c.agent.label, c])).get("*");
     assert.deepEqual([star?.before.allowed, star?.before.line], [false, 2]);
     assert.deepEqual([star?.after.allowed, star?.after.line], [true, 0]);
@@ -85,7 +85,7 @@ describe("diff: agents and verdict changes", () => {
     );
   });
   test("identical files: nothing changes", () => {
-    const cmp = new VerdictComparer(before, before, agentsToCompare([before]));
+    const cmp = new VerdictComparer(before, before, listAgentsToCompare([before]));
     for (const p of probePaths([before])) assert.deepEqual(cmp.compare(p), []);
   });
 });
@@ -109,7 +109,7 @@ describe("crawler report", () => {
   const robots = parseRobotsTxt(
     "User-agent: *\nDisallow: /admin\nCrawl-delay: 3\nContent-Signal: ai-train=no\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n\nUser-agent: Odd-Bot\nDisallow: /\n",
   );
-  const report = crawlerReport(robots);
+  const report = reportCrawlers(robots);
   const get = (t: string) => report.crawlers.find((e) => e.crawler.token === t)!;
   test("blocked, partial and allowed; the group that applies", () => {
     assert.deepEqual(
@@ -149,7 +149,7 @@ describe("crawler report: the shared outcome of unnamed crawlers", () => {
     let unnamed = 0;
     for (const file of files) {
       const robots = parseRobotsTxt(readFileSync(file));
-      for (const e of crawlerReport(robots, CRAWLERS, { operatorRules: false }).crawlers) {
+      for (const e of reportCrawlers(robots, CRAWLERS, { operatorRules: false }).crawlers) {
         const m = compileMatcher(robots, e.crawler.token);
         const v = m.check("/");
         if (m.source === "named") named++;
@@ -159,8 +159,8 @@ describe("crawler report: the shared outcome of unnamed crawlers", () => {
           [m.source, v.allowed, v.line, m.groups.length],
           `${file} ${e.crawler.name}`,
         );
-        assert.equal(e.crawlDelay, crawlDelay(robots, e.crawler.token));
-        assert.deepEqual(e.contentSignals, contentSignals(robots, e.crawler.token));
+        assert.equal(e.crawlDelay, readCrawlDelay(robots, e.crawler.token));
+        assert.deepEqual(e.contentSignals, readContentSignals(robots, e.crawler.token));
       }
     }
     // Both kinds occur, so both paths of the report were compared.

@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CachedEntry } from "../src/cache/entry-codec.js";
 import { CACHE_DEFAULTS } from "../src/cache/lifetime.js";
-import { rulesInForce } from "../src/cache/timeline.js";
 import { entryAfterFetch } from "../src/client/entry-after-fetch.js";
+import { rulesInForce } from "../src/client/timeline.js";
 import type { FetchResult } from "../src/fetch/fetch-robots-txt.js";
 
 const ORIGIN = "http://order.test";

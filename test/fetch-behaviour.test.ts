@@ -8,12 +8,12 @@ import type { LookupFunction } from "node:net";
 import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
 import { RobotsError } from "../src/errors.js";
+import { MIN_BODY_BYTES } from "../src/fetch/fetch-robots-txt.js";
 import {
+  createFetchTransport,
   createNodeTransport,
   type FetchLike,
   fetchRobotsTxt,
-  fetchTransport,
-  MIN_BODY_BYTES,
   RobotsClient,
   type Transport,
 } from "../src/node.js";
@@ -340,13 +340,13 @@ describe("single-flight, cache and abort (docs/protocol.md#access-method Caching
 });
 
 describe("transports", () => {
-  it("fetchTransport adapts WHATWG fetch: manual redirects, decoding, limit", async () => {
+  it("createFetchTransport adapts WHATWG fetch: manual redirects, decoding, limit", async () => {
     const server = await startServer((req, res) => {
       if (req.url === "/robots.txt") res.writeHead(302, { location: "/r2" }).end();
       else serveText(zlib.gzipSync(bigBody()), { "content-encoding": "gzip" })(req, res);
     });
     try {
-      const transport = fetchTransport(globalThis.fetch as unknown as FetchLike);
+      const transport = createFetchTransport(globalThis.fetch as unknown as FetchLike);
       const r = await fetchRobotsTxt(server.origin, { userAgent: UA, transport });
       assert.equal(r.kind, "ok");
       assert.equal(r.redirects.length, 1);

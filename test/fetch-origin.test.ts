@@ -1,17 +1,17 @@
 /**
  * docs/protocol.md#scope: one robots.txt per origin; host case-insensitive, IDN ≡
  * punycode, default ports, IP hosts; http and https only. Unit tests of
- * robotsOrigin() and, against a real server, that equivalent spellings share
+ * parseOrigin() and, against a real server, that equivalent spellings share
  * one fetch while distinct origins do not.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { domainToASCII } from "node:url";
 import { RobotsError } from "../src/errors.js";
-import { createNodeTransport, isRobotsTxtUrl, RobotsClient, robotsOrigin } from "../src/node.js";
+import { createNodeTransport, isRobotsTxtUrl, parseOrigin, RobotsClient } from "../src/node.js";
 import { loopbackLookup, serveText, startServer } from "./fetch-servers.js";
 
-describe("robotsOrigin (docs/protocol.md#access-method Scope)", () => {
+describe("parseOrigin (docs/protocol.md#access-method Scope)", () => {
   const same: [string, string][] = [
     ["HTTP://Example.COM/a/b?q", "http://example.com"],
     ["http://example.com:80/x", "http://example.com"],
@@ -26,22 +26,22 @@ describe("robotsOrigin (docs/protocol.md#access-method Scope)", () => {
   ];
   for (const [url, origin] of same) {
     it(`${url} → ${origin}`, () => {
-      const o = robotsOrigin(url);
+      const o = parseOrigin(url);
       assert.equal(o.origin, origin);
       assert.equal(o.robotsUrl, `${origin}/robots.txt`);
     });
   }
 
   it("IDN equals its punycode (same as node:url domainToASCII)", () => {
-    assert.equal(robotsOrigin("http://bücher.de/").hostname, domainToASCII("bücher.de"));
+    assert.equal(parseOrigin("http://bücher.de/").hostname, domainToASCII("bücher.de"));
     assert.equal(
-      robotsOrigin("http://bücher.de/").origin,
-      robotsOrigin("http://xn--bcher-kva.de").origin,
+      parseOrigin("http://bücher.de/").origin,
+      parseOrigin("http://xn--bcher-kva.de").origin,
     );
   });
 
   it("other ports, schemes and subdomains are different origins", () => {
-    const base = robotsOrigin("https://example.com/").origin;
+    const base = parseOrigin("https://example.com/").origin;
     for (const other of [
       "https://example.com:8181/",
       "http://example.com/",
@@ -49,11 +49,11 @@ describe("robotsOrigin (docs/protocol.md#access-method Scope)", () => {
       "https://shop.www.example.com/",
       "https://93.184.215.14/",
     ]) {
-      assert.notEqual(robotsOrigin(other).origin, base, other);
+      assert.notEqual(parseOrigin(other).origin, base, other);
     }
-    assert.equal(robotsOrigin("https://example.com:8181/").port, 8181);
-    assert.equal(robotsOrigin("http://example.com/").port, 80);
-    assert.equal(robotsOrigin("https://example.com/").port, 443);
+    assert.equal(parseOrigin("https://example.com:8181/").port, 8181);
+    assert.equal(parseOrigin("http://example.com/").port, 80);
+    assert.equal(parseOrigin("https://example.com/").port, 443);
   });
 
   const bad: [unknown, string, RegExp][] = [
@@ -70,7 +70,7 @@ describe("robotsOrigin (docs/protocol.md#access-method Scope)", () => {
   for (const [input, code, message] of bad) {
     it(`${JSON.stringify(input)} → RobotsError ${code}`, () => {
       assert.throws(
-        () => robotsOrigin(input as string),
+        () => parseOrigin(input as string),
         (err: unknown) =>
           err instanceof RobotsError && err.code === code && message.test(err.message),
       );

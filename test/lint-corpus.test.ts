@@ -9,7 +9,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
-import { DIAGNOSTICS, type LintResult, lintRobotsTxt } from "../src/lint/index.js";
+import { DIAGNOSTICS } from "../src/lint/diagnostics.js";
+import { type LintResult, lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
 
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 300);

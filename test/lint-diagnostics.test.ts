@@ -12,10 +12,9 @@ import {
   DIAGNOSTIC_IDS,
   DIAGNOSTICS,
   type DiagnosticId,
-  type LintOptions,
-  lintRobotsTxt,
   SEVERITIES,
-} from "../src/lint/index.js";
+} from "../src/lint/diagnostics.js";
+import { type LintOptions, lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 const FIXTURES = path.join(REPO_ROOT, "test/fixtures/lint");

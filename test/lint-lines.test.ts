@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { type LineInfo, lintRobotsTxt } from "../src/lint/index.js";
+import { type LineInfo, lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { bodyOf, hasShared, REPO_ROOT, readJsonLinesGz, SHARED_DIR } from "./helpers/shared.js";
 import { robots } from "./helpers/subprocess.js";
 

@@ -85,7 +85,7 @@ describe("package", () => {
       process.execPath,
       [
         "-e",
-        `const m = require(${JSON.stringify(path.join(REPO_ROOT, pkg.main))}); console.log([typeof m.lintRobotsTxt, typeof m.createExplainer, typeof m.VerdictComparer, typeof m.crawlerReport].join())`,
+        `const m = require(${JSON.stringify(path.join(REPO_ROOT, pkg.main))}); console.log([typeof m.lintRobotsTxt, typeof m.createExplainer, typeof m.VerdictComparer, typeof m.reportCrawlers].join())`,
       ],
       { encoding: "utf8" },
     );
@@ -116,7 +116,11 @@ describe("README: lint, explain, diff and the crawler report from the main entry
   test("diff", () => {
     const before = core.parseRobotsTxt("User-agent: *\nDisallow: /tmp\n");
     const after = core.parseRobotsTxt("User-agent: *\nDisallow: /\n");
-    const comparer = new core.VerdictComparer(before, after, core.agentsToCompare([before, after]));
+    const comparer = new core.VerdictComparer(
+      before,
+      after,
+      core.listAgentsToCompare([before, after]),
+    );
     const [c] = comparer.compare("/blog");
     assert.equal(c?.agent.label, "*");
     assert.equal(c?.before.allowed, true);
@@ -124,7 +128,7 @@ describe("README: lint, explain, diff and the crawler report from the main entry
   });
 
   test("crawler report", () => {
-    const report = core.crawlerReport(
+    const report = core.reportCrawlers(
       core.parseRobotsTxt("User-agent: GPTBot\nDisallow: /\n"),
       core.CRAWLERS,
     );

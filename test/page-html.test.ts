@@ -1,19 +1,20 @@
 /**
  * Reading robots meta tags from HTML the way a browser would
- * (src/page-io/read-head.ts): comments, script and style contents,
+ * (src/page-rules-io/read-head.ts): comments, script and style contents,
  * unquoted and reordered attributes, upper case, several tags, the end of
  * the head, templates and noscript, the byte limit, and chunked input.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { HeadReader, pagePolicy, readHeadMetas, readPageRuleMetas } from "../src/page.js";
+import { combinePageRules, readHeadMetas, readPageRuleMetas } from "../src/page-rules.js";
+import { HeadReader } from "../src/page-rules-io/read-head.js";
 
 function metas(html: string): string[] {
   return readHeadMetas(html).metas.map((m) => `${m.name}=${m.content}`);
 }
 function policyOf(html: string, agent = "Googlebot") {
-  return pagePolicy(
+  return combinePageRules(
     readPageRuleMetas(readHeadMetas(html).metas.map((m) => [m.name, m.content] as const)),
     agent,
   );

@@ -8,16 +8,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { combinePageRules, type PagePolicy } from "../src/page-rules/combine.js";
+import { parseHttpDate } from "../src/page-rules/http-date.js";
 import {
-  type PagePolicy,
   type PageStatement,
-  pagePolicy,
-  parseHttpDate,
   parseRobotsMeta,
-  parseRobotsTagField,
   parseXRobotsTag,
   readPageRuleHeaders,
-} from "../src/page/index.js";
+} from "../src/page-rules/statements.js";
+import { parseRobotsTagField } from "../src/page-rules/structured-field.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 const NOW = Date.UTC(2026, 0, 1);
@@ -25,11 +24,11 @@ const clock = () => NOW;
 
 function fromHeaders(lines: string[], agent = "Googlebot"): PagePolicy {
   const { statements } = readPageRuleHeaders(lines.map((l) => ["X-Robots-Tag", l] as const));
-  return pagePolicy(statements, agent, { now: clock });
+  return combinePageRules(statements, agent, { now: clock });
 }
 function fromMeta(metas: Array<[string, string]>, agent = "Googlebot"): PagePolicy {
   const statements = metas.map(([n, c]) => parseRobotsMeta(n, c)).filter((s) => s !== null);
-  return pagePolicy(statements as PageStatement[], agent, { now: clock });
+  return combinePageRules(statements as PageStatement[], agent, { now: clock });
 }
 
 describe("Google's rules, one by one", () => {
@@ -152,7 +151,7 @@ describe("combining: the most restrictive wins", () => {
   it("header and meta rules combine (Google reads both)", () => {
     const { statements } = readPageRuleHeaders([["x-robots-tag", "nofollow"]]);
     const meta = parseRobotsMeta("robots", "noindex")!;
-    const p = pagePolicy([...statements, meta], "Googlebot");
+    const p = combinePageRules([...statements, meta], "Googlebot");
     assert.deepEqual([p.index, p.follow], [false, false]);
     assert.deepEqual(
       p.restrictions.map((r) => [r.field, r.via]),
@@ -198,7 +197,7 @@ describe("scoping to a crawler", () => {
     const s = parseXRobotsTag("max-snippet:20, unavailable_after: 25 Jun 2010 15:00:00 PST");
     assert.equal(s.length, 1);
     assert.equal(s[0]!.scope, null);
-    const p = pagePolicy(s, "Googlebot", { now: clock });
+    const p = combinePageRules(s, "Googlebot", { now: clock });
     assert.equal(p.maxSnippet, 20);
     assert.equal(p.unavailableAfter, Date.UTC(2010, 5, 25, 23));
   });
@@ -261,8 +260,8 @@ describe("unavailable_after dates (RFC 822, RFC 850, ISO 8601)", () => {
   }
   it("a past date makes the page not indexable; the clock is injected", () => {
     const lines = ["unavailable_after: 2026-01-01T00:00:01Z"];
-    assert.equal(pagePolicy(parseXRobotsTag(lines[0]!), "x", { now: () => NOW }).index, true);
-    const later = pagePolicy(parseXRobotsTag(lines[0]!), "x", { now: () => NOW + 1000 });
+    assert.equal(combinePageRules(parseXRobotsTag(lines[0]!), "x", { now: () => NOW }).index, true);
+    const later = combinePageRules(parseXRobotsTag(lines[0]!), "x", { now: () => NOW + 1000 });
     assert.deepEqual([later.index, later.expired], [false, true]);
   });
   it("an unparseable date is invalid and ignored", () => {
@@ -293,7 +292,7 @@ describe("Robots-Tag: a Structured Field list (draft-illyes-repext-03 §3.1.1)",
       'googlebot;max-snippet=20;max-image-preview=standard;unavailable_after="2030-01-01"',
     );
     assert.equal(r.ok, true);
-    const p = pagePolicy(r.ok ? r.statements : [], "Googlebot");
+    const p = combinePageRules(r.ok ? r.statements : [], "Googlebot");
     assert.deepEqual(
       [p.maxSnippet, p.maxImagePreview, p.unavailableAfter],
       [20, "standard", Date.UTC(2030, 0, 1)],
@@ -304,7 +303,7 @@ describe("Robots-Tag: a Structured Field list (draft-illyes-repext-03 §3.1.1)",
       ["Robots-Tag", "examplebot;noindex"],
       ["robots-tag", "ExampleBot;nofollow, *;notranslate"],
     ]);
-    const p = pagePolicy(statements, "ExampleBot");
+    const p = combinePageRules(statements, "ExampleBot");
     assert.deepEqual([p.index, p.follow, p.translate], [false, false, false]);
   });
   it("a field that does not parse applies nothing and is reported", () => {

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RobotsError } from "../src/errors.js";
 import { RobotsClient } from "../src/node.js";
-import { type RedisRobotsStore, redisStore } from "../src/redis.js";
+import { createRedisStore, type RedisRobotsStore } from "../src/redis.js";
 import { serveText, startServer, type TestServer } from "./fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
@@ -22,7 +22,7 @@ const stores: RedisRobotsStore[] = [];
 let n = 0;
 
 function shared(): RedisRobotsStore {
-  const s = redisStore({ url: redis.url, prefix: `p${n}:`, timeoutMs: 5000, retryMs: 100 });
+  const s = createRedisStore({ url: redis.url, prefix: `p${n}:`, timeoutMs: 5000, retryMs: 100 });
   stores.push(s);
   return s;
 }
@@ -118,7 +118,12 @@ describe("waitForTurn with the Redis store (fleet-wide)", () => {
 
   it("Redis down: the turn is the client's own, the problem is reported, nothing hangs", async () => {
     n++;
-    const store = redisStore({ url: redis.url, prefix: `p${n}:`, timeoutMs: 5000, retryMs: 100 });
+    const store = createRedisStore({
+      url: redis.url,
+      prefix: `p${n}:`,
+      timeoutMs: 5000,
+      retryMs: 100,
+    });
     stores.push(store);
     const client = new RobotsClient("FleetBot/1.0", { store, maxCrawlDelayMs: 100 });
     assert.equal((await client.waitForTurn(`${site.origin}/a`)).shared, true);

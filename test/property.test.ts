@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { compileMatcher, parseRobotsTxt, pathOf, scanLines } from "../src/index.js";
+import { compileMatcher, parseRobotsTxt, readPath } from "../src/index.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { encodeUtf8, normalizePattern } from "../src/parse/bytes.js";
-import { type LineEvent, setQuickLines } from "../src/parse/scan-lines.js";
+import { type LineEvent, scanLines, setQuickLines } from "../src/parse/scan-lines.js";
 import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
 import type { Profile } from "../src/protocol/profile.js";
 
@@ -48,7 +48,7 @@ const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** The reference's algorithm, line by line (docs/protocol.md#choosing-rules–docs/protocol.md#deciding-line). */
 function naiveDecide(body: Uint8Array, agent: string, url: string): [boolean, number] {
-  const path = pathOf(url);
+  const path = readPath(url);
   type Best = { prio: number; line: number };
   const best = {
     allow: { specific: { prio: -1, line: 0 }, global: { prio: -1, line: 0 } },
@@ -536,7 +536,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
         const body = encode(["user-agent: *", `disallow: ${p}`]);
         const [allowed] = verdict(body, "z", u);
         const norm = normalizePattern(Buffer.from(p), 0, Buffer.byteLength(p));
-        const expected = naiveMatches(pathOf(u), norm) && norm.length > 0;
+        const expected = naiveMatches(readPath(u), norm) && norm.length > 0;
         assert.equal(!allowed, expected, `${p} vs ${u}`);
         runs++;
         if (expected) hits++;
@@ -601,10 +601,10 @@ describe("property: the matcher's path is the reference's path (docs/protocol.md
     )
     .map((p) => p.join(""));
 
-  test("pathOf equals a step-by-step transcription of the reference", () => {
+  test("readPath equals a step-by-step transcription of the reference", () => {
     fc.assert(
       fc.property(anyUrl, (u) => {
-        assert.equal(pathOf(u), referencePath(u), JSON.stringify(u));
+        assert.equal(readPath(u), referencePath(u), JSON.stringify(u));
       }),
       { numRuns: RUNS * 4 },
     );
@@ -616,8 +616,8 @@ describe("property: the matcher's path is the reference's path (docs/protocol.md
     for (const url of ["https://a.b/c?d#e", "http://h;p/x", "//h/x?y", "h:/x", "x://y", "/a"]) {
       for (let k = 0; k <= url.length; k++) {
         const u = url.slice(0, k);
-        assert.equal(pathOf(u), referencePath(u), JSON.stringify(u));
-        assert.equal(lazyPath(u), pathOf(u), JSON.stringify(u));
+        assert.equal(readPath(u), referencePath(u), JSON.stringify(u));
+        assert.equal(lazyPath(u), readPath(u), JSON.stringify(u));
       }
     }
   });

@@ -2,17 +2,17 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
-  cleanParams,
   compileMatcher,
-  contentSignals,
-  crawlDelay,
-  directivesFor,
-  host,
   isValidProductToken,
   parseRobotsTxt,
-  productTokenFromUserAgent,
   RobotsError,
-  requestRate,
+  readCleanParams,
+  readContentSignals,
+  readCrawlDelay,
+  readDirectives,
+  readHost,
+  readProductToken,
+  readRequestRate,
   validateProductToken,
 } from "../src/index.js";
 
@@ -59,11 +59,11 @@ describe("protocol.md#choosing-rules: product tokens", () => {
   ];
   for (const [header, token] of headers) {
     test(`User-Agent ${JSON.stringify(header.slice(0, 50))}… → ${token}`, () => {
-      assert.equal(productTokenFromUserAgent(header), token);
+      assert.equal(readProductToken(header), token);
     });
   }
   test("a header without any token is a clear error", () => {
-    assert.throws(() => productTokenFromUserAgent("1.0 (42)"), /No product token/);
+    assert.throws(() => readProductToken("1.0 (42)"), /No product token/);
   });
 });
 
@@ -92,24 +92,27 @@ describe("protocol.md#other-directives: sitemaps and other directives", () => {
     );
   });
   test("crawl-delay per agent with §4 group selection, fractional allowed", () => {
-    assert.equal(crawlDelay(robots, "slowbot"), 2.5);
-    assert.equal(crawlDelay(robots, "otherbot"), 10);
-    assert.equal(crawlDelay(parseRobotsTxt("User-agent: a\nCrawl-delay: soon"), "a"), undefined);
+    assert.equal(readCrawlDelay(robots, "slowbot"), 2.5);
+    assert.equal(readCrawlDelay(robots, "otherbot"), 10);
+    assert.equal(
+      readCrawlDelay(parseRobotsTxt("User-agent: a\nCrawl-delay: soon"), "a"),
+      undefined,
+    );
   });
   test("request-rate with units", () => {
-    assert.deepEqual(requestRate(robots, "otherbot"), { requests: 1, seconds: 5, line: 4 });
-    assert.deepEqual(requestRate(parseRobotsTxt("User-agent: *\nRequest-rate: 3/1m"), "x"), {
+    assert.deepEqual(readRequestRate(robots, "otherbot"), { requests: 1, seconds: 5, line: 4 });
+    assert.deepEqual(readRequestRate(parseRobotsTxt("User-agent: *\nRequest-rate: 3/1m"), "x"), {
       requests: 3,
       seconds: 60,
       line: 2,
     });
   });
   test("host, clean-param and content signals", () => {
-    assert.equal(host(robots), "www.ex.com");
-    assert.deepEqual(cleanParams(robots, "slowbot"), [
+    assert.equal(readHost(robots), "www.ex.com");
+    assert.deepEqual(readCleanParams(robots, "slowbot"), [
       { params: ["ref", "utm_source"], path: "/articles/", line: 9 },
     ]);
-    assert.deepEqual(contentSignals(robots, "slowbot"), [
+    assert.deepEqual(readContentSignals(robots, "slowbot"), [
       { signals: { search: "yes", "ai-train": "no" }, key: "content-signal", line: 10 },
     ]);
   });
@@ -191,7 +194,7 @@ describe("protocol.md#other-directives: sitemaps and other directives", () => {
   test("any other key through the generic accessor", () => {
     const r = parseRobotsTxt("User-agent: *\nX-Custom: 1\nx-custom: 2");
     assert.deepEqual(
-      directivesFor(r, "a", "X-CUSTOM").map((d) => d.value),
+      readDirectives(r, "a", "X-CUSTOM").map((d) => d.value),
       ["1", "2"],
     );
   });

@@ -8,13 +8,13 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import {
   compileMatcher,
-  crawlerReport,
   createExplainer,
   isValidProductToken,
   lintRobotsTxt,
   parseDocument,
   parseRobotsTxt,
   RobotsError,
+  reportCrawlers,
 } from "../src/index.js";
 import { bomPrefixLength } from "../src/protocol/byte-order-mark.js";
 import { disallows } from "../src/protocol/empty-rule.js";
@@ -105,7 +105,7 @@ describe("protocol.md#groups, #choosing-rules: product tokens and agent comparis
       assert.equal(isValidProductToken(v), v !== "" && token === v, v);
     }
     // The report matches the catalogue's token even when a list gives the whole name.
-    const report = crawlerReport(parseRobotsTxt("User-agent: MJ\nDisallow: /\n"), [
+    const report = reportCrawlers(parseRobotsTxt("User-agent: MJ\nDisallow: /\n"), [
       {
         name: "MJ12bot",
         token: "MJ12bot",
@@ -205,7 +205,7 @@ describe("protocol.md#empty-patterns: never disallow", () => {
     assert.deepEqual([v.allowed, v.line], [true, 2]);
     const e = createExplainer(parseDocument(body), "a").explain("/x");
     assert.match(e.decidedBecause, /priority 0 and disallows nothing/);
-    const report = crawlerReport(robots, [
+    const report = reportCrawlers(robots, [
       {
         name: "a",
         token: "a",

@@ -1,7 +1,7 @@
 /** docs/protocol.md#choosing-rules (choosing the rules), §5 (matching a URL) and §6 (explaining a verdict). */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compileMatcher, isAllowed, parseRobotsTxt, pathOf, selectGroups } from "../src/index.js";
+import { compileMatcher, isAllowed, parseRobotsTxt, readPath, selectGroups } from "../src/index.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { RuleIndex, VARIES } from "../src/match/rule-index.js";
 import { R_END, R_INDEX_HTML, ROW } from "../src/parse/rule-table.js";
@@ -121,7 +121,8 @@ describe("protocol.md#matching: path to match", () => {
     ["http://h/a\u0000b", "/a"],
   ];
   for (const [url, path] of cases) {
-    test(`${JSON.stringify(url)} → ${JSON.stringify(path)}`, () => assert.equal(pathOf(url), path));
+    test(`${JSON.stringify(url)} → ${JSON.stringify(path)}`, () =>
+      assert.equal(readPath(url), path));
   }
   test("a raw non-ASCII URL does not match its normalised rule (no re-encoding)", () => {
     const body = "User-agent: *\nDisallow: /ツ";
@@ -432,7 +433,7 @@ describe("protocol.md#matching: a glob decided from its first segment's characte
       const m = compileMatcher(parseRobotsTxt(body), "bot");
       assert.equal(m.decidingLine(url), line);
       assert.equal(m.isAllowed(url), allowed);
-      assert.equal(matchesPattern(body.slice(body.indexOf("/*")), pathOf(url)), !allowed);
+      assert.equal(matchesPattern(body.slice(body.indexOf("/*")), readPath(url)), !allowed);
     });
   }
 });

@@ -7,8 +7,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createClient } from "redis";
+import { RobotsError } from "../src/errors.js";
 import { RobotsClient, STORED_FORMAT, type StoredEntry } from "../src/node.js";
-import { originKeys, RedisRobotsStore, RedisStoreError, redisStore } from "../src/redis.js";
+import { originKeys } from "../src/redis/key-schema.js";
+import { RedisRobotsStore as StoreClass } from "../src/redis/redis-store.js";
+import { createRedisStore, type RedisRobotsStore } from "../src/redis.js";
 import {
   runStoreSuite,
   runWriteOrderSuite,
@@ -24,7 +27,7 @@ let n = 0;
 
 /** A store with its own key prefix, so tests never see each other's keys. */
 function fresh(options: { timeoutMs?: number; retryMs?: number } = {}): RedisRobotsStore {
-  const store = redisStore({ url: redis.url, prefix: `t${n++}:`, ...options });
+  const store = createRedisStore({ url: redis.url, prefix: `t${n++}:`, ...options });
   stores.push(store);
   return store;
 }
@@ -41,7 +44,7 @@ after(async () => {
 runStoreSuite("RedisRobotsStore (real redis-server)", () => fresh());
 runWriteOrderSuite("two connections to one redis-server (two processes)", () => {
   const a = fresh();
-  const b = new RedisRobotsStore({ url: redis.url, prefix: a.prefix });
+  const b = new StoreClass({ url: redis.url, prefix: a.prefix });
   stores.push(b);
   return [a, b];
 });
@@ -85,9 +88,9 @@ describe("Redis key schema", () => {
   });
 
   it("a prefix with braces or spaces is refused", () => {
-    assert.throws(() => redisStore({ url: redis.url, prefix: "a{b" }), /prefix/);
-    assert.throws(() => redisStore({ url: redis.url, prefix: "a b" }), /prefix/);
-    assert.throws(() => redisStore({ prefix: "x:" }), /exactly one of/);
+    assert.throws(() => createRedisStore({ url: redis.url, prefix: "a{b" }), /prefix/);
+    assert.throws(() => createRedisStore({ url: redis.url, prefix: "a b" }), /prefix/);
+    assert.throws(() => createRedisStore({ prefix: "x:" }), /exactly one of/);
   });
 
   it("an entry is a hash with the body as raw bytes and a TTL (no key lives forever)", async () => {
@@ -106,7 +109,10 @@ describe("Redis key schema", () => {
   it("a body over the size limit is not stored (the write fails, nothing is kept)", async () => {
     const store = fresh();
     const entry = sampleEntry("http://huge.test", new Uint8Array(store.maxBodyBytes + 1));
-    await assert.rejects(store.set(entry.origin, entry), /exceeds the limit/);
+    await assert.rejects(store.set(entry.origin, entry), {
+      code: "store-invalid-entry",
+      message: /exceeds the limit/,
+    });
     assert.equal(await store.get(entry.origin), undefined);
   });
 
@@ -123,21 +129,59 @@ describe("Redis key schema", () => {
       "error",
       "null",
     );
-    await assert.rejects(store.get("http://junk.test"), /not JSON/);
+    await assert.rejects(store.get("http://junk.test"), {
+      name: "RobotsError",
+      code: "store-invalid-entry",
+      message: /not JSON/,
+    });
     assert.equal(store.stats.invalid, 1);
     const entry = sampleEntry("http://junk.test", body("ok"));
     await store.update("http://junk.test", () => entry);
     assert.equal((await store.get("http://junk.test"))?.good?.status, 200);
     // An entry stored under another origin's key is never handed out.
     await redis.cli("COPY", key, originKeys(store.prefix, "http://other.test").entry);
-    await assert.rejects(store.get("http://other.test"), /another origin/);
+    await assert.rejects(store.get("http://other.test"), {
+      code: "store-invalid-entry",
+      message: /another origin/,
+    });
+  });
+
+  it("an error reply from Redis is a store-failed RobotsError whose cause is the reply", async () => {
+    const store = fresh();
+    // A string where the entry's hash belongs: HGETALL answers WRONGTYPE.
+    await redis.cli("SET", originKeys(store.prefix, "http://wrongtype.test").entry, "x");
+    await assert.rejects(store.get("http://wrongtype.test"), (e) => {
+      assert.ok(e instanceof RobotsError);
+      assert.equal(e.code, "store-failed");
+      assert.match(String((e.cause as Error).message), /^WRONGTYPE/);
+      return true;
+    });
+    assert.equal(store.state, "ok", "an error reply means Redis answered");
+  });
+
+  it("an update that loses every race ends in store-conflict", async () => {
+    const store = fresh();
+    const origin = "http://race.test";
+    const entry = sampleEntry(origin, body("User-agent: *\nDisallow: /\n"));
+    let tries = 0;
+    // Each try's change also sends an unconditional write on the same
+    // connection, ahead of the update's own compare-and-set: it always loses.
+    await assert.rejects(
+      store.update(origin, () => {
+        tries++;
+        void store.set(origin, entry);
+        return entry;
+      }),
+      { name: "RobotsError", code: "store-conflict" },
+    );
+    assert.ok(tries > 1, `gave up after ${tries} tries`);
   });
 });
 
 describe("Redis fleet capabilities", () => {
   it("lease: one holder at a time; only the holder extends or releases it", async () => {
     const a = fresh();
-    const b = new RedisRobotsStore({ url: redis.url, prefix: a.prefix });
+    const b = new StoreClass({ url: redis.url, prefix: a.prefix });
     stores.push(b);
     const origin = "http://lease.test";
     const token = await a.acquireLease(origin, 10_000);
@@ -157,7 +201,7 @@ describe("Redis fleet capabilities", () => {
   it("update: 40 concurrent failures from 4 stores count 40 attempts and keep the first since", async () => {
     const prefix = fresh().prefix;
     const fleet = Array.from({ length: 4 }, () => {
-      const s = new RedisRobotsStore({ url: redis.url, prefix, timeoutMs: 10_000 });
+      const s = new StoreClass({ url: redis.url, prefix, timeoutMs: 10_000 });
       stores.push(s);
       return s;
     });
@@ -223,7 +267,7 @@ describe("Redis fleet capabilities", () => {
 });
 
 describe("Redis outages (kill -9, stall, restart)", () => {
-  it("killed: calls fail fast with a RedisStoreError, state and event say degraded; restart recovers", async () => {
+  it("killed: calls fail fast with a store-unavailable RobotsError, state and event say degraded; restart recovers", async () => {
     const store = fresh({ timeoutMs: 500, retryMs: 200 });
     const events: string[] = [];
     store.on("degraded", () => events.push("degraded"));
@@ -234,7 +278,11 @@ describe("Redis outages (kill -9, stall, restart)", () => {
     await redis.kill9();
     try {
       for (let i = 0; i < 5; i++) {
-        await assert.rejects(store.get(entry.origin), RedisStoreError);
+        await assert.rejects(store.get(entry.origin), (e) => {
+          assert.ok(e instanceof RobotsError);
+          assert.match(e.code, /^store-(unavailable|failed|timeout)$/);
+          return true;
+        });
       }
       assert.equal(store.state, "degraded");
       assert.ok(store.lastError);
@@ -262,11 +310,11 @@ describe("Redis outages (kill -9, stall, restart)", () => {
     redis.pause();
     try {
       await assert.rejects(store.get("http://stall.test"), {
-        name: "RedisStoreError",
-        code: "timeout",
+        name: "RobotsError",
+        code: "store-timeout",
       });
       assert.equal(store.stats.timeouts, 1);
-      await assert.rejects(store.get("http://stall.test"), { code: "unavailable" });
+      await assert.rejects(store.get("http://stall.test"), { code: "store-unavailable" });
       assert.equal(store.stats.timeouts, 1, "the second call did not wait for Redis");
       assert.equal(store.state, "degraded");
     } finally {
@@ -289,7 +337,7 @@ describe("the client over the Redis store", () => {
       assert.equal((await client.check(`${site.origin}/private/2`)).allowed, false);
       assert.equal(store.stats.commands, after, "no Redis command after the first load");
       // A second process (here: a second client on its own connection) reads once, fetches never.
-      const otherStore = new RedisRobotsStore({ url: redis.url, prefix: store.prefix });
+      const otherStore = new StoreClass({ url: redis.url, prefix: store.prefix });
       stores.push(otherStore);
       const second = new RobotsClient("FleetBot/1.0", { store: otherStore });
       assert.equal(await second.isAllowed(`${site.origin}/private/3`), false);
@@ -314,7 +362,7 @@ describe("the client over the Redis store", () => {
     const t0 = 1_800_000_000_000;
     let clockA = t0 + 5;
     const storeA = fresh();
-    const storeB = new RedisRobotsStore({ url: redis.url, prefix: storeA.prefix });
+    const storeB = new StoreClass({ url: redis.url, prefix: storeA.prefix });
     stores.push(storeB);
     const retry = { retryMs: 1, minRetryMs: 1, maxRetryMs: 1 };
     const a = new RobotsClient("FleetBot/1.0", {
@@ -396,7 +444,7 @@ describe("the client over the Redis store", () => {
     own.on("error", () => {});
     await own.connect();
     try {
-      const store = redisStore({ client: own, prefix: `own${n++}:` });
+      const store = createRedisStore({ client: own, prefix: `own${n++}:` });
       const entry = sampleEntry("http://own.test", body("User-agent: *\nDisallow: /\n"));
       await store.set(entry.origin, entry);
       assert.equal((await store.get(entry.origin))?.good?.status, 200);

@@ -23,6 +23,7 @@ const CORE = new Set([
   "protocol",
   "data",
   "usage",
+  "page-rules",
   "errors.ts",
 ]);
 

@@ -7,8 +7,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { lintRobotsTxt } from "../src/lint/index.js";
-import { readContentSignal, readUsageStatement, splitContentUsage } from "../src/usage/index.js";
+import { lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
+import { splitContentUsage } from "../src/usage/robots-rules.js";
+import { readContentSignal, readUsageStatement } from "../src/usage/vocabulary.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 

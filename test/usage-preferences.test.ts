@@ -11,21 +11,21 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { matchesPattern } from "../src/match/pattern.js";
-import { pathOf } from "../src/match/url-path.js";
+import { readPath } from "../src/match/url-path.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import { parseSfDictionary } from "../src/protocol/structured-fields.js";
+import { readUsageByAgent } from "../src/usage/agent-usage.js";
+import { matchContentUsage, splitContentUsage, usageLinesFor } from "../src/usage/robots-rules.js";
+import {
+  compileUsage,
+  type UsagePreferences,
+  usagePreferences,
+} from "../src/usage/usage-preferences.js";
 import {
   categoryPreference,
-  compileUsage,
-  matchContentUsage,
-  parseSfDictionary,
   readContentSignal,
   readUsageStatement,
-  splitContentUsage,
-  type UsagePreferences,
-  usageByAgent,
-  usageLinesFor,
-  usagePreferences,
-} from "../src/usage/index.js";
+} from "../src/usage/vocabulary.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -387,7 +387,7 @@ describe("usage by agent (robots agents)", () => {
       "User-agent: Googlebot",
       "Disallow:",
     ].join("\n");
-    const u = usageByAgent(parseRobotsTxt(body), ["GPTBot", "ClaudeBot", "Googlebot", "*"]);
+    const u = readUsageByAgent(parseRobotsTxt(body), ["GPTBot", "ClaudeBot", "Googlebot", "*"]);
     assert.equal(u.length, 1);
     assert.deepEqual(u[0]!.agents, ["GPTBot", "ClaudeBot"]);
     assert.deepEqual(u[0]!.groupLines, [1]);
@@ -498,7 +498,7 @@ describe("properties", () => {
             assert.deepEqual(got, usagePreferences({ robots, agent: "x", url: p }));
             const hits = patterns
               .map((q, i) => [q, i + 2] as const)
-              .filter(([q]) => matchesPattern(q, pathOf(p)));
+              .filter(([q]) => matchesPattern(q, readPath(p)));
             const best = Math.max(-1, ...hits.map(([q]) => q.length));
             const want = hits.filter(([q]) => q.length === best).map(([, line]) => line);
             assert.deepEqual(got.robotsTxt?.matchedLines, want);
@@ -529,7 +529,7 @@ describe("properties", () => {
           url: `/${b}`,
           headers: { "content-usage": a, "content-signal": b },
         });
-        usageByAgent(robots, ["x", "*"]);
+        readUsageByAgent(robots, ["x", "*"]);
       }),
       { numRuns: RUNS },
     );

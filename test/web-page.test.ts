@@ -15,7 +15,7 @@ import { probePaths } from "../src/diff/probe-paths.js";
 import { parseDocument } from "../src/explain/document.js";
 import { explainUrl } from "../src/explain/explain-url.js";
 import { compileMatcher, lintRobotsTxt, parseRobotsTxt } from "../src/index.js";
-import { crawlerReport } from "../src/report/crawler-report.js";
+import { reportCrawlers } from "../src/report/crawler-report.js";
 import {
   type Browser,
   launchBrowser,
@@ -153,14 +153,14 @@ test("explain: a cell shows why, and its deciding line is marked (docs/protocol.
   await page.close();
 });
 
-test("crawler report: every crawler's status equals crawlerReport (robots agents)", async () => {
+test("crawler report: every crawler's status equals reportCrawlers (robots agents)", async () => {
   const page = await open();
   await setFields(page, { "robots-txt": RULES });
   await settled(page);
   const shown = (await page.evaluate(
     `[...document.querySelectorAll('[data-testid="crawler"]')].map((e) => [e.dataset.token, e.dataset.status])`,
   )) as [string, string][];
-  const expected = crawlerReport(parseRobotsTxt(RULES)).crawlers.map((e) => [
+  const expected = reportCrawlers(parseRobotsTxt(RULES)).crawlers.map((e) => [
     e.crawler.token,
     e.status,
   ]);

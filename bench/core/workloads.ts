@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { pathOf } from "../../src/match/url-path.js";
+import { readPath } from "../../src/match/url-path.js";
 
 export const ORIGIN = "http://example.com";
 export const ROBOTS_URL = `${ORIGIN}/robots.txt`;
@@ -79,7 +79,7 @@ export function loadWorkload(shared: string): { files: CorpusFile[]; checks: Che
       checks.push({
         file: fi,
         agent: c.agent,
-        url: urlString(ORIGIN + pathOf(c.url)),
+        url: urlString(ORIGIN + readPath(c.url)),
         allowed: c.allowed,
       });
     }
@@ -107,7 +107,7 @@ export function loadCrawledUrls(shared: string, files: CorpusFile[]): UrlList[] 
     const urls = readFileSync(join(dir, urlFile), "utf8")
       .split("\n")
       .filter((u) => u.length > 0)
-      .map((u) => urlString(ORIGIN + pathOf(u)));
+      .map((u) => urlString(ORIGIN + readPath(u)));
     out.push({ file: fi, urls });
   }
   return out;

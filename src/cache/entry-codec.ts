@@ -10,14 +10,8 @@
  * No `node:` imports: base64 goes through the `btoa`/`atob` globals that
  * every runtime with `fetch` has.
  */
-import {
-  STORED_FORMAT,
-  type StoredCopy,
-  type StoredEntry,
-  type StoredError,
-  type UnavailableReason,
-  type UnreachableReason,
-} from "./store.js";
+import type { UnavailableReason, UnreachableReason } from "../protocol/fetch-outcome.js";
+import { STORED_FORMAT, type StoredCopy, type StoredEntry, type StoredError } from "./store.js";
 
 /** A copy as the client holds it: the stored copy with its body decoded. */
 export interface CachedCopy extends Omit<StoredCopy, "bodyBase64"> {

@@ -6,13 +6,7 @@
  * honouring `Retry-After` within bounds.
  */
 
-/** Response headers that matter for caching. */
-export interface CacheHeaders {
-  readonly cacheControl?: string;
-  readonly expires?: string;
-  readonly date?: string;
-  readonly retryAfter?: string;
-}
+import type { CacheHeaders } from "../protocol/fetch-outcome.js";
 
 const HOUR = 3_600_000;
 

@@ -15,26 +15,10 @@
  * Entries are treated as immutable: the client always sets a new object.
  */
 
+import type { UnavailableReason, UnreachableReason } from "../protocol/fetch-outcome.js";
+
 /** The version of the stored form; an entry of another version is a miss. */
 export const STORED_FORMAT = 1;
-
-/** Why a fetch found no robots.txt (RFC 9309 §2.3.1.3). */
-export type UnavailableReason =
-  | "status"
-  | "too-many-redirects"
-  | "redirect-loop"
-  | "bad-redirect"
-  | "private-address";
-
-/** Why a fetch counts as a server error (RFC 9309 §2.3.1.4, docs/protocol.md#access-method). */
-export type UnreachableReason =
-  | "status"
-  | "dns"
-  | "refused"
-  | "reset"
-  | "timeout"
-  | "invalid-response"
-  | "network";
 
 /**
  * The last successful answer for an origin: a 2xx body (`ok`) or "there is

@@ -2,7 +2,7 @@
  * Argument checks shared by the commands. Each failure is a CliError with a
  * one-line message that says what to pass instead (exit status 2).
  */
-import { isValidProductToken, productTokenFromUserAgent } from "../match/agent-token.js";
+import { isValidProductToken, readProductToken } from "../match/agent-token.js";
 import { isProductTokenChar, leadingProductToken } from "../protocol/product-token.js";
 import { CliError } from "./errors.js";
 
@@ -35,7 +35,7 @@ export function agentOption(
   if (/[/();]/.test(agent)) {
     // Looks like a User-Agent header or "Name/1.0": suggest its product token.
     try {
-      hint = `pass ${pass}${productTokenFromUserAgent(agent)}`;
+      hint = `pass ${pass}${readProductToken(agent)}`;
     } catch {
       // no token in it: keep the generic hint
     }

@@ -4,7 +4,7 @@
  * from outside goes through esc().
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { type AgentUsage, usageByAgent } from "../usage/agent-usage.js";
+import { type AgentUsage, readUsageByAgent } from "../usage/agent-usage.js";
 import type {
   CategoryResult,
   UsageOrigin,
@@ -87,7 +87,7 @@ export function agentsUsage(
   robots: RobotsTxt,
   agents: readonly string[],
 ): { readonly json: readonly AgentUsage[]; readonly text: string[] } {
-  const json = usageByAgent(robots, agents);
+  const json = readUsageByAgent(robots, agents);
   if (json.length === 0) {
     return {
       json,

@@ -4,6 +4,7 @@
  */
 import type { CachedEntry } from "../cache/entry-codec.js";
 import type { RobotsStore } from "../cache/store.js";
+import type { AddressClassifier } from "../fetch/address-class.js";
 import type { FetchLimitOptions, FetchResult } from "../fetch/fetch-robots-txt.js";
 import type { Transport } from "../fetch/transport.js";
 import type { MatchedRule, Verdict } from "../match/compile.js";
@@ -14,7 +15,7 @@ import type { SourceState } from "./source-state.js";
 export interface RobotsClientOptions extends FetchLimitOptions {
   /**
    * The crawler's product token (`[A-Za-z_-]+`). Default: derived from the
-   * User-Agent header with productTokenFromUserAgent().
+   * User-Agent header with readProductToken().
    */
   readonly productToken?: string;
   /** Status handling and parsing rules: google (default), rfc9309 or legacy1996 (docs/protocol.md#profiles). */
@@ -54,7 +55,7 @@ export interface RobotsClientOptions extends FetchLimitOptions {
   readonly minCrawlDelayMs?: number;
   /** waitForTurn's cap on a Crawl-delay. Default 30000 ms. */
   readonly maxCrawlDelayMs?: number;
-  /** Performs one HTTP GET. Default: createNodeTransport() (robots-exclusion/node) or fetchTransport(fetch) (robots-exclusion/fetch). */
+  /** Performs one HTTP GET. Default: createNodeTransport() (robots-exclusion/node) or createFetchTransport(fetch) (robots-exclusion/fetch). */
   readonly transport?: Transport;
   /** The clock for lifetimes and the server-error timeline (ms since the epoch). Default Date.now. */
   readonly now?: () => number;
@@ -111,4 +112,16 @@ export interface ClientStats {
   storeTimeouts: number;
   /** Of storeErrors: answers to get that were not a valid entry for the origin. */
   storeInvalid: number;
+}
+
+/**
+ * The transport, connect timeout and redirect address rule of a client's
+ * robots.txt fetches, which its page fetches share (see fetchSetup).
+ * @internal
+ */
+export interface FetchSetup {
+  readonly transport: Transport;
+  readonly connectTimeoutMs: number;
+  readonly allowPrivateRedirects?: boolean;
+  readonly classifyAddress?: AddressClassifier;
 }

@@ -13,9 +13,10 @@
  * the store works, so falling back does not start from zero.
  */
 import { LRUCache } from "lru-cache";
-import { type CacheHeaders, retryAfterMs } from "../cache/lifetime.js";
+import { retryAfterMs } from "../cache/lifetime.js";
 import type { SharedRobotsStore } from "../cache/shared-store.js";
 import { RobotsError } from "../errors.js";
+import type { CacheHeaders } from "../protocol/fetch-outcome.js";
 import { guardStoreCall, type StoreProblem } from "./store-guard.js";
 
 export const POLITENESS_DEFAULTS = {

@@ -19,7 +19,6 @@ import { CACHE_DEFAULTS } from "../cache/lifetime.js";
 import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
-import { isUsable, rulesInForce } from "../cache/timeline.js";
 import { RobotsError } from "../errors.js";
 import type { AddressClassifier } from "../fetch/address-class.js";
 import {
@@ -30,9 +29,9 @@ import {
 } from "../fetch/fetch-robots-txt.js";
 import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "../fetch/origin.js";
 import type { Transport } from "../fetch/transport.js";
-import { productTokenFromUserAgent, validateProductToken } from "../match/agent-token.js";
+import { readProductToken, validateProductToken } from "../match/agent-token.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
-import { crawlDelay } from "../match/directives.js";
+import { readCrawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
@@ -57,6 +56,7 @@ import {
 import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
+import { isUsable, rulesInForce } from "./timeline.js";
 
 const DAY = 24 * 3_600_000;
 
@@ -72,6 +72,7 @@ import type {
   AccessCheck,
   CallOptions,
   ClientStats,
+  FetchSetup,
   RobotsClientOptions,
   RobotsSnapshot,
 } from "./client-types.js";
@@ -104,6 +105,8 @@ interface Resolved {
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 export class RobotsClient {
+  /** close(), for `await using`; defined below where the runtime has Symbol.asyncDispose. */
+  declare [Symbol.asyncDispose]: () => Promise<void>;
   /** The User-Agent header sent with every fetch. */
   readonly userAgent: string;
   /** The product token rules are selected for (docs/protocol.md#choosing-rules). */
@@ -158,7 +161,7 @@ export class RobotsClient {
     this.userAgent = userAgent;
     this.productToken =
       options.productToken === undefined
-        ? productTokenFromUserAgent(userAgent)
+        ? readProductToken(userAgent)
         : validateProductToken(options.productToken);
     const profile = options.profile ?? "google";
     if (!isProfile(profile)) {
@@ -223,7 +226,7 @@ export class RobotsClient {
     if (typeof options.transport !== "function") {
       throw new RobotsError(
         "invalid-option",
-        "transport must be a function performing one GET, e.g. createNodeTransport() or fetchTransport(fetch)",
+        "transport must be a function performing one GET, e.g. createNodeTransport() or createFetchTransport(fetch)",
       );
     }
     this.#transport = options.transport;
@@ -282,7 +285,7 @@ export class RobotsClient {
    */
   async takeTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
     const snap = await this.robots(url, options);
-    const delay = snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
+    const delay = snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
     return this.#turns.reserve(snap.source.origin, this.#turns.delayFor(delay));
   }
 
@@ -453,7 +456,7 @@ export class RobotsClient {
   /** `Crawl-delay` in seconds for this crawler on `url`'s origin, from the copy in force (docs/protocol.md#other-directives). */
   async crawlDelay(url: string | URL, options: CallOptions = {}): Promise<number | undefined> {
     const snap = await this.robots(url, options);
-    return snap.robots === null ? undefined : crawlDelay(snap.robots, this.productToken);
+    return snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
   }
 
   /**
@@ -648,6 +651,13 @@ export class RobotsClient {
       return { entry: null, problem };
     }
     return { entry: read.entry, problem: null };
+  }
+
+  /** @internal What page fetches (src/page-rules-io) share with this client's robots.txt fetches. */
+  fetchSetup(): FetchSetup {
+    if (this.#closed) throw closedError();
+    const { connectTimeoutMs } = this.#fetch;
+    return { transport: this.#transport, connectTimeoutMs, ...this.#redirectPolicy };
   }
 
   /** One network fetch of the origin's robots.txt. */

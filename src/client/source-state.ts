@@ -4,9 +4,9 @@
  * any trouble with the store while that copy was loaded.
  */
 import type { CachedEntry } from "../cache/entry-codec.js";
-import type { CopyFreshness, RulesBasis, RulesInForce } from "../cache/timeline.js";
 import type { RobotsOrigin } from "../fetch/origin.js";
 import type { StoreProblem } from "./store-guard.js";
+import type { CopyFreshness, RulesBasis, RulesInForce } from "./timeline.js";
 
 export interface SourceState {
   readonly origin: string;

@@ -60,7 +60,7 @@ function namedTokens(files: readonly RobotsTxt[]): string[] {
  * either file (first spelling wins, case-insensitively) plus one stand-in for
  * every other crawler, which reads the `*` groups.
  */
-export function agentsToCompare(
+export function listAgentsToCompare(
   files: readonly RobotsTxt[],
   requested?: readonly string[],
 ): readonly DiffAgent[] {

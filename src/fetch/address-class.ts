@@ -127,3 +127,67 @@ function isPrivateV6(g: number[]): boolean {
   if (a === 0x2001 && b === 0x0db8) return true; // documentation
   return false;
 }
+
+/**
+ * The redirect rule on addresses (docs/protocol.md#redirects) across the
+ * hops of one fetch: once the first answer came from a public address,
+ * every later hop must stay public. One per fetch; robots.txt fetches and
+ * page fetches (src/page-rules-io) both use it.
+ */
+export class RedirectGuard {
+  readonly #classify: AddressClassifier;
+  readonly #allowPrivate: boolean;
+  #hops = 0;
+  /** Set after the first answer from a public address. */
+  #publicOnly: ((address: string) => boolean) | undefined;
+
+  constructor(options: { classifyAddress?: AddressClassifier; allowPrivateRedirects?: boolean }) {
+    this.#classify = options.classifyAddress ?? classifyAddress;
+    this.#allowPrivate = options.allowPrivateRedirects === true;
+  }
+
+  /** For TransportRequest.allowAddress: the check on the address the next hop connects to. */
+  get allowAddress(): ((address: string) => boolean) | undefined {
+    return this.#publicOnly;
+  }
+
+  /** A refusal when the next hop's URL names a non-public IP address it may not reach, else null. */
+  beforeHop(url: URL): string | null {
+    if (this.#publicOnly === undefined) return null;
+    const literal = ipLiteral(url.hostname);
+    return literal !== null && !this.#publicOnly(literal) ? refusal(literal) : null;
+  }
+
+  /** A refusal when a transport rejected the hop's address (ERR_ADDRESS_REFUSED) under this rule, else null. */
+  refusedByTransport(err: unknown): string | null {
+    if ((err as { code?: unknown })?.code !== "ERR_ADDRESS_REFUSED") return null;
+    if (this.#publicOnly === undefined) return null;
+    return `redirect from a public address refused: ${(err as Error).message} (allowPrivateRedirects enables it)`;
+  }
+
+  /**
+   * After a hop answered from `address` (null when unknown): a refusal when
+   * it may not be used, else null. The first answer arms the rule when it
+   * came from a public address (an origin that is itself non-public may
+   * redirect inside its network).
+   */
+  answered(address: string | null): string | null {
+    const first = this.#hops++ === 0;
+    if (this.#publicOnly !== undefined && address !== null && !this.#publicOnly(address)) {
+      return refusal(address);
+    }
+    if (
+      first &&
+      !this.#allowPrivate &&
+      (address === null || this.#classify(address) === "public")
+    ) {
+      const classify = this.#classify;
+      this.#publicOnly = (a) => classify(a) === "public";
+    }
+    return null;
+  }
+}
+
+function refusal(address: string): string {
+  return `redirect from a public address to the non-public address ${address} refused (allowPrivateRedirects enables it)`;
+}

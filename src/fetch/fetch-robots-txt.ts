@@ -3,17 +3,21 @@
  * "Redirects", "Timeouts"), returned as a value: `ok`, `unavailable` or
  * `unreachable` (fetch outcomes are values, not exceptions). What
  * the outcome means for crawling (the status table and the server-error
- * timeline) is decided in src/cache/timeline.ts.
+ * timeline) is decided in src/client/timeline.ts.
  *
  * Only a caller's own abort rejects (with the signal's reason); every
  * network failure, timeout or malformed response is an `unreachable` value.
  */
-import type { CacheHeaders } from "../cache/lifetime.js";
-import type { UnavailableReason, UnreachableReason } from "../cache/store.js";
+
 import { RobotsError } from "../errors.js";
+import type {
+  CacheHeaders,
+  UnavailableReason,
+  UnreachableReason,
+} from "../protocol/fetch-outcome.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
-import { type AddressClassifier, classifyAddress, ipLiteral } from "./address-class.js";
-import { type RobotsOrigin, robotsOrigin } from "./origin.js";
+import { type AddressClassifier, ipLiteral, RedirectGuard } from "./address-class.js";
+import { parseOrigin, type RobotsOrigin } from "./origin.js";
 import { BodyDecodeError, readBody } from "./read-body.js";
 import type { Transport, TransportResponse } from "./transport.js";
 
@@ -54,7 +58,7 @@ export interface FetchLimitOptions {
 export interface FetchOptions extends FetchLimitOptions {
   /** The crawler's full User-Agent header, sent with every request (docs/protocol.md#request). */
   readonly userAgent: string;
-  /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, fetchTransport(fetch) in robots-exclusion/fetch). */
+  /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, createFetchTransport(fetch) in robots-exclusion/fetch). */
   readonly transport?: Transport;
   readonly signal?: AbortSignal;
 }
@@ -180,7 +184,7 @@ export async function fetchRobotsTxt(
   options: FetchOptions,
 ): Promise<FetchResult> {
   const origin =
-    typeof target === "object" && !(target instanceof URL) ? target : robotsOrigin(target);
+    typeof target === "object" && !(target instanceof URL) ? target : parseOrigin(target);
   const { maxBodyBytes, connectTimeoutMs, totalTimeoutMs, maxRedirects } =
     resolveFetchOptions(options);
   if (
@@ -197,7 +201,7 @@ export async function fetchRobotsTxt(
   if (typeof transport !== "function") {
     throw new RobotsError(
       "invalid-option",
-      "transport must be a function performing one GET, e.g. createNodeTransport() or fetchTransport(fetch)",
+      "transport must be a function performing one GET, e.g. createNodeTransport() or createFetchTransport(fetch)",
     );
   }
   const callerSignal = options.signal;
@@ -233,54 +237,31 @@ export async function fetchRobotsTxt(
     message,
   });
 
-  const classify = options.classifyAddress ?? classifyAddress;
-  // Set after the first response from a public address: later hops must stay public.
-  let publicOnly: ((address: string) => boolean) | undefined;
-  const refusePrivate = (address: string): FetchUnavailable =>
-    unavailable(
-      "private-address",
-      `redirect from a public address to the non-public address ${address} refused (allowPrivateRedirects enables it)`,
-    );
+  const guard = new RedirectGuard(options);
 
   try {
     for (;;) {
-      if (publicOnly !== undefined) {
-        const literal = ipLiteral(url.hostname);
-        if (literal !== null && !publicOnly(literal)) return refusePrivate(literal);
-      }
+      const before = guard.beforeHop(url);
+      if (before !== null) return unavailable("private-address", before);
       let response: TransportResponse;
       try {
-        response = await requestOnce(
-          transport,
-          url,
-          options.userAgent,
+        response = await requestOnce(transport, url, {
+          userAgent: options.userAgent,
+          accept: "text/plain, */*;q=0.8",
           total,
           connectTimeoutMs,
           maxBodyBytes,
-          publicOnly,
-        );
+          allowAddress: guard.allowAddress,
+        });
       } catch (err) {
-        if (
-          (err as { code?: unknown })?.code === "ERR_ADDRESS_REFUSED" &&
-          publicOnly !== undefined
-        ) {
-          return unavailable(
-            "private-address",
-            `redirect from a public address refused: ${(err as Error).message} (allowPrivateRedirects enables it)`,
-          );
-        }
+        const refused = guard.refusedByTransport(err);
+        if (refused !== null) return unavailable("private-address", refused);
         throw err;
       }
-      const address = response.remoteAddress ?? ipLiteral(url.hostname);
-      if (publicOnly !== undefined && address !== null && !publicOnly(address)) {
+      const refused = guard.answered(response.remoteAddress ?? ipLiteral(url.hostname));
+      if (refused !== null) {
         response.cancel();
-        return refusePrivate(address);
-      }
-      if (redirects.length === 0 && options.allowPrivateRedirects !== true) {
-        // An origin that is itself non-public was asked for: its redirects may stay inside.
-        if (address === null || classify(address) === "public") {
-          publicOnly = (a) => classify(a) === "public";
-        }
+        return unavailable("private-address", refused);
       }
       status = response.status;
       headers = cacheHeaders(response.headers);
@@ -386,16 +367,25 @@ export async function fetchRobotsTxt(
   }
 }
 
+/** What one request of a fetch needs besides the URL. */
+export interface HopOptions {
+  readonly userAgent: string;
+  /** The Accept header: what the caller reads. */
+  readonly accept: string;
+  /** Aborted by the caller, the total timeout, or the connect timeout. */
+  readonly total: AbortController;
+  readonly connectTimeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly allowAddress: ((address: string) => boolean) | undefined;
+}
+
 /** One request, bounded by the connect/first-byte timeout and by `total`. */
-async function requestOnce(
+export async function requestOnce(
   transport: Transport,
   url: URL,
-  userAgent: string,
-  total: AbortController,
-  connectTimeoutMs: number,
-  maxBodyBytes: number,
-  allowAddress: ((address: string) => boolean) | undefined,
+  hop: HopOptions,
 ): Promise<TransportResponse> {
+  const { total, connectTimeoutMs, allowAddress } = hop;
   const connectTimer = setTimeout(
     () => total.abort(new FetchTimeout("connect", connectTimeoutMs)),
     connectTimeoutMs,
@@ -405,12 +395,12 @@ async function requestOnce(
     transport({
       url,
       headers: {
-        "user-agent": userAgent,
-        accept: "text/plain, */*;q=0.8",
+        "user-agent": hop.userAgent,
+        accept: hop.accept,
         "accept-encoding": "gzip, deflate, br",
       },
       signal: total.signal,
-      maxBodyBytes,
+      maxBodyBytes: hop.maxBodyBytes,
       ...(allowAddress === undefined ? {} : { allowAddress }),
     }))();
   // A response that arrives after we gave up is released at once.

@@ -54,12 +54,18 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Transpo
           for (const [key, value] of Object.entries(res.headers)) {
             if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(", ") : value;
           }
+          const fieldLines: [string, string][] = [];
+          const raw = res.rawHeaders;
+          for (let i = 0; i + 1 < raw.length; i += 2) {
+            fieldLines.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
+          }
           const plan = planDecoding(headers["content-encoding"]);
           const counter = { wire: 0 };
           const state: DecodeState = { capped: false };
           resolve({
             status: res.statusCode ?? 0,
             headers,
+            fieldLines,
             body: decodeBody(countBytes(res, counter), plan.codings, request.maxBodyBytes, state),
             decoded: true,
             encoding: plan.encoding,

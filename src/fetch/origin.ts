@@ -32,7 +32,7 @@ const SCHEME_RE = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
  * `unsupported-scheme` for anything but http and https (docs/protocol.md#access-method: the
  * access method is defined for HTTP; a robots.txt never covers another scheme).
  */
-export function robotsOrigin(url: string | URL): RobotsOrigin {
+export function parseOrigin(url: string | URL): RobotsOrigin {
   return originOf(parseHttpUrl(url));
 }
 

@@ -4,7 +4,7 @@
  * handling); a transport only performs ONE request and hands back the status,
  * the headers and the body as a stream. That keeps the rules testable and
  * lets other runtimes (or a test, or a proxy-aware crawler) plug in their own
- * client: createNodeTransport() is the default, fetchTransport() adapts any
+ * client: createNodeTransport() is the default, createFetchTransport() adapts any
  * WHATWG `fetch`.
  */
 import { planDecoding } from "./content-encoding.js";
@@ -37,6 +37,12 @@ export interface TransportResponse {
   /** Header names lowercased; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string | undefined>>;
   /**
+   * The header field lines as received, names lowercased, repeated fields
+   * apart, when the transport has them (page rules need them: an
+   * X-Robots-Tag line's crawler scope ends with its line).
+   */
+  readonly fieldLines?: ReadonlyArray<readonly [string, string]>;
+  /**
    * The body with its Content-Encoding removed, as a pull stream: the reader
    * stops pulling at the size limit, and decoding must stop with it.
    */
@@ -68,7 +74,7 @@ export interface TransportResponse {
  */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
-/** The subset of WHATWG `fetch` that fetchTransport() needs. */
+/** The subset of WHATWG `fetch` that createFetchTransport() needs. */
 export type FetchLike = (
   input: string,
   init: { method: "GET"; headers: Record<string, string>; redirect: "manual"; signal: AbortSignal },
@@ -89,7 +95,7 @@ export type FetchLike = (
  * Note: in browsers a manual redirect is opaque (status 0) and cannot be
  * followed; use this in server-side runtimes.
  */
-export function fetchTransport(fetchFn: FetchLike): Transport {
+export function createFetchTransport(fetchFn: FetchLike): Transport {
   return async (request) => {
     const res = await fetchFn(request.url.href, {
       method: "GET",

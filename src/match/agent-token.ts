@@ -49,7 +49,7 @@ export function validateProductToken(token: unknown): string {
         : ' Pass the name alone, e.g. "Googlebot"';
       throw new RobotsError(
         "invalid-agent",
-        `Invalid product token ${JSON.stringify(token)}: ${describeChar(ch)} at position ${i + 1} is not allowed; a product token has only letters, "-" and "_".${hint}, or derive it from a full User-Agent header with productTokenFromUserAgent().`,
+        `Invalid product token ${JSON.stringify(token)}: ${describeChar(ch)} at position ${i + 1} is not allowed; a product token has only letters, "-" and "_".${hint}, or derive it from a full User-Agent header with readProductToken().`,
       );
     }
     i += ch.length;
@@ -81,7 +81,7 @@ const GENERIC_PRODUCTS = new Set([
  * → `Googlebot`; `CCBot/2.0 (https://commoncrawl.org/faq/)` → `CCBot`. Returns
  * a valid token or throws a RobotsError when the header names none.
  */
-export function productTokenFromUserAgent(header: string): string {
+export function readProductToken(header: string): string {
   if (typeof header !== "string") {
     throw new RobotsError(
       "invalid-agent",

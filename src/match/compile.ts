@@ -9,7 +9,7 @@ import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { LegacyMatcher } from "./legacy-matcher.js";
 import type { MatchCache } from "./match-cache.js";
 import type { RobotsMatcher } from "./matcher.js";
-import { TrieMatcher } from "./trie-matcher.js";
+import { TrieMatcher } from "./trie/trie-matcher.js";
 
 export type { MatchedRule, RobotsMatcher, Verdict } from "./matcher.js";
 

@@ -7,7 +7,11 @@ import type { Directive } from "../parse/types.js";
 import { selectGroups } from "./select-groups.js";
 
 /** Every directive with `key` (case-insensitive) in the groups that apply to `agent`, in file order. */
-export function directivesFor(robots: RobotsTxt, agent: string, key: string): readonly Directive[] {
+export function readDirectives(
+  robots: RobotsTxt,
+  agent: string,
+  key: string,
+): readonly Directive[] {
   const k = key.toLowerCase();
   const out: Directive[] = [];
   for (const g of selectGroups(robots, agent).groups) {
@@ -24,8 +28,8 @@ function firstNumber(value: string): number | undefined {
 }
 
 /** `Crawl-delay` in seconds (fractional allowed) for `agent`, or undefined. The first valid one wins. */
-export function crawlDelay(robots: RobotsTxt, agent: string): number | undefined {
-  for (const d of directivesFor(robots, agent, "crawl-delay")) {
+export function readCrawlDelay(robots: RobotsTxt, agent: string): number | undefined {
+  for (const d of readDirectives(robots, agent, "crawl-delay")) {
     const n = firstNumber(d.value);
     if (n !== undefined) return n;
   }
@@ -43,8 +47,8 @@ export interface RequestRate {
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** `Request-rate: n/m[unit]` (unit s, m, h or d; default seconds) for `agent`, or undefined. */
-export function requestRate(robots: RobotsTxt, agent: string): RequestRate | undefined {
-  for (const d of directivesFor(robots, agent, "request-rate")) {
+export function readRequestRate(robots: RobotsTxt, agent: string): RequestRate | undefined {
+  for (const d of readDirectives(robots, agent, "request-rate")) {
     const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*([smhd])?/i.exec(d.value);
     if (!m) continue;
     const requests = Number(m[1]);
@@ -56,7 +60,7 @@ export function requestRate(robots: RobotsTxt, agent: string): RequestRate | und
 }
 
 /** The `Host:` value (Yandex's preferred mirror), wherever it appears in the file. */
-export function host(robots: RobotsTxt): string | undefined {
+export function readHost(robots: RobotsTxt): string | undefined {
   return robots.directives.find((d) => d.key === "host" && d.value.length > 0)?.value;
 }
 
@@ -69,8 +73,8 @@ export interface CleanParam {
 }
 
 /** `Clean-param: p1&p2 [/path]` (Yandex) for `agent`. */
-export function cleanParams(robots: RobotsTxt, agent: string): readonly CleanParam[] {
-  return directivesFor(robots, agent, "clean-param").flatMap((d) => {
+export function readCleanParams(robots: RobotsTxt, agent: string): readonly CleanParam[] {
+  return readDirectives(robots, agent, "clean-param").flatMap((d) => {
     const [params, path] = d.value.trim().split(/\s+/, 2);
     if (!params) return [];
     const list = params.split("&").filter((p) => p.length > 0);

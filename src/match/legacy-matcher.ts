@@ -10,7 +10,7 @@ import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Rule } from "../parse/types.js";
 import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "./matcher.js";
 import { type GroupSource, selectGroups } from "./select-groups.js";
-import { notAString, pathOf } from "./url-path.js";
+import { notAString, readPath } from "./url-path.js";
 
 interface LegacyRule {
   readonly rule: Rule;
@@ -105,7 +105,7 @@ export class LegacyMatcher implements RobotsMatcher {
   /** The first rule whose pattern is a prefix of `url`'s path, or null. */
   #decide(url: string): LegacyRule | null {
     if (typeof url !== "string") throw notAString(url);
-    const path = legacyForm(pathOf(url));
+    const path = legacyForm(readPath(url));
     for (const e of this.#rules) if (path.startsWith(e.key)) return e;
     return null;
   }
@@ -134,13 +134,13 @@ export class LegacyMatcher implements RobotsMatcher {
       source: this.source,
       groups: this.groups,
       agent: this.agent,
-      path: pathOf(url),
+      path: readPath(url),
     };
   }
 
   matches(url: string): readonly MatchedRule[] {
     if (typeof url !== "string") throw notAString(url);
-    const path = legacyForm(pathOf(url));
+    const path = legacyForm(readPath(url));
     return this.#rules
       .filter((e) => path.startsWith(e.key))
       .map((e) => matchedRule(e.rule, e.rule.pattern, false));

@@ -1,6 +1,6 @@
 /**
  * What every compiled matcher answers (docs/protocol.md#deciding-line), whichever profile built
- * it: the trie matcher for `google` and `rfc9309` (trie-matcher.ts), the
+ * it: the trie matcher for `google` and `rfc9309` (trie/trie-matcher.ts), the
  * 1996 draft's first-match matcher for `legacy1996` (legacy-matcher.ts).
  */
 import type { Rule } from "../parse/types.js";

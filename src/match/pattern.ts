@@ -188,9 +188,12 @@ function findSegment(str: string, seg: string, from: number, end: number): numbe
   return -1;
 }
 
+/** Does a compiled pattern match `path` (the whole string, docs/protocol.md#matching)? */
+export function compiledMatches(p: CompiledPattern, path: string): boolean {
+  return path.startsWith(p.prefix) && matchRest(p, path, p.prefix.length, path.length);
+}
+
 /** Does `pattern` match `path` (the whole string)? For tools and tests; the matcher uses compiled forms. */
 export function matchesPattern(pattern: string, path: string): boolean {
-  const p = compilePattern(pattern);
-  if (p.prefix.length > path.length || !path.startsWith(p.prefix)) return false;
-  return matchRest(p, path, p.prefix.length, path.length);
+  return compiledMatches(compilePattern(pattern), path);
 }

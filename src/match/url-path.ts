@@ -43,7 +43,7 @@ function pathStart(url: string): number {
   // Every read below is within the string: a read past its end makes V8
   // drop the optimised code, and the site then calls the generic builtin
   // for good. Measured on the corpus check URLs after the raw ones had
-  // been through pathOf: locating a path took 65 ns instead of 37.
+  // been through readPath: locating a path took 65 ns instead of 37.
   const n = url.length;
   if (n === 0) return ROOT;
   let i = 0;
@@ -180,7 +180,7 @@ export function notAString(url: unknown): RobotsError {
 }
 
 /** The path of `url` as a string (docs/protocol.md#matching). Any string is accepted. */
-export function pathOf(url: string): string {
+export function readPath(url: string): string {
   if (typeof url !== "string") throw notAString(url);
   const span = locatePath(url, { str: "", start: 0, end: 0 });
   return span.str.slice(span.start, span.end);

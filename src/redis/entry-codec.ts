@@ -16,13 +16,16 @@
  * the entry it gets (src/cache/entry-codec.ts), as it does for any store.
  */
 import type { StoredEntry } from "../cache/store.js";
-import { SERVER_ERROR_LONG_OUTAGE_MS } from "../cache/timeline.js";
+import { SERVER_ERROR_LONG_OUTAGE_MS } from "../client/timeline.js";
+import { RobotsError } from "../errors.js";
 
-export class InvalidStoredEntry extends Error {
-  constructor(message: string) {
-    super(`invalid Redis entry: ${message}`);
-    this.name = "InvalidStoredEntry";
-  }
+/** A hash that is not an entry this store wrote for its origin (code `store-invalid-entry`). */
+export function invalidEntry(message: string): RobotsError {
+  return new RobotsError("store-invalid-entry", `invalid Redis entry: ${message}`);
+}
+
+export function isInvalidEntry(err: unknown): err is RobotsError {
+  return err instanceof RobotsError && err.code === "store-invalid-entry";
 }
 
 export interface EncodedEntry {
@@ -72,7 +75,7 @@ function json(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidStoredEntry(`${what} is not JSON`);
+    throw invalidEntry(`${what} is not JSON`);
   }
 }
 
@@ -84,7 +87,7 @@ export interface DecodedEntry {
 
 /**
  * Decode HGETALL's fields. Undefined for a missing key; throws
- * InvalidStoredEntry when the hash is not one this store wrote for `origin`.
+ * a store-invalid-entry RobotsError when the hash is not one this store wrote for `origin`.
  */
 export function decodeEntry(
   fields: ReadonlyMap<string, Buffer>,
@@ -94,17 +97,17 @@ export function decodeEntry(
   if (fields.size === 0) return undefined;
   const text = (k: string): string => {
     const v = fields.get(k);
-    if (v === undefined) throw new InvalidStoredEntry(`field ${k} is missing`);
+    if (v === undefined) throw invalidEntry(`field ${k} is missing`);
     return v.toString("utf8");
   };
-  if (text("origin") !== origin) throw new InvalidStoredEntry("it belongs to another origin");
+  if (text("origin") !== origin) throw invalidEntry("it belongs to another origin");
   const good = json(text("good"), "good");
   const error = json(text("error"), "error");
   if (good !== null && (typeof good !== "object" || Array.isArray(good))) {
-    throw new InvalidStoredEntry("good is not an object");
+    throw invalidEntry("good is not an object");
   }
   const body = fields.get("body") ?? Buffer.alloc(0);
-  if (body.byteLength > maxBodyBytes) throw new InvalidStoredEntry("body over the size limit");
+  if (body.byteLength > maxBodyBytes) throw invalidEntry("body over the size limit");
   return {
     version: text("v"),
     entry: {

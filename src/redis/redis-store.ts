@@ -29,7 +29,8 @@ import {
   decodeEntry,
   encodeEntry,
   entryTtlMs,
-  InvalidStoredEntry,
+  invalidEntry,
+  isInvalidEntry,
 } from "./entry-codec.js";
 import { DEFAULT_KEY_PREFIX, originKeys, validatePrefix } from "./key-schema.js";
 import { EXTEND_LEASE, type LuaScript, RELEASE_LEASE, TURN, WRITE_ENTRY } from "./scripts.js";
@@ -91,14 +92,17 @@ export interface RedisStoreStats {
   outages: number;
 }
 
-/** A call the store did not make or that failed: Redis down, slow, or refused while degraded. */
-export class RedisStoreError extends Error {
-  readonly code: "timeout" | "unavailable" | "failed" | "conflict";
-  constructor(code: RedisStoreError["code"], message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "RedisStoreError";
-    this.code = code;
-  }
+/** A store call that was not made or that failed, as a RobotsError with a `store-*` code. */
+function storeError(
+  code: "store-unavailable" | "store-timeout" | "store-failed" | "store-conflict",
+  message: string,
+  cause?: unknown,
+): RobotsError {
+  return new RobotsError(code, message, cause === undefined ? undefined : { cause });
+}
+
+function isStoreError(err: unknown): err is RobotsError {
+  return err instanceof RobotsError && err.code.startsWith("store-");
 }
 
 const BINARY = { [RESP_TYPES.BLOB_STRING]: Buffer, [RESP_TYPES.MAP]: Map } as const;
@@ -135,8 +139,7 @@ function hashFields(reply: unknown): Map<string, Buffer> {
   const put = (k: unknown, v: unknown) => {
     const key = keyText(k);
     const value = bytesOf(v);
-    if (key === undefined || value === undefined)
-      throw new InvalidStoredEntry("hash field not bytes");
+    if (key === undefined || value === undefined) throw invalidEntry("hash field not bytes");
     out.set(key, value);
   };
   if (reply instanceof Map) {
@@ -146,7 +149,7 @@ function hashFields(reply: unknown): Map<string, Buffer> {
   } else if (reply !== null && typeof reply === "object") {
     for (const [k, v] of Object.entries(reply)) put(k, v);
   } else if (reply !== null && reply !== undefined) {
-    throw new InvalidStoredEntry("HGETALL answered a non-hash");
+    throw invalidEntry("HGETALL answered a non-hash");
   }
   return out;
 }
@@ -175,7 +178,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     if ((options.url === undefined) === (options.client === undefined)) {
       throw new RobotsError(
         "invalid-option",
-        "redisStore needs exactly one of { url } or { client }",
+        "createRedisStore needs exactly one of { url } or { client }",
       );
     }
     this.prefix = validatePrefix(options.prefix ?? DEFAULT_KEY_PREFIX);
@@ -252,7 +255,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       if (await this.#write(origin, next, version, bodyChanged)) return next;
       await new Promise((r) => setTimeout(r, Math.random() * 2 * (i + 1)));
     }
-    throw new RedisStoreError("conflict", `update of ${origin} lost the race too often`);
+    throw storeError("store-conflict", `update of ${origin} lost the race too often`);
   }
 
   async acquireLease(origin: string, ttlMs: number): Promise<string | null> {
@@ -280,7 +283,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       [String(Math.max(0, Math.ceil(delayMs))), "reserve"],
     );
     if (typeof wait !== "number" || !Number.isFinite(wait) || wait < 0) {
-      throw new RedisStoreError("failed", "the turn script answered a non-number");
+      throw storeError("store-failed", "the turn script answered a non-number");
     }
     return wait;
   }
@@ -317,7 +320,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       const decoded = decodeEntry(fields, origin, this.maxBodyBytes);
       return { decoded, version: decoded?.version ?? "0", invalid: null };
     } catch (err) {
-      if (!(err instanceof InvalidStoredEntry)) throw err;
+      if (!isInvalidEntry(err)) throw err;
       this.stats.invalid++;
       // An invalid hash is overwritten by the next update: it reads as absent.
       const v = reply instanceof Map || Array.isArray(reply) ? versionOf(reply) : "0";
@@ -327,11 +330,11 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
 
   async #write(origin: string, entry: StoredEntry, expected: string, withBody: boolean) {
     if (entry.origin !== origin) {
-      throw new InvalidStoredEntry(`entry for ${entry.origin} set under ${origin}`);
+      throw invalidEntry(`entry for ${entry.origin} set under ${origin}`);
     }
     const e = encodeEntry(entry);
     if (e.body.byteLength > this.maxBodyBytes) {
-      throw new InvalidStoredEntry(`body of ${e.body.byteLength} bytes exceeds the limit`);
+      throw invalidEntry(`body of ${e.body.byteLength} bytes exceeds the limit`);
     }
     const ttl = String(entryTtlMs(entry));
     const args: (string | Buffer)[] = [expected, ttl, e.origin, e.format, e.good, e.error];
@@ -346,24 +349,25 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     try {
       return await this.#send(["EVALSHA", s.sha1, ...tail]);
     } catch (err) {
-      if (!messageOf(err).startsWith("NOSCRIPT")) throw err;
+      const reply = err instanceof RobotsError ? err.cause : err;
+      if (!messageOf(reply).startsWith("NOSCRIPT")) throw err;
       return await this.#send(["EVAL", s.source, ...tail]);
     }
   }
 
   /** One command, bounded by timeoutMs; fails fast while degraded. */
   async #send(args: (string | Buffer)[], typeMapping?: Record<number, unknown>): Promise<unknown> {
-    if (this.#closed) throw new RedisStoreError("unavailable", "the store is closed");
+    if (this.#closed) throw storeError("store-unavailable", "the store is closed");
     if (this.#state === "degraded" && Date.now() < this.#failFastUntil) {
       this.stats.errors++;
-      throw new RedisStoreError("unavailable", `Redis unavailable: ${this.#lastError}`);
+      throw storeError("store-unavailable", `Redis unavailable: ${this.#lastError}`);
     }
     this.stats.commands++;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         this.stats.timeouts++;
-        reject(new RedisStoreError("timeout", `Redis did not answer within ${this.timeoutMs} ms`));
+        reject(storeError("store-timeout", `Redis did not answer within ${this.timeoutMs} ms`));
       }, this.timeoutMs);
     });
     try {
@@ -374,13 +378,13 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       // A reply Redis sent as an error (NOSCRIPT, WRONGTYPE…) means Redis works.
       if (isReplyError(err)) {
         this.#succeeded();
-        throw err;
+        throw storeError("store-failed", `Redis answered with an error: ${messageOf(err)}`, err);
       }
       this.stats.errors++;
       this.#failed(err);
-      throw err instanceof RedisStoreError
+      throw isStoreError(err)
         ? err
-        : new RedisStoreError("failed", `Redis call failed: ${messageOf(err)}`, { cause: err });
+        : storeError("store-failed", `Redis call failed: ${messageOf(err)}`, err);
     } finally {
       clearTimeout(timer);
     }
@@ -443,7 +447,7 @@ function versionOf(reply: Map<unknown, unknown> | unknown[]): string {
   return "0";
 }
 
-/** A shared store on Redis for `new RobotsClient(ua, { store: redisStore({ url }) })`. */
-export function redisStore(options: RedisStoreOptions): RedisRobotsStore {
+/** A shared store on Redis for `new RobotsClient(ua, { store: createRedisStore({ url }) })`. */
+export function createRedisStore(options: RedisStoreOptions): RedisRobotsStore {
   return new RedisRobotsStore(options);
 }

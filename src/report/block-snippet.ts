@@ -19,8 +19,8 @@
  */
 import { CRAWLER_CATEGORIES, type CrawlerCategory, type CrawlerInfo } from "../data/crawlers.js";
 import {
-  agentsToCompare,
   type DiffAgent,
+  listAgentsToCompare,
   type VerdictChange,
   VerdictComparer,
 } from "../diff/diff-robots.js";
@@ -310,7 +310,7 @@ export function checkBlock(
   // and a stand-in for any other crawler (the `*` groups).
   const agents: DiffAgent[] = [];
   const taken = new Set(seen);
-  for (const a of agentsToCompare([before, after])) {
+  for (const a of listAgentsToCompare([before, after])) {
     if (a.generic || !taken.has(asciiLower(a.token))) agents.push(a);
     taken.add(asciiLower(a.token));
   }

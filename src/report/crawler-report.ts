@@ -7,12 +7,12 @@
 
 import { CRAWLERS, type CrawlerInfo } from "../data/crawlers.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
-import { crawlDelay } from "../match/directives.js";
+import { readCrawlDelay } from "../match/directives.js";
 import { namesAgent } from "../match/select-groups.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { disallows } from "../protocol/empty-rule.js";
 import { asciiLower, leadingProductToken } from "../protocol/product-token.js";
-import { type ContentSignal, contentSignals } from "../usage/content-signals.js";
+import { type ContentSignal, readContentSignals } from "../usage/content-signals.js";
 
 /**
  * - `blocked`: `/` is disallowed (the site's home page; usually `Disallow: /`).
@@ -95,8 +95,8 @@ function outcome(
     source: source ?? m.source,
     groupLines: m.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0),
     disallowRules,
-    crawlDelay: crawlDelay(robots, selector),
-    contentSignals: contentSignals(robots, selector),
+    crawlDelay: readCrawlDelay(robots, selector),
+    contentSignals: readContentSignals(robots, selector),
   };
   memo.set(key, o);
   return o;
@@ -157,7 +157,7 @@ export interface OtherReading {
   readonly line: number;
 }
 
-export function crawlerReport(
+export function reportCrawlers(
   robots: RobotsTxt,
   crawlers: readonly CrawlerInfo[] = CRAWLERS,
   options: CrawlerReportOptions = {},

@@ -49,7 +49,7 @@ export interface AgentUsage {
  * selectGroups does), crawlers with the same groups merged; crawlers whose
  * groups state none are left out. Vocabulary default `vocab-08`.
  */
-export function usageByAgent(
+export function readUsageByAgent(
   robots: RobotsTxt,
   agents: readonly string[],
   vocabulary: AiprefVocabulary = DEFAULT_VOCABULARY,

@@ -6,7 +6,7 @@
  * line two ways. Labels the vocabulary does not know and values it cannot
  * read are shown as written; a statement that does not parse says why.
  */
-import { directivesFor } from "../match/directives.js";
+import { readDirectives } from "../match/directives.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { CONTENT_SIGNAL_KEY, CONTENT_USAGE_KEY, splitContentUsage } from "./robots-rules.js";
 import { type ReadStatement, readContentSignal, readUsageStatement } from "./vocabulary.js";
@@ -23,10 +23,10 @@ export interface ContentSignal {
 }
 
 /** The Content-Signal and Content-Usage lines for `agent`, in file order. */
-export function contentSignals(robots: RobotsTxt, agent: string): readonly ContentSignal[] {
+export function readContentSignals(robots: RobotsTxt, agent: string): readonly ContentSignal[] {
   const out: ContentSignal[] = [];
   for (const key of [CONTENT_SIGNAL_KEY, CONTENT_USAGE_KEY] as const) {
-    for (const d of directivesFor(robots, agent, key)) {
+    for (const d of readDirectives(robots, agent, key)) {
       const usage = key === CONTENT_USAGE_KEY;
       const { path, statement } = usage
         ? splitContentUsage(d.value)

@@ -20,7 +20,7 @@
  * Cloudflare's Content Signals Policy): one statement for the whole group,
  * with no path.
  */
-import { type CompiledPattern, compilePattern, matchRest } from "../match/pattern.js";
+import { compiledMatches, compilePattern } from "../match/pattern.js";
 import { type GroupSource, selectGroups } from "../match/select-groups.js";
 import { normalizePattern, toBytes } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
@@ -106,11 +106,6 @@ export function usageLinesFor(robots: RobotsTxt, agent: string): AgentUsageLines
   };
 }
 
-/** Does a compiled Content-Usage path match `path` (a prefix match, docs/protocol.md#matching)? */
-export function matchesPath(p: CompiledPattern, path: string): boolean {
-  return path.startsWith(p.prefix) && matchRest(p, path, p.prefix.length, path.length);
-}
-
 /**
  * The Content-Usage rules that decide for `path` (attach-05 §3.1): those
  * with the longest matching pattern, in file order; empty when none matches.
@@ -123,7 +118,7 @@ export function matchContentUsage(
   let out: ContentUsageRule[] = [];
   for (const r of rules) {
     const len = r.pattern.length;
-    if (len < best || !matchesPath(compilePattern(r.pattern), path)) continue;
+    if (len < best || !compiledMatches(compilePattern(r.pattern), path)) continue;
     if (len > best) {
       best = len;
       out = [];

@@ -19,15 +19,14 @@
 import { RobotsError } from "../errors.js";
 import { compileMatcher } from "../match/compile.js";
 import type { RobotsMatcher } from "../match/matcher.js";
-import { type CompiledPattern, compilePattern } from "../match/pattern.js";
+import { type CompiledPattern, compiledMatches, compilePattern } from "../match/pattern.js";
 import type { GroupSource } from "../match/select-groups.js";
-import { pathOf } from "../match/url-path.js";
+import { readPath } from "../match/url-path.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import {
   type AgentUsageLines,
   type ContentSignalLine,
   type ContentUsageRule,
-  matchesPath,
   usageLinesFor,
 } from "./robots-rules.js";
 import {
@@ -239,7 +238,7 @@ class CompiledUsage implements UsageMatcher {
   }
 
   preferences(url: string, options: UsageCheckOptions = {}): UsagePreferences {
-    const path = pathOf(url);
+    const path = readPath(url);
     let allowed: boolean;
     if (options.allowed !== undefined) allowed = options.allowed;
     else {
@@ -253,7 +252,7 @@ class CompiledUsage implements UsageMatcher {
       const rules = this.lines.contentUsage;
       for (let i = 0; i < rules.length; i++) {
         const len = rules[i]!.pattern.length;
-        if (len < best || !matchesPath(this.#patterns[i]!, path)) continue;
+        if (len < best || !compiledMatches(this.#patterns[i]!, path)) continue;
         if (len > best) {
           best = len;
           matched.length = 0;

@@ -6,7 +6,7 @@
  * only splits the page's inputs and bounds how much one edit recomputes.
  */
 
-import { agentsToCompare, type VerdictChange, VerdictComparer } from "../diff/diff-robots.js";
+import { listAgentsToCompare, type VerdictChange, VerdictComparer } from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
 import { compileMatcher } from "../match/compile.js";
 import { encodeUtf8 } from "../parse/bytes.js";
@@ -106,7 +106,7 @@ export function computeDiff(
   agents: readonly string[],
   urls: readonly string[],
 ): DiffOutcome {
-  const compared = agentsToCompare([before, after], agents.length > 0 ? agents : undefined);
+  const compared = listAgentsToCompare([before, after], agents.length > 0 ? agents : undefined);
   const comparer = new VerdictComparer(before, after, compared);
   const targets = [...urls];
   const listed = new Set(urls);

@@ -14,7 +14,7 @@ import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import { groupDigits } from "../protocol/size-limit.js";
 import type { CrawlerStatus, ReportSource } from "../report/crawler-report.js";
-import { crawlerReport } from "../report/crawler-report.js";
+import { reportCrawlers } from "../report/crawler-report.js";
 import { agentList, computeDiff, MAX_AGENTS, MAX_URLS, urlList } from "./engine.js";
 import { encodeState, type PageState } from "./fragment.js";
 
@@ -108,7 +108,7 @@ export async function computeSlow(state: PageState): Promise<SlowResult> {
   };
   const t1 = performance.now();
   const doc = parseDocument(bytes, { profile: state.profile });
-  const report = crawlerReport(doc.robots);
+  const report = reportCrawlers(doc.robots);
   const rows = report.crawlers.map((e) => ({
     name: e.crawler.name,
     token: e.crawler.token,

@@ -15,7 +15,7 @@
 import * as http from "node:http";
 import { createInterface } from "node:readline";
 import { createNodeTransport, RobotsClient, type RobotsStore } from "../../src/node.js";
-import { redisStore } from "../../src/redis.js";
+import { createRedisStore } from "../../src/redis.js";
 import { loopbackLookup } from "../fetch-servers.js";
 
 // node --test runs every file under dist/test: without its configuration
@@ -36,7 +36,7 @@ const config = JSON.parse(process.env.FLEET_WORKER) as {
   store?: "redis" | "none";
 };
 
-const store = redisStore({
+const store = createRedisStore({
   url: config.redisUrl,
   prefix: config.prefix,
   // Generous on a loaded machine (a slow answer must not pass for an

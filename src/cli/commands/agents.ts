@@ -13,15 +13,15 @@ import {
   type CrawlerInfo,
 } from "../../data/crawlers.js";
 import { compileMatcher } from "../../match/compile.js";
-import { crawlDelay } from "../../match/directives.js";
+import { readCrawlDelay } from "../../match/directives.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import {
   type CrawlerReportEntry,
-  crawlerReport,
   type ReportSource,
+  reportCrawlers,
 } from "../../report/crawler-report.js";
 import { tokenFindings } from "../../report/crawler-tokens.js";
-import { type ContentSignal, contentSignals } from "../../usage/content-signals.js";
+import { type ContentSignal, readContentSignals } from "../../usage/content-signals.js";
 import { disallowsEverything } from "../access.js";
 import { formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
@@ -246,7 +246,7 @@ export const agentsCommand: Command = {
     });
     // Other agents are those the whole list does not know, whatever --category shows.
     const operatorRules = values["operator-rules"] === true;
-    const full = crawlerReport(robots, CRAWLERS, { operatorRules });
+    const full = reportCrawlers(robots, CRAWLERS, { operatorRules });
     const shown = full.crawlers
       .filter((e) => only === null || only.has(e.crawler.category))
       .map(
@@ -264,7 +264,7 @@ export const agentsCommand: Command = {
     const anyOther = compileMatcher(robots, "*");
     const anyRoot = anyOther.check("/");
     const anyGroups = anyOther.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0);
-    const anySignals = contentSignals(robots, "*");
+    const anySignals = readContentSignals(robots, "*");
     const usage = agentsUsage(robots, [
       ...new Set(shown.map((e) => e.crawler.token).filter((t) => t !== "")),
       "*",
@@ -281,7 +281,7 @@ export const agentsCommand: Command = {
           line: anyRoot.line,
           source: anyOther.source,
           groupLines: anyGroups,
-          crawlDelay: crawlDelay(robots, "*") ?? null,
+          crawlDelay: readCrawlDelay(robots, "*") ?? null,
           contentSignals: anySignals,
         },
         reading: operatorRules ? "operator-rules" : "reference",

@@ -6,7 +6,7 @@
  */
 import { createInterface } from "node:readline";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
-import { pathOf } from "../../match/url-path.js";
+import { readPath } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
@@ -249,7 +249,7 @@ function disallowAll(m: RobotsMatcher, url: string): Verdict {
     source: "none",
     groups: [],
     agent: m.agent,
-    path: pathOf(url),
+    path: readPath(url),
   };
 }
 

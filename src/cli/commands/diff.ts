@@ -6,9 +6,9 @@
  */
 import { createInterface } from "node:readline";
 import {
-  agentsToCompare,
   type DiffAgent,
   type DiffSide,
+  listAgentsToCompare,
   type VerdictChange,
   VerdictComparer,
 } from "../../diff/diff-robots.js";
@@ -151,7 +151,7 @@ export const diffCommand: Command = {
       parseRobotsTxt(failed ? DISALLOW_ALL_BODY : r.bytes, { profile: context.profile });
     const before = robotsOf(oldReading, oldFailed);
     const after = robotsOf(newReading, newFailed);
-    const agents = agentsToCompare(
+    const agents = listAgentsToCompare(
       [
         oldFailed ? robotsOf(oldReading, false) : before,
         newFailed ? robotsOf(newReading, false) : after,

@@ -7,7 +7,7 @@
 import { parseDocument } from "../../explain/document.js";
 import { createExplainer, printable, type UrlExplanation } from "../../explain/explain-url.js";
 import type { MatchedRule } from "../../match/compile.js";
-import { pathOf } from "../../match/url-path.js";
+import { readPath } from "../../match/url-path.js";
 import { disallowsEverything } from "../access.js";
 import { agentOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
@@ -174,7 +174,7 @@ function underOperatorRules(
   }
   return {
     url,
-    path: pathOf(url),
+    path: readPath(url),
     agent,
     allowed: true,
     line: 0,
@@ -196,7 +196,7 @@ function underOperatorRules(
 function fetchFailed(url: string, agent: string): UrlExplanation {
   return {
     url,
-    path: pathOf(url),
+    path: readPath(url),
     agent,
     allowed: false,
     line: 0,

@@ -4,7 +4,7 @@
  * read, truncation, cache lifetime, and a summary of the parsed file.
  */
 import { validateProductToken } from "../../match/agent-token.js";
-import { crawlDelay } from "../../match/directives.js";
+import { readCrawlDelay } from "../../match/directives.js";
 import type { RobotsSnapshot } from "../../node.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
@@ -53,7 +53,7 @@ function summary(robots: RobotsTxt, agent: string | undefined, base: string) {
     for (const a of g.agents) if (!agents.includes(a.value)) agents.push(a.value);
   }
   const rules = robots.groups.reduce((n, g) => n + g.rules.length, 0);
-  const delay = agent === undefined ? undefined : crawlDelay(robots, agent);
+  const delay = agent === undefined ? undefined : readCrawlDelay(robots, agent);
   return {
     lines: robots.lineCount,
     groups: robots.groups.length,

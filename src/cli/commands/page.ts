@@ -5,9 +5,9 @@
  * and the page is fetched only when it allows the URL.
  */
 
-import type { RuleOrigin } from "../../page/combine.js";
-import type { PagePolicy, PageRulesResult } from "../../page.js";
-import type { HeadRead } from "../../page-io/read-head.js";
+import type { RuleOrigin } from "../../page-rules/combine.js";
+import type { PagePolicy, PageRulesResult } from "../../page-rules.js";
+import type { HeadRead } from "../../page-rules-io/read-head.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { type UsagePreferences, usagePreferences } from "../../usage/usage-preferences.js";
@@ -188,7 +188,7 @@ async function runForUrl(
     agent,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
-  const { fetchPageRules } = await import("../../page.js");
+  const { fetchPageRules } = await import("../../page-rules.js");
   let r: PageRulesResult;
   try {
     r = await fetchPageRules(url, { client, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
@@ -286,7 +286,7 @@ async function runForFile(
   format: "text" | "json",
   headers: [string, string][],
 ) {
-  const page = await import("../../page.js");
+  const page = await import("../../page-rules.js");
   const { bytes: body } = await readBodyArg(arg);
   const head = page.readHeadMetas(body);
   const fromHeaders = page.readPageRuleHeaders(headers);
@@ -294,7 +294,7 @@ async function runForFile(
     ...fromHeaders.statements,
     ...page.readPageRuleMetas(head.metas.map((m) => [m.name, m.content] as const)),
   ];
-  const policy = page.pagePolicy(statements, agent);
+  const policy = page.combinePageRules(statements, agent);
   const usage = usagePreferences({ headers });
   if (format === "json") {
     const json = {

@@ -18,8 +18,9 @@
  * - legacy1996: 401/403 mean full disallow (the 1996 draft §3.2); a temporary
  *   failure defers visits, i.e. disallows, until the file can be fetched.
  */
+
+import type { CachedCopy, CachedEntry } from "../cache/entry-codec.js";
 import type { Profile } from "../protocol/profile.js";
-import type { CachedCopy, CachedEntry } from "./entry-codec.js";
 
 const HOUR = 3_600_000;
 /** Google: disallow everything this long after the first failure. */

@@ -151,7 +151,7 @@ function apply(st: State, rule: PageRule, origin: RuleOrigin): void {
 }
 
 /** Combine the statements that apply to `agent` (a product token) into one policy. */
-export function pagePolicy(
+export function combinePageRules(
   statements: Iterable<PageStatement>,
   agent: string,
   options: PolicyOptions = {},

@@ -12,15 +12,15 @@
  * the index does. The deciding line is that rule's line; the verdict is
  * "disallowed" only when it is a disallow with priority > 0.
  */
-import { compiledSlot, type RobotsTxt } from "../parse/parse-robots-txt.js";
-import type { ParsedGroup } from "../parse/rule-table.js";
-import type { Group } from "../parse/types.js";
-import { hasIndexHtmlRule } from "../protocol/index-html.js";
-import { type MatchCache, NO_COPY } from "./match-cache.js";
-import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "./matcher.js";
-import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "./rule-index.js";
-import { type GroupSource, globalGroups, namedGroups, sourceOf } from "./select-groups.js";
-import { locatePath, locatePathLazyEnd, notAString, type PathSpan, pathOf } from "./url-path.js";
+import { compiledSlot, type RobotsTxt } from "../../parse/parse-robots-txt.js";
+import type { ParsedGroup } from "../../parse/rule-table.js";
+import type { Group } from "../../parse/types.js";
+import { hasIndexHtmlRule } from "../../protocol/index-html.js";
+import { type MatchCache, NO_COPY } from "../match-cache.js";
+import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "../matcher.js";
+import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "../rule-index.js";
+import { type GroupSource, globalGroups, namedGroups, sourceOf } from "../select-groups.js";
+import { locatePath, locatePathLazyEnd, notAString, type PathSpan, readPath } from "../url-path.js";
 
 /** An index compiled for one group selection of a file, kept on the RobotsTxt. */
 interface CachedIndex {
@@ -245,7 +245,7 @@ export class TrieMatcher implements RobotsMatcher {
   }
 
   check(url: string): Verdict {
-    const path = pathOf(url);
+    const path = readPath(url);
     const ix = this.#index;
     const v = this.#decide(url);
     const id = v >> 1;

@@ -1,0 +1,265 @@
+/**
+ * Page rules for a URL, as a crawler meets them: robots.txt first (through
+ * the access-method client, docs/protocol.md#access-method), and the page
+ * only when robots.txt allows it. A disallowed page is never requested, so
+ * its X-Robots-Tag and meta tags are never seen: the outcome says so rather
+ * than reporting the defaults. Each redirect target is checked the same way
+ * before it is requested.
+ *
+ * The page is requested through the client's own transport, under the same
+ * redirect address rule as its robots.txt fetches (docs/protocol.md#redirects):
+ * a page on a public address cannot redirect the crawler into its own
+ * network. The transport removes the Content-Encoding (the one decoder) and
+ * hands over the header field lines as received, so one X-Robots-Tag line's
+ * crawler scope never carries into the next.
+ */
+import type { AccessCheck, RobotsClient } from "../client/robots-client.js";
+import { ipLiteral, RedirectGuard } from "../fetch/address-class.js";
+import { planDecoding } from "../fetch/content-encoding.js";
+import { requestOnce, untilAborted } from "../fetch/fetch-robots-txt.js";
+import type { TransportResponse } from "../fetch/transport.js";
+import { combinePageRules, type PagePolicy } from "../page-rules/combine.js";
+import {
+  type PageSourceProblem,
+  type PageStatement,
+  readPageRuleHeaders,
+  readPageRuleMetas,
+} from "../page-rules/statements.js";
+import { DEFAULT_HEAD_BYTES, type HeadRead, HeadReader } from "./read-head.js";
+
+export interface PageFetchOptions {
+  /** Checks robots.txt; its product token and User-Agent are used for the page too. */
+  readonly client: RobotsClient;
+  /** Bytes of the (decoded) body read at most while looking for the head's end. Default 1 MiB. */
+  readonly headBytes?: number;
+  /** The whole page request, redirects included. Default 15000 ms. */
+  readonly timeoutMs?: number;
+  /** Redirects followed. Default 5 (as for robots.txt, docs/protocol.md#access-method). */
+  readonly maxRedirects?: number;
+  /** The clock for unavailable_after. Default Date.now. */
+  readonly now?: () => number;
+}
+
+export type PageFetch =
+  /** robots.txt disallows the URL (or a redirect target): the page was not requested. */
+  | { readonly kind: "disallowed"; readonly url: string; readonly check: AccessCheck }
+  | {
+      readonly kind: "fetched";
+      readonly url: string;
+      readonly status: number;
+      readonly contentType: string | null;
+      /** Response header field lines as received, names lowercased. */
+      readonly headers: ReadonlyArray<readonly [string, string]>;
+      /** The head's robots metas; null when the body is not HTML or was not read. */
+      readonly head: HeadRead | null;
+      /** Set when the body could not be read to the head's end (reset, bad encoding, timeout). */
+      readonly bodyError: string | null;
+      readonly check: AccessCheck;
+    }
+  /** No response (network error, timeout, too many redirects, bad redirect). */
+  | {
+      readonly kind: "failed";
+      readonly url: string;
+      readonly reason: string;
+      readonly check: AccessCheck;
+    };
+
+export interface PageRulesResult {
+  /** The URL asked about. */
+  readonly url: string;
+  /** Redirects followed, each checked against robots.txt before it was requested. */
+  readonly redirects: readonly string[];
+  readonly fetch: PageFetch;
+  /** Null unless the page was fetched: unseen rules are not defaults. */
+  readonly policy: PagePolicy | null;
+  readonly statements: readonly PageStatement[];
+  readonly problems: readonly PageSourceProblem[];
+}
+
+/** The response's field lines as received, or its joined fields when the transport has no lines. */
+function fieldLines(res: TransportResponse): ReadonlyArray<readonly [string, string]> {
+  if (res.fieldLines !== undefined) return res.fieldLines;
+  const out: [string, string][] = [];
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.push([k, v]);
+  return out;
+}
+
+function header(headers: ReadonlyArray<readonly [string, string]>, name: string): string | null {
+  for (const [k, v] of headers) if (k === name) return v;
+  return null;
+}
+
+/** Is this an HTML response (or one that does not say)? */
+function isHtml(contentType: string | null): boolean {
+  if (contentType === null) return true;
+  const t = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  return t === "text/html" || t === "application/xhtml+xml";
+}
+
+async function readHead(
+  res: TransportResponse,
+  limit: number,
+  signal: AbortSignal,
+): Promise<{ head: HeadRead | null; error: string | null }> {
+  if (res.decoded !== true) {
+    const plan = planDecoding(res.headers["content-encoding"]);
+    if (plan.codings.length > 0) {
+      res.cancel();
+      return {
+        head: null,
+        error: `the transport did not remove Content-Encoding ${JSON.stringify(plan.encoding)}`,
+      };
+    }
+  }
+  const reader = new HeadReader(limit);
+  let error: string | null = null;
+  const read = async () => {
+    for await (const chunk of res.body) if (reader.write(chunk)) break;
+  };
+  try {
+    await untilAborted(read(), signal);
+  } catch (err) {
+    error = reason(err);
+  } finally {
+    res.cancel();
+  }
+  return { head: reader.end(), error };
+}
+
+/** Fetch what a page says about itself, after robots.txt allows it. */
+export async function fetchPageRules(
+  url: string,
+  options: PageFetchOptions,
+): Promise<PageRulesResult> {
+  const { client } = options;
+  const maxRedirects = options.maxRedirects ?? 5;
+  const headBytes = options.headBytes ?? DEFAULT_HEAD_BYTES;
+  const setup = client.fetchSetup();
+  const guard = new RedirectGuard(setup);
+  const total = new AbortController();
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timer = setTimeout(
+    () => total.abort(new PageTimeout(`the page did not arrive within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  const redirects: string[] = [];
+  let target = url;
+  let fetched: PageFetch;
+  try {
+    for (;;) {
+      // Throws a RobotsError for a malformed or non-http(s) URL: a programmer error.
+      const check = await client.check(target);
+      if (!check.allowed) {
+        fetched = { kind: "disallowed", url: target, check };
+        break;
+      }
+      const failed = (why: string): PageFetch => ({
+        kind: "failed",
+        url: target,
+        reason: why,
+        check,
+      });
+      const targetUrl = new URL(target);
+      const before = guard.beforeHop(targetUrl);
+      if (before !== null) {
+        fetched = failed(before);
+        break;
+      }
+      let res: TransportResponse;
+      try {
+        res = await requestOnce(setup.transport, targetUrl, {
+          userAgent: client.userAgent,
+          accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+          total,
+          connectTimeoutMs: setup.connectTimeoutMs,
+          maxBodyBytes: headBytes,
+          allowAddress: guard.allowAddress,
+        });
+      } catch (err) {
+        fetched = failed(guard.refusedByTransport(err) ?? reason(err));
+        break;
+      }
+      const refused = guard.answered(res.remoteAddress ?? ipLiteral(targetUrl.hostname));
+      if (refused !== null) {
+        res.cancel();
+        fetched = failed(refused);
+        break;
+      }
+      const headers = fieldLines(res);
+      const location = header(headers, "location");
+      if (res.status >= 300 && res.status < 400 && location !== null) {
+        res.cancel();
+        let next: URL;
+        try {
+          next = new URL(location, target);
+        } catch {
+          fetched = failed("the redirect's Location is not a URL");
+          break;
+        }
+        if (next.protocol !== "http:" && next.protocol !== "https:") {
+          fetched = failed(`a redirect to ${next.protocol} URL`);
+          break;
+        }
+        if (redirects.length >= maxRedirects) {
+          fetched = failed(`more than ${maxRedirects} redirects`);
+          break;
+        }
+        target = next.href;
+        redirects.push(target);
+        continue;
+      }
+      const contentType = header(headers, "content-type");
+      let head: HeadRead | null = null;
+      let bodyError: string | null = null;
+      if (isHtml(contentType) && res.status >= 200 && res.status < 300) {
+        const read = await readHead(res, headBytes, total.signal);
+        head = read.head;
+        bodyError = read.error;
+      } else {
+        res.cancel();
+      }
+      fetched = {
+        kind: "fetched",
+        url: target,
+        status: res.status,
+        contentType,
+        headers,
+        head,
+        bodyError,
+        check,
+      };
+      break;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (fetched.kind !== "fetched") {
+    return { url, redirects, fetch: fetched, policy: null, statements: [], problems: [] };
+  }
+  const fromHeaders = readPageRuleHeaders(fetched.headers);
+  const statements = [
+    ...fromHeaders.statements,
+    ...readPageRuleMetas((fetched.head?.metas ?? []).map((m) => [m.name, m.content] as const)),
+  ];
+  const policy = combinePageRules(
+    statements,
+    client.productToken,
+    options.now === undefined ? {} : { now: options.now },
+  );
+  return { url, redirects, fetch: fetched, policy, statements, problems: fromHeaders.problems };
+}
+
+class PageTimeout extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TimeoutError";
+  }
+}
+
+function reason(err: unknown): string {
+  const e = err as { name?: string; code?: string; message?: string };
+  if (e.name === "TimeoutError" || e.name === "FetchTimeout" || e.name === "AbortError") {
+    return "timed out";
+  }
+  return e.code === undefined ? String(e.message ?? err) : `${e.code}: ${e.message ?? ""}`.trim();
+}

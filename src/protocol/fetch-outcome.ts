@@ -1,0 +1,32 @@
+/**
+ * The vocabulary of one robots.txt fetch's outcome (docs/protocol.md#status-codes,
+ * #caching): why a fetch found no robots.txt, why it counts as a server
+ * error, and the response headers caching reads. Defined here, below both
+ * src/fetch (which produces outcomes) and src/cache (which stores them).
+ */
+
+/** Response headers that matter for caching. */
+export interface CacheHeaders {
+  readonly cacheControl?: string;
+  readonly expires?: string;
+  readonly date?: string;
+  readonly retryAfter?: string;
+}
+
+/** Why a fetch found no robots.txt (RFC 9309 §2.3.1.3). */
+export type UnavailableReason =
+  | "status"
+  | "too-many-redirects"
+  | "redirect-loop"
+  | "bad-redirect"
+  | "private-address";
+
+/** Why a fetch counts as a server error (RFC 9309 §2.3.1.4, docs/protocol.md#access-method). */
+export type UnreachableReason =
+  | "status"
+  | "dns"
+  | "refused"
+  | "reset"
+  | "timeout"
+  | "invalid-response"
+  | "network";

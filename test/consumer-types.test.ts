@@ -1,0 +1,95 @@
+/**
+ * The published types as a user's TypeScript sees them: a small consumer
+ * file, importing the package by its name through the `exports` map, is
+ * compiled with tsc (nodenext, strict). It holds what the README promises:
+ * `await using client = new RobotsClient(…)`, a classifier that wraps
+ * `classifyAddress`, the factories of every entry, and one `RobotsError`
+ * class whichever entry it is imported from.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { REPO_ROOT } from "./helpers/shared.js";
+
+const CONSUMER = `
+import { parseRobotsTxt, RobotsError, readCrawlDelay } from "robots-exclusion";
+import { type CrawleeCrawler, RobotsError as CrawleeError, respectRobots } from "robots-exclusion/crawlee";
+import { RobotsError as FetchError, createFetchTransport } from "robots-exclusion/fetch";
+import {
+  type AddressClassifier,
+  classifyAddress,
+  createNodeTransport,
+  RobotsClient,
+  RobotsError as NodeError,
+} from "robots-exclusion/node";
+import { combinePageRules, parseXRobotsTag, RobotsError as PageError } from "robots-exclusion/page-rules";
+import { createRedisStore, RobotsError as RedisError } from "robots-exclusion/redis";
+
+// A classifier that also keeps the crawler out of one public range.
+const strict: AddressClassifier = (address) =>
+  address.startsWith("203.0.113.") ? "private" : classifyAddress(address);
+
+export async function crawl(url: string): Promise<boolean> {
+  await using client = new RobotsClient("ExampleBot/1.0", {
+    classifyAddress: strict,
+    transport: createNodeTransport(),
+  });
+  return client.isAllowed(url);
+}
+
+export const sameClass: (typeof RobotsError)[] = [CrawleeError, FetchError, NodeError, PageError, RedisError];
+// Types of their own: no crawlee types are needed to compile against /crawlee.
+export const wire = <C extends CrawleeCrawler>(crawler: C): C =>
+  respectRobots(crawler, new RobotsClient("ExampleBot/1.0"), { turns: true });
+export const delay: number | undefined = readCrawlDelay(parseRobotsTxt(""), "a");
+export const index: boolean = combinePageRules(parseXRobotsTag("noindex"), "a").index;
+export const transport = createFetchTransport(fetch);
+export const store = () => createRedisStore({ url: "redis://127.0.0.1:6379" });
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    lib: ["ES2022", "DOM", "esnext.disposable"],
+    types: ["node"],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+  },
+  files: ["consumer.ts"],
+};
+
+test("a consumer compiles against the published types (await using, classifyAddress, every entry)", () => {
+  // Inside the package, so the consumer imports it by name (a self-reference).
+  const dir = mkdtempSync(path.join(REPO_ROOT, "dist", "consumer-"));
+  try {
+    writeFileSync(path.join(dir, "consumer.ts"), CONSUMER);
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
+    const tsc = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+    const r = spawnSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+    assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("RobotsError is one class across the entries at run time", async () => {
+  const entries = ["index.js", "node.js", "fetch-entry.js", "redis.js", "page-rules.js", "crawlee.js"];
+  const classes = await Promise.all(
+    entries.map(
+      async (e) =>
+        (
+          (await import(pathToFileURL(path.join(REPO_ROOT, "dist", "src", e)).href)) as {
+            RobotsError: unknown;
+          }
+        ).RobotsError,
+    ),
+  );
+  for (const c of classes) assert.equal(c, classes[0]);
+  assert.equal(typeof classes[0], "function");
+});
