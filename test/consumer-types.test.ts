@@ -79,7 +79,14 @@ test("a consumer compiles against the published types (await using, classifyAddr
 });
 
 test("RobotsError is one class across the entries at run time", async () => {
-  const entries = ["index.js", "node.js", "fetch-entry.js", "redis.js", "page-rules.js", "crawlee.js"];
+  const entries = [
+    "index.js",
+    "node.js",
+    "fetch-entry.js",
+    "redis.js",
+    "page-rules.js",
+    "crawlee.js",
+  ];
   const classes = await Promise.all(
     entries.map(
       async (e) =>
