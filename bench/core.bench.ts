@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- core`: parse + compile throughput, checks per second on
- * compiled matchers, retained memory and the docs/protocol.md#worst-cases, for
+ * compiled matchers, retained memory and the docs/protocol.md#worst-case, for
  * this library and robots-parser@3 (what npm users pick today), measured in
  * the same run on the same workload (core/workloads.ts) by the measures of
  * core/measures.ts. Timings are printed, never asserted. The targets:

@@ -1,29 +1,21 @@
 /**
- * The core (parse, match, lint, explain, diff) runs in browsers too: no
+ * The core (test/helpers/core.ts) runs in browsers too: no
  * `node:` imports, no runtime dependencies, and no RegExp built at run time
  * (patterns come from strangers; docs/protocol.md#matching "Worst case").
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { CORE } from "./helpers/core.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
-const CORE_DIRS = [
-  "src/parse",
-  "src/match",
-  "src/lint",
-  "src/explain",
-  "src/diff",
-  "src/report",
-  "src/data",
-  "src/page-rules",
-  "src/usage",
-];
+const CORE_DIRS = CORE.map((c) => `src/${c}`);
 
 function sources(dir: string): string[] {
   const abs = path.join(REPO_ROOT, dir);
   if (!existsSync(abs)) return [];
+  if (!statSync(abs).isDirectory()) return [abs];
   return readdirSync(abs, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".ts"))
     .map((f) => path.join(abs, f));

@@ -1,8 +1,9 @@
 /**
- * src/explain: the explanation of a verdict (docs/protocol.md#deciding-line) — groups (§4), the
- * deciding rule and why the others lost (§5), and "what if" notes for the
- * google profile's leniencies (§2.6, §2.7), cut agent tokens (§3) and the
- * 500 KiB limit (§8).
+ * src/explain: the explanation of a verdict (docs/protocol.md#deciding-line) — groups
+ * (#choosing-rules), the deciding rule and why the others lost (#matching),
+ * and "what if" notes for the google profile's leniencies (#key-and-value,
+ * #directive-keys), cut agent tokens (#groups) and the 500 KiB limit
+ * (#size-limit).
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

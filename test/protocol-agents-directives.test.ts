@@ -1,4 +1,4 @@
-/** docs/protocol.md#choosing-rules (product tokens for callers), §7 (everything else in the file), §9 (profiles). */
+/** docs/protocol.md#choosing-rules (product tokens for callers), docs/protocol.md#other-directives (everything else in the file), docs/protocol.md#profiles. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
@@ -91,7 +91,7 @@ describe("protocol.md#other-directives: sitemaps and other directives", () => {
       ],
     );
   });
-  test("crawl-delay per agent with §4 group selection, fractional allowed", () => {
+  test("crawl-delay per agent with the group selection of rules, fractional allowed", () => {
     assert.equal(readCrawlDelay(robots, "slowbot"), 2.5);
     assert.equal(readCrawlDelay(robots, "otherbot"), 10);
     assert.equal(

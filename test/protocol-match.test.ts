@@ -1,4 +1,4 @@
-/** docs/protocol.md#choosing-rules (choosing the rules), §5 (matching a URL) and §6 (explaining a verdict). */
+/** docs/protocol.md#choosing-rules, docs/protocol.md#matching (matching a URL) and docs/protocol.md#deciding-line (explaining a verdict). */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, isAllowed, parseRobotsTxt, readPath, selectGroups } from "../src/index.js";

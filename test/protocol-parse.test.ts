@@ -1,4 +1,4 @@
-/** docs/protocol.md#parsing (parsing a body) and §3 (groups). */
+/** docs/protocol.md#parsing (parsing a body) and docs/protocol.md#groups. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { MAX_LINE_BYTES, parseRobotsTxt } from "../src/index.js";

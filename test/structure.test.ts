@@ -1,8 +1,8 @@
 /**
  * The folder rules of src/: data flows one way,
  * so no two folders import each other, directly or through others; the core
- * (parse, match, lint, explain, diff, report, protocol, data, and the error
- * type they throw) imports nothing outside the core; and no module exports
+ * (test/helpers/core.ts, the list the README states) imports nothing outside
+ * the core; and no module exports
  * mutable state (`export let`, or an exported object that code mutates);
  * each file holds one concept, so none grows past 800 lines.
  */
@@ -10,22 +10,11 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { CORE as CORE_LIST, coreInReadme } from "./helpers/core.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 const SRC = path.join(REPO_ROOT, "src");
-const CORE = new Set([
-  "parse",
-  "match",
-  "lint",
-  "explain",
-  "diff",
-  "report",
-  "protocol",
-  "data",
-  "usage",
-  "page-rules",
-  "errors.ts",
-]);
+const CORE = new Set(CORE_LIST);
 
 interface Source {
   /** Path relative to src/, with forward slashes. */
@@ -65,6 +54,11 @@ test("src has the folders these rules are about", () => {
   const folders = new Set(sources.map((s) => folderOf(s.rel)));
   for (const f of CORE) assert.ok(folders.has(f), `src/${f} is missing`);
   assert.ok(sources.length >= 40, `found ${sources.length} source files`);
+});
+
+test("the README names exactly the core these rules hold", () => {
+  const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  assert.deepEqual(coreInReadme(readme).sort(), [...CORE].sort());
 });
 
 test("no import cycle between folders of src", () => {

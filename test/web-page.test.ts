@@ -96,7 +96,7 @@ test("file://: the page works with no server; live fetch is off and says why", a
   await page.close();
 });
 
-test("lint: every finding at its line with its fix, as lintRobotsTxt reports it (docs/protocol.md#parsing-§7)", async () => {
+test("lint: every finding at its line with its fix, as lintRobotsTxt reports it (docs/protocol.md#directive-keys, #other-directives)", async () => {
   const text =
     "User-agent: *\nDissallow: /tmp/\nDisallow /nocolon\nAllow: /ok\nCrawl-delay: 10\n\nUser-agent: Googlebot\nDisallow: /a\nNoindex: /b\nSitemap: /relative.xml\n";
   const page = await open();

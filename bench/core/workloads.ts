@@ -3,7 +3,7 @@
  * preloaded: ours gets the bytes, robots-parser the same bytes decoded as
  * UTF-8, which is what its API takes), the checks of
  * ../shared/conformance/checks-corpus.jsonl.gz, the URLs crawled on 1,225
- * of those sites (../shared/corpus/urls), and the docs/protocol.md#worst-cases.
+ * of those sites (../shared/corpus/urls), and the docs/protocol.md#worst-case.
  * robots-parser answers `undefined` for a URL outside the robots.txt
  * origin, so every URL is rewritten to `http://example.com` + its path
  * (docs/protocol.md#matching) and both libraries get the very same strings.

@@ -1,9 +1,10 @@
 /**
  * Why a URL is allowed or disallowed for a crawler (docs/protocol.md#deciding-line): the verdict,
- * the groups that applied and why (§4), the deciding line in context with its
- * pattern as written and as normalised (§2.8), the other matching rules and
- * why they lost (§5), and notes when a lenient reading (typos, missing colon,
- * a cut agent token) or the size limit (§8) changed the outcome. Library code:
+ * the groups that applied and why (#choosing-rules), the deciding line in
+ * context with its pattern as written and as normalised (#rule-values), the
+ * other matching rules and why they lost (#matching), and notes when a
+ * lenient reading (typos, missing colon, a cut agent token) or the size
+ * limit (#size-limit) changed the outcome. Library code:
  * never throws on any file or URL, and no `node:` imports.
  */
 import { compileMatcher, type MatchedRule, type RobotsMatcher } from "../match/compile.js";

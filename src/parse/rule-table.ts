@@ -66,7 +66,8 @@ export class RuleTable {
   /**
    * Every rule's normalised pattern, concatenated (ASCII only). It never
    * holds `#` or NUL (a `#` starts a comment and a NUL ends the line,
-   * docs/protocol.md#parsing), the two characters that end a URL's path (§5): the
+   * docs/protocol.md#parsing), the two characters that end a URL's path
+   * (docs/protocol.md#path-to-match): the
    * matcher's walk relies on that to find a path's end only when needed.
    */
   readonly text: string;

@@ -1,7 +1,7 @@
 /**
- * What a rule can decide (docs/protocol.md#matching): an empty pattern matches every path
+ * What a rule can decide (docs/protocol.md#empty-patterns): an empty pattern matches every path
  * with priority 0, and priority 0 never disallows, so an empty `Disallow:`
- * allows everything (it can still be the reported deciding line, §6). The
+ * allows everything (it can still be the reported deciding line, docs/protocol.md#deciding-line). The
  * matcher, the crawler report, explain and the linter read it from here.
  */
 

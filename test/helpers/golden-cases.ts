@@ -22,7 +22,7 @@ export interface GoldenCase {
   readonly stdin?:
     | { readonly file: string }
     | { readonly text: () => string; readonly about: string };
-  /** Run only when this command exists (commands owned by other engineers). */
+  /** The command this case exercises; its cases fail, never skip, when it cannot run. */
   readonly needs?: string;
 }
 

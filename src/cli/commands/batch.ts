@@ -1,5 +1,5 @@
 /**
- * `robots batch`: the batch protocol of ../shared/conformance/README.md.
+ * `robots batch`: the JSON Lines batch protocol (`robots batch --help`).
  * Streams JSON Lines: one input object per robots.txt, one output line per
  * input line, in order. Agents pass through verbatim (docs/protocol.md#choosing-rules). Each body
  * is parsed once per input line; matchers are compiled once per agent.
