@@ -495,7 +495,8 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   }
 
   async turnsBlockedMs(origin: string): Promise<number> {
-    const left = await this.#send(["PTTL", originKeys(this.prefix, origin).block]);
+    const key = originKeys(this.prefix, origin).block;
+    const left = await this.#send(key, false, ["PTTL", key]);
     if (typeof left !== "number" || !Number.isFinite(left)) {
       throw storeError("store-failed", "PTTL answered a non-number");
     }

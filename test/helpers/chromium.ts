@@ -21,7 +21,7 @@ export const PAGE_FILE = path.join(REPO_ROOT, "dist/web/robots-tester.html");
  * Without the background-networking flags Chromium reaches out to Google
  * hosts on start; this machine refuses them and the tests would see them.
  */
-const ARGS = [
+export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -48,7 +48,7 @@ export async function launchBrowser(
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ARGS,
+      args: CHROMIUM_ARGS,
       colorScheme: options.colorScheme ?? "light",
       viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     });

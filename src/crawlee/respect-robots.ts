@@ -1,0 +1,379 @@
+/**
+ * robots.txt for a crawlee 3.x crawler, decided by a RobotsClient
+ * (docs/protocol.md#access-method) instead of crawlee's own reading.
+ *
+ * Everything is wired on the one crawler instance through the seams crawlee
+ * itself uses, never by patching crawlee's modules or prototypes:
+ *
+ * - `respectRobotsTxtFile` is switched on and `getRobotsTxtFileForUrl` is
+ *   overridden, so crawlee's own check before each request (and in
+ *   `addRequests`) asks the client, and a disallowed request takes crawlee's
+ *   skip path (`onSkippedRequest` with reason `robotsTxt`, never fetched);
+ * - `enqueueLinksWithCrawlDepth` (what every crawling context's
+ *   `enqueueLinks` calls) decides all of a page's links with one
+ *   `isAllowedMany` and hands crawlee the verdicts as its `robotsTxtFile`;
+ * - a pre-navigation hook waits the URL's turn (`waitForTurn`: Crawl-delay,
+ *   Retry-After) and a post-navigation hook, run before crawlee's own, reports
+ *   every status (`reportResponse`); a context's `sendRequest` does both too,
+ *   which is how a BasicCrawler (no navigation of its own) requests pages.
+ *
+ * crawlee is never imported: the entry works on the instance it is given, so
+ * it loads nothing when crawlee is absent.
+ */
+import type { RobotsClient } from "../client/robots-client.js";
+import { RobotsError } from "../errors.js";
+
+/** The options of respectRobots(). */
+export interface RespectRobotsOptions {
+  /**
+   * Each navigation (and each `sendRequest`) waits its turn for the URL's
+   * origin with `client.waitForTurn` and reports the response's status with
+   * `client.reportResponse`, so Crawl-delay is kept and a 429 or 503 backs
+   * the origin off. Default true; false leaves pacing to crawlee.
+   */
+  readonly turns?: boolean;
+}
+
+/**
+ * The public face of a crawlee 3.x crawler (BasicCrawler and its
+ * subclasses: HttpCrawler, CheerioCrawler, PlaywrightCrawler, …): what the
+ * type checker can see; respectRobots() checks the members it overrides
+ * when it is called.
+ */
+export interface CrawleeCrawler {
+  run(...args: never[]): Promise<unknown>;
+  addRequests(...args: never[]): Promise<unknown>;
+}
+
+/** What crawlee's robots.txt checks call on the object getRobotsTxtFileForUrl returns. */
+interface VerdictFile {
+  isAllowed(url: string, userAgent?: string): boolean;
+}
+
+type Hook = (context: NavigationContext, navigationOptions?: unknown) => unknown;
+
+interface NavigationContext {
+  readonly request: { readonly url: string };
+  readonly response?: unknown;
+}
+
+interface HandlerContext {
+  readonly request: { readonly url: string };
+  sendRequest?: (overrides?: { url?: string | URL }) => Promise<unknown>;
+}
+
+interface EnqueueOptions {
+  readonly urls?: readonly (string | { readonly url: string })[];
+  readonly baseUrl?: string;
+  readonly [key: string]: unknown;
+}
+
+/** The members of crawlee's BasicCrawler this integration overrides or reads (protected in crawlee's types). */
+interface CrawlerSeams {
+  respectRobotsTxtFile: boolean | { userAgent?: string };
+  getRobotsTxtFileForUrl: (url: string) => Promise<VerdictFile | undefined>;
+  enqueueLinksWithCrawlDepth: (
+    options: EnqueueOptions,
+    request: unknown,
+    queue: unknown,
+  ) => Promise<unknown>;
+  _runRequestHandler: (context: HandlerContext) => Promise<void>;
+  preNavigationHooks?: Hook[];
+  postNavigationHooks?: Hook[];
+  /** HttpCrawler's last step before the socket (an instance property). */
+  _requestAsBrowser?: (
+    options: { readonly url: string | URL },
+    session: unknown,
+  ) => Promise<unknown>;
+  readonly navigationTimeoutMillis?: number;
+  readonly running?: boolean;
+  readonly log?: { warning(message: string, data?: Record<string, unknown>): void };
+}
+
+/** Marks the crawlers respectRobots() has wired, on the instance itself. */
+const WIRED = Symbol.for("robots-exclusion.crawlee");
+
+/**
+ * Makes `crawler` obey robots.txt as `client` reads it, and returns it.
+ * Call it once, before `crawler.run()`.
+ *
+ * - Every request is decided by `client` right before it runs; a disallowed
+ *   one is skipped the way crawlee skips requests (its `onSkippedRequest`
+ *   gets `{ url, reason: "robotsTxt" }`) and is never fetched.
+ * - `addRequests` and every `enqueueLinks` drop disallowed URLs (reported the
+ *   same way).
+ * - robots.txt comes from `client`: one fetch per origin per lifetime,
+ *   4xx allow, 5xx and unreachable disallow, fleet-wide with a shared store
+ *   (docs/protocol.md#status-codes).
+ * - Unless `options.turns` is false, each navigation waits its turn
+ *   (Crawl-delay, Retry-After) and its status is reported to `client`.
+ *
+ * Throws RobotsError (`invalid-argument`) when `crawler` is not a crawlee
+ * 3.x crawler, is running or is already wired, or `client` is not a
+ * RobotsClient; `invalid-option` for a bad option.
+ */
+export function respectRobots<C extends CrawleeCrawler>(
+  crawler: C,
+  client: RobotsClient,
+  options: RespectRobotsOptions = {},
+): C {
+  const seams = crawlerSeams(crawler);
+  checkClient(client);
+  const turns = turnsOption(options);
+
+  seams.respectRobotsTxtFile = { userAgent: client.productToken };
+  seams.getRobotsTxtFileForUrl = async (url) => {
+    // crawlee asks this file about `url` itself (its check before a
+    // request and in addRequests), so the file knows that one verdict.
+    return verdictFile(new Map([[url, await decide(client, url, seams)]]));
+  };
+
+  const enqueue = seams.enqueueLinksWithCrawlDepth.bind(crawler);
+  seams.enqueueLinksWithCrawlDepth = async (enqueueOptions, request, queue) => {
+    const verdicts = await decideLinks(client, enqueueOptions, seams);
+    return enqueue(
+      {
+        ...enqueueOptions,
+        robotsTxtFile: verdictFile(verdicts),
+        respectRobotsTxtFile: { userAgent: client.productToken },
+      },
+      request,
+      queue,
+    );
+  };
+
+  if (turns) wireTurns(seams, crawler, client);
+  Object.defineProperty(crawler, WIRED, { value: true });
+  return crawler;
+}
+
+function crawlerSeams(crawler: unknown): CrawlerSeams {
+  const c = crawler as (Partial<CrawlerSeams> & { [WIRED]?: boolean }) | null;
+  if (
+    c === null ||
+    typeof c !== "object" ||
+    typeof c.getRobotsTxtFileForUrl !== "function" ||
+    typeof c.enqueueLinksWithCrawlDepth !== "function" ||
+    typeof c._runRequestHandler !== "function" ||
+    !("respectRobotsTxtFile" in c)
+  ) {
+    throw new RobotsError(
+      "invalid-argument",
+      "respectRobots takes a crawlee 3.x crawler (BasicCrawler, HttpCrawler, CheerioCrawler, PlaywrightCrawler, …)",
+    );
+  }
+  if (c[WIRED] === true) {
+    throw new RobotsError("invalid-argument", "respectRobots was already called on this crawler");
+  }
+  if (c.running === true) {
+    throw new RobotsError("invalid-argument", "call respectRobots before crawler.run()");
+  }
+  return c as CrawlerSeams;
+}
+
+function checkClient(client: unknown): void {
+  const c = client as Partial<RobotsClient> | null;
+  if (
+    c === null ||
+    typeof c !== "object" ||
+    typeof c.isAllowed !== "function" ||
+    typeof c.isAllowedMany !== "function" ||
+    typeof c.waitForTurn !== "function" ||
+    typeof c.reportResponse !== "function" ||
+    typeof c.productToken !== "string"
+  ) {
+    throw new RobotsError(
+      "invalid-argument",
+      'respectRobots takes a RobotsClient: new RobotsClient("ExampleBot/1.0 (+https://example.com/bot)") from robots-exclusion/node',
+    );
+  }
+}
+
+function turnsOption(options: unknown): boolean {
+  if (options === null || typeof options !== "object") {
+    throw new RobotsError("invalid-option", "respectRobots options must be an object");
+  }
+  const turns = (options as RespectRobotsOptions).turns;
+  if (turns !== undefined && typeof turns !== "boolean") {
+    throw new RobotsError("invalid-option", "options.turns must be true or false");
+  }
+  return turns ?? true;
+}
+
+/** crawlee's robotsTxtFile for a set of decided URLs: any other URL is disallowed. */
+function verdictFile(verdicts: ReadonlyMap<string, boolean>): VerdictFile {
+  return { isAllowed: (url) => verdicts.get(url) === true };
+}
+
+/**
+ * The client's verdict on a URL crawlee is about to request or add. A URL
+ * the client cannot decide (not http or https, malformed, or the client is
+ * closed) is disallowed, never allowed by default.
+ */
+async function decide(client: RobotsClient, url: string, seams: CrawlerSeams): Promise<boolean> {
+  try {
+    return await client.isAllowed(url);
+  } catch (error) {
+    seams.log?.warning(`robots.txt could not decide ${JSON.stringify(url)}: skipped`, {
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    return false;
+  }
+}
+
+/**
+ * The verdicts on a page's links, keyed as crawlee's enqueueLinks will ask
+ * (each URL resolved against `baseUrl`, as it makes its requests). Links
+ * robots.txt does not govern (not http or https: mailto:, javascript:…)
+ * are left to crawlee's own filters, which keep only http and https.
+ */
+async function decideLinks(
+  client: RobotsClient,
+  options: EnqueueOptions,
+  seams: CrawlerSeams,
+): Promise<Map<string, boolean>> {
+  const verdicts = new Map<string, boolean>();
+  const urls = Array.isArray(options.urls) ? options.urls : [];
+  const http: string[] = [];
+  for (const source of urls) {
+    const raw = typeof source === "string" ? source : source?.url;
+    if (typeof raw !== "string") continue;
+    let href: URL;
+    try {
+      href = new URL(raw, options.baseUrl);
+    } catch {
+      continue; // crawlee drops what does not parse
+    }
+    if (href.protocol === "http:" || href.protocol === "https:") http.push(href.href);
+    else verdicts.set(href.href, true);
+  }
+  if (http.length === 0) return verdicts;
+  let allowed: boolean[];
+  try {
+    allowed = await client.isAllowedMany(http);
+  } catch (error) {
+    seams.log?.warning("robots.txt could not decide a page's links: none enqueued", {
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    allowed = [];
+  }
+  for (let i = 0; i < http.length; i++) verdicts.set(http[i]!, allowed[i] === true);
+  return verdicts;
+}
+
+/**
+ * How late after its turn a navigation may leave before it takes a new
+ * one: crawlee's first request of a process loads its HTTP stack between
+ * the hook and the socket (seconds on a loaded machine), and a request
+ * that late would arrive too close to the next turn's.
+ */
+const LATE_MS = 100;
+
+/** Waits each navigation's turn and reports each response's status. */
+function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): void {
+  if (Array.isArray(seams.preNavigationHooks) && Array.isArray(seams.postNavigationHooks)) {
+    /** When the turn of each navigation in flight ended, by URL (HTTP crawlers only). */
+    const turnEnded = new Map<string, number>();
+    const http = typeof seams._requestAsBrowser === "function";
+    // Last before the request: the user's hooks may take time of their own.
+    seams.preNavigationHooks.push(async ({ request }) => {
+      await client.waitForTurn(request.url);
+      if (http) turnEnded.set(request.url, Date.now());
+    });
+    // First after the response: crawlee's own hooks throw for some statuses.
+    seams.postNavigationHooks.unshift(async ({ request, response }) => {
+      const seen = responseStatus(response);
+      if (seen !== null) await report(client, seen.url ?? request.url, seen, seams);
+    });
+    if (http) {
+      // HttpCrawler and its subclasses: the last step before the socket.
+      const send = seams._requestAsBrowser!;
+      seams._requestAsBrowser = async (requestOptions, session) => {
+        const url = String(requestOptions.url);
+        const ended = turnEnded.get(url);
+        turnEnded.delete(url);
+        if (ended === undefined || Date.now() - ended > LATE_MS) {
+          // Never sent after crawlee gave up on the navigation.
+          const limit = seams.navigationTimeoutMillis;
+          await client.waitForTurn(
+            url,
+            typeof limit === "number" && limit > 0 ? { signal: AbortSignal.timeout(limit) } : {},
+          );
+        }
+        return send(requestOptions, session);
+      };
+    }
+  }
+  const run = seams._runRequestHandler.bind(crawler);
+  seams._runRequestHandler = (context) => {
+    const send = context.sendRequest;
+    if (typeof send === "function") {
+      context.sendRequest = async (overrides) => {
+        const url = String(overrides?.url ?? context.request.url);
+        await client.waitForTurn(url);
+        const response = await send(overrides);
+        const seen = responseStatus(response);
+        if (seen !== null) await report(client, seen.url ?? url, seen, seams);
+        return response;
+      };
+    }
+    return run(context);
+  };
+}
+
+interface SeenResponse {
+  readonly status: number;
+  readonly url: string | null;
+  readonly headers: Record<string, string | readonly string[] | undefined>;
+}
+
+/**
+ * Status, final URL and headers of a navigation's response: got's
+ * (HttpCrawler, sendRequest: `statusCode`, `url`, `headers`) or a browser's
+ * (Playwright and Puppeteer: `status()`, `url()`, `headers()`).
+ */
+function responseStatus(response: unknown): SeenResponse | null {
+  if (response === null || typeof response !== "object") return null;
+  const r = response as Record<string, unknown>;
+  if (typeof r.statusCode === "number") {
+    return {
+      status: r.statusCode,
+      url: typeof r.url === "string" ? r.url : null,
+      headers: isHeaders(r.headers) ? r.headers : {},
+    };
+  }
+  if (typeof r.status === "function") {
+    const status: unknown = r.status.call(response);
+    if (typeof status !== "number") return null;
+    const url: unknown = typeof r.url === "function" ? r.url.call(response) : null;
+    const headers: unknown = typeof r.headers === "function" ? r.headers.call(response) : null;
+    return {
+      status,
+      url: typeof url === "string" ? url : null,
+      headers: isHeaders(headers) ? headers : {},
+    };
+  }
+  return null;
+}
+
+function isHeaders(
+  value: unknown,
+): value is Record<string, string | readonly string[] | undefined> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+async function report(
+  client: RobotsClient,
+  url: string,
+  seen: SeenResponse,
+  seams: CrawlerSeams,
+): Promise<void> {
+  try {
+    await client.reportResponse(url, seen.status, seen.headers);
+  } catch (error) {
+    // A response from a URL the client cannot read changes no origin's turns.
+    seams.log?.warning(`could not report the status of ${JSON.stringify(url)}`, {
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
