@@ -14,7 +14,7 @@
  * libraries know, it follows re-exports to the declarations, and it marks
  * what has no doc comment as "(undocumented)".
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,6 +51,21 @@ export function apiEntries(): ApiEntry[] {
     report: key === "." ? pkg.name : `${pkg.name}-${key.slice(2).replaceAll("/", "-")}`,
     dts: path.join(ROOT, target.types),
   }));
+}
+
+/**
+ * api-extractor cannot read `export =`, which the robots-parser drop-in's
+ * CommonJS declarations use (robots-parser's shape). Such an entry is read
+ * through a copy of its declarations (self-contained: it imports nothing)
+ * with `export default` in place of `export =`: the same function and
+ * namespace.
+ */
+function readableDts(entry: ApiEntry, tempFolder: string): ApiEntry {
+  if (!entry.dts.endsWith(".d.cts")) return entry;
+  const text = readFileSync(entry.dts, "utf8");
+  const shim = path.join(tempFolder, `${entry.report}.d.ts`);
+  writeFileSync(shim, text.replace(/^export = (\w+);$/m, "export default $1;"));
+  return { ...entry, dts: shim };
 }
 
 /** Only the report is wanted: the surface's shape, not lint of the doc comments. */
@@ -115,8 +130,8 @@ export interface ApiCheck {
  * mode), else compare with etc/ and leave it untouched.
  */
 export function checkApiReports(write = false): ApiCheck {
-  const entries = apiEntries();
   const tempFolder = mkdtempSync(path.join(tmpdir(), "api-report-"));
+  const entries = apiEntries().map((e) => readableDts(e, tempFolder));
   const changed: string[] = [];
   const errors: string[] = [];
   mkdirSync(REPORT_FOLDER, { recursive: true });
