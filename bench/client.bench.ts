@@ -20,7 +20,7 @@
  * after gc, every part made on first read read), against the client's
  * estimate (src/client/retained-size.ts) that maxBytes is charged with:
  * the corpus's median-size file on 400 origins, and the whole corpus
- * (/work/shared/corpus, one origin per file, in batches of 2,000).
+ * (../shared/corpus, one origin per file, in batches of 2,000).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,5 +1,5 @@
 /**
- * refusePrivateOrigins (docs/fetching.md "Non-public origins"): a crawler of
+ * refusePrivateOrigins (docs/fetching.md "The request"): a crawler of
  * the public web gets "disallowed", with the reason in check(), for a URL
  * whose host is a non-public address, without any request; a host name
  * that resolves to a non-public address gets no request either. Real

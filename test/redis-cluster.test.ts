@@ -64,7 +64,7 @@ describe("Redis Cluster: keys and slots", () => {
     const store = fresh();
     const origins = Array.from({ length: 48 }, (_, i) => `http://o${i}.cluster.test`);
     for (const origin of origins) {
-      // Every script and command of an origin: entry, lease and turn.
+      // Every script and command of an origin: entry, lease, turn and back-off block.
       await store.set(origin, sampleEntry(origin, body("User-agent: *\nDisallow: /x\n")));
       const token = await store.acquireLease(origin, 60_000);
       assert.ok(token);
@@ -81,12 +81,14 @@ describe("Redis Cluster: keys and slots", () => {
         .filter((i) => i >= 0);
       assert.equal(holders.length, 1, `${origin}: entry on one node`);
       const node = perNode[holders[0]!]!;
-      assert.ok(node.includes(keys.lease) && node.includes(keys.turn), `${origin}: one node`);
+      for (const key of [keys.lease, keys.turn, keys.block]) {
+        assert.ok(node.includes(key), `${origin}: ${key} on the entry's node`);
+      }
     }
     for (const [i, keys] of perNode.entries()) {
       assert.ok(keys.length > 0, `master ${i} holds some origins' keys`);
     }
-    assert.equal(perNode.flat().length, origins.length * 3);
+    assert.equal(perNode.flat().length, origins.length * 4);
     assert.equal(store.state, "ok");
     assert.equal(store.stats.errors, 0);
   });

@@ -67,7 +67,7 @@ export interface RobotsClientOptions extends FetchLimitOptions {
    * `"private-origin"`). A host name is fetched only from a public address:
    * one that resolves to a non-public address gets no request, and its
    * robots.txt counts as unreachable (a server error: disallowed while it
-   * lasts, docs/fetching.md "Non-public origins"). Default false.
+   * lasts, docs/fetching.md "The request"). Default false.
    */
   readonly refusePrivateOrigins?: boolean;
 }

@@ -206,6 +206,13 @@ export async function fetchPageRules(
           fetched = failed(`more than ${maxRedirects} redirects`);
           break;
         }
+        // A redirect to a refused address is refused before its robots.txt
+        // is asked for: no request at all reaches that address.
+        const refusedNext = guard.beforeHop(next);
+        if (refusedNext !== null) {
+          fetched = { kind: "failed", url: next.href, reason: refusedNext, check };
+          break;
+        }
         target = next.href;
         redirects.push(target);
         continue;
