@@ -7,8 +7,7 @@
  * the cluster cannot start, startRedisCluster() throws: the tests fail
  * loudly, never skip.
  */
-import { spawn } from "node:child_process";
-import { type RedisServer, startRedis } from "./redis-server.js";
+import { type RedisServer, runCommand, startRedis } from "./redis-server.js";
 
 export interface RedisCluster {
   readonly nodes: readonly RedisServer[];
@@ -20,18 +19,7 @@ export interface RedisCluster {
 }
 
 function redisCli(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("redis-cli", args, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, out }));
-  });
+  return runCommand("redis-cli", args);
 }
 
 export async function startRedisCluster(masters = 3): Promise<RedisCluster> {

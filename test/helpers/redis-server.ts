@@ -38,7 +38,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function run(cmd: string, args: string[]): Promise<{ code: number | null; out: string }> {
+/** Runs a command to its end: its exit code and its stdout and stderr together. */
+export function runCommand(
+  cmd: string,
+  args: string[],
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -59,9 +63,13 @@ async function waitReady(port: number, child: ChildProcess, log: () => string): 
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`redis-server exited (${child.exitCode ?? child.signalCode}): ${log()}`);
     }
-    const { out } = await run("redis-cli", ["-h", "127.0.0.1", "-p", String(port), "PING"]).catch(
-      () => ({ out: "" }),
-    );
+    const { out } = await runCommand("redis-cli", [
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(port),
+      "PING",
+    ]).catch(() => ({ out: "" }));
     // A server with requirepass answers NOAUTH: it is up.
     if (/^(PONG|NOAUTH)/.test(out.trim())) return;
     await new Promise((r) => setTimeout(r, 50));
@@ -142,7 +150,7 @@ export async function startRedis(extraArgs: string[] = []): Promise<RedisServer>
       child?.kill("SIGCONT");
     },
     cli: async (...args: string[]) => {
-      const { code, out } = await run("redis-cli", [
+      const { code, out } = await runCommand("redis-cli", [
         "-h",
         "127.0.0.1",
         "-p",
