@@ -31,6 +31,7 @@ import { compileMatcher, type RobotsMatcher } from "../src/match/compile.js";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { loopbackLookup, startServer } from "../test/fetch-servers.js";
+import { usedMemory } from "../test/helpers/memory.js";
 import { findShared } from "./core/workloads.js";
 
 const require = createRequire(import.meta.url);
@@ -215,17 +216,6 @@ export async function run(): Promise<void> {
   await retained();
 }
 
-/** Heap + external after full collections, with time for Node to free collected buffers' external memory. */
-async function used(gc: () => void): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
-
 /**
  * Cache `bodies` (one origin each) in one client with room for all, read
  * every lazy part, and return the measured growth and the estimate.
@@ -245,7 +235,7 @@ async function cacheAll(
       maxEntries: bodies.length,
       transport: createNodeTransport({ lookup: loopbackLookup }),
     });
-    const base = await used(gc);
+    const base = await usedMemory(gc);
     for (let i = 0; i < bodies.length; i++) {
       const origin = `http://o${i}.mem.test:${server.port}`;
       const links = PATHS.map((p) => `${origin}${p}`);
@@ -257,7 +247,7 @@ async function cacheAll(
         void [robots.directives.length, robots.orphanRules.length];
       }
     }
-    const measured = (await used(gc)) - base;
+    const measured = (await usedMemory(gc)) - base;
     const estimated = client.cached.bytes;
     await client.close();
     return { measured, estimated };

@@ -15,6 +15,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
 import { loopbackLookup, startServer } from "./fetch-servers.js";
+import { usedMemory } from "./helpers/memory.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -77,21 +78,7 @@ const SHAPES: readonly { name: string; origins: number; body: (o: number) => str
   },
 ];
 
-/**
- * Heap + external after full collections. Node frees the external memory of
- * collected buffers after the collection, on its own schedule: a short
- * pause between collections lets it go, or memory already released would
- * still be counted.
- */
-async function used(): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
+const used = () => usedMemory(gc);
 
 describe("maxBytes bounds heap + external (docs/protocol.md#caching)", () => {
   for (const shape of SHAPES) {
