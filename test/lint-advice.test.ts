@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { compileMatcher } from "../src/match/compile.js";
+import { readCrawlDelay } from "../src/match/directives.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 
 function findings(body: string, id: string) {
@@ -116,6 +117,15 @@ describe("values crawlers skip", () => {
     assert.equal(d.line, 2);
     assert.match(d.message, /"abc" is not a number of seconds/);
     assert.deepEqual(findings("User-agent: Bingbot\nCrawl-delay: 10\n", "invalid-crawl-delay"), []);
+  });
+
+  test("Crawl-delay: 10a says crawlers differ and names the delay the client reads", () => {
+    const body = "User-agent: Bingbot\nCrawl-delay: 10a\n";
+    const [d] = findings(body, "invalid-crawl-delay");
+    assert.ok(d !== undefined);
+    assert.match(d.message, /some crawlers .* ignore this line, others .* wait 10 s/);
+    assert.equal(readCrawlDelay(parseRobotsTxt(body), "Bingbot"), 10);
+    assert.match(d.fix ?? "", /"Crawl-delay: 10"/);
   });
 
   test("a pattern with a space: %20 for one path, a line each for two", () => {

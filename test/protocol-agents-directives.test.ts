@@ -99,6 +99,19 @@ describe("protocol.md#other-directives: sitemaps and other directives", () => {
       undefined,
     );
   });
+  test("crawl-delay: the number a value starts with; the first line with one wins", () => {
+    const read = (v: string) =>
+      readCrawlDelay(parseRobotsTxt(`User-agent: a\nCrawl-delay: ${v}`), "a");
+    assert.equal(read("10a"), 10);
+    assert.equal(read("+3"), 3);
+    assert.equal(read(".5"), 0.5);
+    assert.equal(read("7 seconds"), 7);
+    assert.equal(read("-1"), undefined);
+    assert.equal(
+      readCrawlDelay(parseRobotsTxt("User-agent: a\nCrawl-delay: x\nCrawl-delay: 4\n"), "a"),
+      4,
+    );
+  });
   test("request-rate with units", () => {
     assert.deepEqual(readRequestRate(robots, "otherbot"), { requests: 1, seconds: 5, line: 4 });
     assert.deepEqual(readRequestRate(parseRobotsTxt("User-agent: *\nRequest-rate: 3/1m"), "x"), {

@@ -7,6 +7,7 @@
  * (`wp-login.php` → `/wp-login.php`), or removed; never to `/`.
  */
 import { CRAWLERS } from "../data/crawlers.js";
+import { delaySeconds, isPlainDelay } from "../protocol/crawl-delay.js";
 
 /**
  * File extensions that also look like top-level domains (`wp-login.php`,
@@ -253,16 +254,27 @@ export function describeSpacedPattern(
 }
 
 /**
- * Crawl-delay is a number of seconds (docs/protocol.md#other-directives); crawlers that honour it
- * skip any other value. Returns the finding for `value`, or undefined.
+ * Crawl-delay is a number of seconds (docs/protocol.md#other-directives).
+ * Returns the finding for a value that is not exactly one, or undefined.
+ * A value that starts with a number is read by some crawlers (this
+ * toolkit's client among them) and skipped by others; say both.
  */
 export function describeCrawlDelay(value: string): { message: string; fix: string } | undefined {
-  if (/^[0-9]+(?:\.[0-9]+)?$/.test(value)) return undefined;
+  if (isPlainDelay(value)) return undefined;
+  const fix = 'write a number of seconds, e.g. "Crawl-delay: 10"';
+  if (value.trim() === "") return { message: "the Crawl-delay line has no value", fix };
+  const seconds = delaySeconds(value);
+  const quoted = JSON.stringify(value);
+  if (seconds === undefined) {
+    return {
+      message: `${quoted} is not a number of seconds: crawlers that honour Crawl-delay ignore this line`,
+      fix,
+    };
+  }
   return {
     message:
-      value === ""
-        ? "the Crawl-delay line has no value"
-        : `${JSON.stringify(value)} is not a number of seconds: crawlers that honour Crawl-delay ignore this line`,
-    fix: 'write a number of seconds, e.g. "Crawl-delay: 10"',
+      `${quoted} is not a plain number of seconds: some crawlers that honour Crawl-delay ignore this line, ` +
+      `others (this toolkit's client among them) wait ${seconds} s`,
+    fix: `write a number of seconds: "Crawl-delay: ${seconds}"`,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Directive } from "../parse/types.js";
+import { delaySeconds } from "../protocol/crawl-delay.js";
 import { selectGroups } from "./select-groups.js";
 
 /** Every directive with `key` (case-insensitive) in the groups that apply to `agent`, in file order. */
@@ -20,17 +21,14 @@ export function readDirectives(
   return out;
 }
 
-function firstNumber(value: string): number | undefined {
-  const m = /^[+]?(\d+(?:\.\d*)?|\.\d+)/.exec(value.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-/** `Crawl-delay` in seconds (fractional allowed) for `agent`, or undefined. The first valid one wins. */
+/**
+ * `Crawl-delay` in seconds (fractional allowed) for `agent`, or undefined:
+ * the number a value starts with (src/protocol/crawl-delay.ts); the first
+ * line with one wins.
+ */
 export function readCrawlDelay(robots: RobotsTxt, agent: string): number | undefined {
   for (const d of readDirectives(robots, agent, "crawl-delay")) {
-    const n = firstNumber(d.value);
+    const n = delaySeconds(d.value);
     if (n !== undefined) return n;
   }
   return undefined;
