@@ -181,5 +181,16 @@ export async function run(): Promise<void> {
       "Re-parse row: parse + compile + isAllowed per check, on every 8th corpus check. " +
       "The end-to-end row and each worst case's first check include building the trie nodes checks reach.",
   );
+  const met = (ok: boolean): string => (ok ? "met" : "NOT MET");
+  const checksRatio = check.checksOurs / check.checksPeer;
+  const compileRatio = parse.msPeerParse / parse.msParseCompile;
+  const slowest = Math.max(...worst.map((r) => r.ours));
+  const slowestFirst = Math.max(...worst.map((r) => r.first));
+  console.log(
+    `\nguards: corpus checks ${x(checksRatio, 1)} robots-parser (≥ 20×): ${met(checksRatio >= 20)}; ` +
+      `parse + compile ${x(compileRatio)} (≥ 2×): ${met(compileRatio >= 2)}; ` +
+      `worst case ${fmtMs(slowest)} per check (< 10 ms): ${met(slowest < 10)} ` +
+      `(slowest first check, building the trie nodes it reaches: ${fmtMs(slowestFirst)})`,
+  );
   if (sinkValue() === -1) console.log("");
 }
