@@ -368,6 +368,19 @@ export function runStoreTroubleSuite(): void {
         },
       ],
       [
+        // Older versions wrote it for a refused redirect (everything
+        // allowed); that is a server error now (docs/protocol.md#redirects).
+        'a fresh "no robots.txt" copy with reason private-address',
+        (o) => {
+          const e = sampleEntry(o, new Uint8Array(0), Date.now());
+          return {
+            ...e,
+            error: null,
+            good: { ...e.good!, kind: "unavailable", status: 301, reason: "private-address" },
+          };
+        },
+      ],
+      [
         "an entry with a retry due in a year",
         (o) => {
           const e = sampleEntry(o, new Uint8Array(3), Date.now());

@@ -59,7 +59,7 @@ describe("redirects from a public address into non-public space are refused", ()
     return startServer(serveText(RULES), "127.0.0.2");
   }
 
-  it("to an IP literal: refused as unavailable, nothing sent", async () => {
+  it("to an IP literal: refused as unreachable, nothing sent, everything disallowed", async () => {
     const target = await inner();
     const site = await startServer((_q, res) =>
       res.writeHead(301, { location: `${target.origin}/robots.txt` }).end(),
@@ -69,13 +69,31 @@ describe("redirects from a public address into non-public space are refused", ()
         userAgent: UA,
         classifyAddress: PUBLIC_LOOPBACK,
       });
-      assert.equal(r.kind, "unavailable");
-      assert.equal(r.kind === "unavailable" && r.reason, "private-address");
-      assert.match(r.kind === "unavailable" ? r.message : "", /127\.0\.0\.2/);
+      assert.equal(r.kind, "unreachable");
+      assert.equal(r.kind === "unreachable" && r.reason, "refused");
+      assert.equal(r.kind === "unreachable" && r.code, "ERR_ADDRESS_REFUSED");
+      assert.match(r.kind === "unreachable" ? r.message : "", /non-public address 127\.0\.0\.2/);
+      assert.deepEqual(
+        r.redirects.map((h) => h.to),
+        [`${target.origin}/robots.txt`],
+      );
       assert.equal(target.hits(), 0);
+
+      // The client: a server error, so nothing on the site is allowed, not
+      // even what the target's rules would allow; the reason is visible.
       const client = new RobotsClient(UA, { classifyAddress: PUBLIC_LOOPBACK });
-      const c = await client.check(`${site.origin}/private/x`);
-      assert.equal(c.source.basis, "no-robots-txt");
+      const c = await client.check(`${site.origin}/public/x`);
+      assert.equal(c.allowed, false);
+      assert.equal(c.source.basis, "server-error-disallow");
+      assert.equal(c.source.serverError?.reason, "refused");
+      assert.match(c.source.serverError?.message ?? "", /127\.0\.0\.2.*allowPrivateRedirects/);
+      assert.equal(c.source.serverError?.attempts, 1);
+      const snap = await client.robots(site.origin);
+      assert.equal(snap.robots, null);
+      assert.equal(snap.entry.good, null, "no copy: nothing read as no robots.txt");
+      assert.equal(snap.entry.error?.reason, "refused");
+      assert.equal(target.hits(), 0, "the client did not go there either");
+      assert.equal(site.hits(), 2, "one fetch each: fetchRobotsTxt and the client");
     } finally {
       await Promise.all([site.close(), target.close()]);
     }
@@ -91,7 +109,8 @@ describe("redirects from a public address into non-public space are refused", ()
         userAgent: UA,
         classifyAddress: PUBLIC_LOOPBACK,
       });
-      assert.equal(r.kind === "unavailable" && r.reason, "private-address");
+      assert.equal(r.kind === "unreachable" && r.reason, "refused");
+      assert.equal(r.kind === "unreachable" && r.code, "ERR_ADDRESS_REFUSED");
       assert.equal(target.hits(), 0);
     } finally {
       await Promise.all([site.close(), target.close()]);
@@ -113,11 +132,20 @@ describe("redirects from a public address into non-public space are refused", ()
         classifyAddress: PUBLIC_LOOPBACK,
         transport: createNodeTransport({ lookup: toInner as never }),
       });
-      assert.equal(r.kind === "unavailable" && r.reason, "private-address");
+      assert.equal(r.kind === "unreachable" && r.reason, "refused");
+      assert.equal(r.kind === "unreachable" && r.code, "ERR_ADDRESS_REFUSED");
       assert.match(
-        r.kind === "unavailable" ? r.message : "",
+        r.kind === "unreachable" ? r.message : "",
         /intranet\.test resolves to 127\.0\.0\.2/,
       );
+      const client = new RobotsClient(UA, {
+        classifyAddress: PUBLIC_LOOPBACK,
+        transport: createNodeTransport({ lookup: toInner as never }),
+      });
+      const c = await client.check(`${site.origin}/public/x`);
+      assert.equal(c.allowed, false);
+      assert.equal(c.source.basis, "server-error-disallow");
+      assert.match(c.source.serverError?.message ?? "", /intranet\.test resolves to 127\.0\.0\.2/);
       assert.equal(target.hits(), 0);
     } finally {
       await Promise.all([site.close(), target.close()]);

@@ -42,12 +42,14 @@ export interface EntryBounds {
 /** Longest message or redirect URL kept from a store (a bound on what a bad store can make us hold). */
 const MAX_TEXT = 8192;
 
+// A copy with any other reason is invalid, a miss that is fetched again:
+// that includes `private-address`, which older versions wrote for a refused
+// redirect (everything allowed) and which is now a server error.
 const UNAVAILABLE_REASONS: ReadonlySet<string> = new Set<UnavailableReason>([
   "status",
   "too-many-redirects",
   "redirect-loop",
   "bad-redirect",
-  "private-address",
 ]);
 const UNREACHABLE_REASONS: ReadonlySet<string> = new Set<UnreachableReason>([
   "status",

@@ -48,7 +48,9 @@ export interface FetchLimitOptions {
   /**
    * Follow a redirect from a public address to a non-public one (loopback,
    * private, link-local, unique-local…). Default false: such a redirect is
-   * refused as "unavailable" (docs/protocol.md#redirects).
+   * not followed and the fetch is "unreachable" (reason `refused`, code
+   * `ERR_ADDRESS_REFUSED`, the address in the message), a server error:
+   * everything disallowed while it lasts (docs/protocol.md#redirects).
    */
   readonly allowPrivateRedirects?: boolean;
   /** Which addresses are public; default classifyAddress (src/fetch/address-class.ts). Inject one to test on loopback. */
@@ -247,19 +249,18 @@ export async function fetchRobotsTxt(
   });
 
   const guard = new RedirectGuard(options);
-  // A refusal of the origin itself (publicOnly) means it was never
-  // connected to: unreachable, a server error; a redirect's refusal is
-  // "unavailable" (docs/protocol.md#redirects).
-  const refuse = (message: string): FetchUnavailable | FetchUnreachable =>
-    guard.guardsOrigin
-      ? {
-          kind: "unreachable",
-          ...common(),
-          reason: "refused",
-          message,
-          code: "ERR_ADDRESS_REFUSED",
-        }
-      : unavailable("private-address", message);
+  // A hop our address rule refuses (the origin itself under publicOnly, or
+  // a redirect from a public address into non-public space) was never
+  // connected to: unreachable, a server error, as a connection that fails.
+  // The site did answer: reading our choice not to follow as "no
+  // robots.txt" would allow everything (docs/protocol.md#redirects).
+  const refuse = (message: string): FetchUnreachable => ({
+    kind: "unreachable",
+    ...common(),
+    reason: "refused",
+    message,
+    code: "ERR_ADDRESS_REFUSED",
+  });
 
   try {
     for (;;) {

@@ -14,14 +14,14 @@ export interface CacheHeaders {
 }
 
 /** Why a fetch found no robots.txt (RFC 9309 §2.3.1.3). */
-export type UnavailableReason =
-  | "status"
-  | "too-many-redirects"
-  | "redirect-loop"
-  | "bad-redirect"
-  | "private-address";
+export type UnavailableReason = "status" | "too-many-redirects" | "redirect-loop" | "bad-redirect";
 
-/** Why a fetch counts as a server error (RFC 9309 §2.3.1.4, docs/protocol.md#access-method). */
+/**
+ * Why a fetch counts as a server error (RFC 9309 §2.3.1.4,
+ * docs/protocol.md#access-method). `refused` is a refused connection
+ * (`ECONNREFUSED`) or a hop the address rule refused before connecting
+ * (`ERR_ADDRESS_REFUSED`, docs/protocol.md#redirects).
+ */
 export type UnreachableReason =
   | "status"
   | "dns"
