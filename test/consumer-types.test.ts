@@ -1,17 +1,16 @@
 /**
  * The published types as a user's TypeScript sees them: a small consumer
- * file, importing the package by its name through the `exports` map, is
- * compiled with tsc (nodenext, strict). It holds what the README promises:
- * `await using client = new RobotsClient(…)`, a classifier that wraps
+ * file, importing the package by its name through the packed tarball's
+ * `exports` map, is compiled with tsc (nodenext, strict; helpers/consumer.ts).
+ * It holds what the README promises: `await using client = new RobotsClient(…)`, a classifier that wraps
  * `classifyAddress`, the factories of every entry, and one `RobotsError`
  * class whichever entry it is imported from.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
+import { withConsumerProject } from "./helpers/consumer.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 const CONSUMER = `
@@ -50,32 +49,12 @@ export const transport = createFetchTransport(fetch);
 export const store = () => createRedisStore({ url: "redis://127.0.0.1:6379" });
 `;
 
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    module: "nodenext",
-    moduleResolution: "nodenext",
-    lib: ["ES2022", "DOM", "esnext.disposable"],
-    types: ["node"],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: false,
-  },
-  files: ["consumer.ts"],
-};
-
-test("a consumer compiles against the published types (await using, classifyAddress, every entry)", () => {
-  // Inside the package, so the consumer imports it by name (a self-reference).
-  const dir = mkdtempSync(path.join(REPO_ROOT, "dist", "consumer-"));
-  try {
-    writeFileSync(path.join(dir, "consumer.ts"), CONSUMER);
-    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
-    const tsc = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-    const r = spawnSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
-    assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test("a consumer compiles against the published types (await using, classifyAddress, every entry)", async () => {
+  await withConsumerProject(async (project) => {
+    project.write("consumer.ts", CONSUMER);
+    const r = await project.typeCheck(["consumer.ts"]);
+    assert.equal(r.code, 0, `tsc failed:\n${r.output}`);
+  });
 });
 
 test("RobotsError is one class across the entries at run time", async () => {
