@@ -31,10 +31,10 @@ function track(server: net.Server): Set<net.Socket> {
   return sockets;
 }
 
-async function listen(server: net.Server, host = "127.0.0.1"): Promise<number> {
+async function listen(server: net.Server, host = "127.0.0.1", port = 0): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, host, 2048, () => resolve());
+    server.listen(port, host, 2048, () => resolve());
   });
   return (server.address() as net.AddressInfo).port;
 }
@@ -47,8 +47,15 @@ function closer(server: net.Server, sockets: Set<net.Socket>): () => Promise<voi
     });
 }
 
-/** An HTTP server whose handler sees every request; `host` is a loopback address (default 127.0.0.1). */
-export async function startServer(handler: Handler, host = "127.0.0.1"): Promise<TestServer> {
+/**
+ * An HTTP server whose handler sees every request; `host` is a loopback
+ * address (default 127.0.0.1), `port` a fixed one (default: any free port).
+ */
+export async function startServer(
+  handler: Handler,
+  host = "127.0.0.1",
+  port = 0,
+): Promise<TestServer> {
   let hits = 0;
   const requests: http.IncomingHttpHeaders[] = [];
   const paths: string[] = [];
@@ -58,7 +65,7 @@ export async function startServer(handler: Handler, host = "127.0.0.1"): Promise
     paths.push(req.url ?? "");
     handler(req, res);
   });
-  return serve(server, () => hits, requests, paths, host);
+  return serve(server, () => hits, requests, paths, host, port);
 }
 
 /** Listen on 127.0.0.1 and describe the server as a TestServer. */
@@ -68,9 +75,10 @@ async function serve(
   requests: TestServer["requests"],
   paths: string[],
   host = "127.0.0.1",
+  atPort = 0,
 ): Promise<TestServer> {
   const sockets = track(server);
-  const port = await listen(server, host);
+  const port = await listen(server, host, atPort);
   return {
     origin: `http://${host}:${port}`,
     port,

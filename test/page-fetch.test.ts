@@ -41,6 +41,28 @@ async function publicToPrivate(): Promise<{ inner: TestServer; outer: TestServer
   return { inner, outer };
 }
 
+/**
+ * A DNS lookup for the transport: `intranet.test` resolves to 127.0.0.2
+ * (private here), every other name to 127.0.0.1 (public here).
+ */
+const intranetLookup = (hostname: string, options: unknown, cb: (...a: unknown[]) => void) => {
+  const address = hostname === "intranet.test" ? "127.0.0.2" : "127.0.0.1";
+  if ((options as { all?: boolean }).all) cb(null, [{ address, family: 4 }]);
+  else cb(null, address, 4);
+};
+
+/** A page on 127.0.0.1 that redirects to `intranet.test` (127.0.0.2), and the server there. */
+async function publicToPrivateName(): Promise<{ inner: TestServer; outer: TestServer }> {
+  const inner = await site(
+    (_q, res) => res.writeHead(200, { "content-type": "text/html" }).end(HEAD_NOINDEX),
+    "127.0.0.2",
+  );
+  const outer = await site((_q, res) =>
+    res.writeHead(302, { location: `http://intranet.test:${inner.port}/secret` }).end(),
+  );
+  return { inner, outer };
+}
+
 /** Paths other than /robots.txt a server was asked for. */
 const pages = (s: TestServer) => s.paths.filter((p) => p !== "/robots.txt");
 
@@ -54,6 +76,93 @@ describe("fetchPageRules: one transport, one address rule", () => {
       assert.match(r.fetch.kind === "failed" ? r.fetch.reason : "", /127\.0\.0\.2.*refused/);
       assert.equal(r.policy, null, "no rules were seen, so none are reported");
       assert.deepEqual(inner.paths, [], "neither the page nor its robots.txt");
+    } finally {
+      await client.close();
+      await Promise.all([outer.close(), inner.close()]);
+    }
+  });
+
+  it("a redirect to a host name that resolves to a private address: no request there, robots.txt included", async () => {
+    const { inner, outer } = await publicToPrivateName();
+    const client = new RobotsClient(UA, {
+      classifyAddress: PUBLIC_LOOPBACK,
+      transport: createNodeTransport({ lookup: intranetLookup as never }),
+    });
+    try {
+      const r = await fetchPageRules(`${outer.origin}/page`, { client });
+      assert.equal(inner.hits(), 0, `requests reached the private address: ${inner.paths}`);
+      assert.equal(r.fetch.kind, "failed");
+      const reason = r.fetch.kind === "failed" ? r.fetch.reason : "";
+      assert.match(reason, /intranet\.test resolves to 127\.0\.0\.2/);
+      assert.match(reason, /allowPrivateRedirects enables it/);
+      assert.equal(r.fetch.url, `http://intranet.test:${inner.port}/secret`);
+      assert.equal(r.policy, null, "no rules were seen, so none are reported");
+      // The refusal belongs to this redirect, not to the origin: nothing is
+      // kept for intranet.test, and asking for it directly fetches it.
+      const direct = await client.check(`http://intranet.test:${inner.port}/x`);
+      assert.equal(direct.allowed, true);
+      assert.deepEqual(inner.paths, ["/robots.txt"]);
+    } finally {
+      await client.close();
+      await Promise.all([outer.close(), inner.close()]);
+    }
+  });
+
+  it("the same redirect under refusePrivateOrigins: refused, no request there", async () => {
+    const { inner, outer } = await publicToPrivateName();
+    const client = new RobotsClient(UA, {
+      classifyAddress: PUBLIC_LOOPBACK,
+      refusePrivateOrigins: true,
+      allowPrivateRedirects: true,
+      transport: createNodeTransport({ lookup: intranetLookup as never }),
+    });
+    try {
+      const r = await fetchPageRules(`${outer.origin}/page`, { client });
+      assert.equal(inner.hits(), 0, `requests reached the private address: ${inner.paths}`);
+      assert.equal(r.fetch.kind, "failed");
+      const reason = r.fetch.kind === "failed" ? r.fetch.reason : "";
+      assert.match(reason, /intranet\.test resolves to 127\.0\.0\.2/);
+      assert.match(reason, /refusePrivateOrigins/);
+      assert.doesNotMatch(reason, /allowPrivateRedirects/);
+      assert.equal(r.policy, null);
+    } finally {
+      await client.close();
+      await Promise.all([outer.close(), inner.close()]);
+    }
+  });
+
+  it("under refusePrivateOrigins the page request itself connects to public addresses only", async () => {
+    // rebind.test resolves to 127.0.0.1 (public here) for its robots.txt,
+    // then to 127.0.0.2 (private): the page request must not follow it there.
+    const outer = await site((_q, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end(HEAD_NOINDEX),
+    );
+    const inner = await startServer(
+      (_q, res) => res.writeHead(200, { "content-type": "text/html" }).end(HEAD_NOINDEX),
+      "127.0.0.2",
+      outer.port,
+    );
+    let lookups = 0;
+    const rebind = (_h: string, options: unknown, cb: (...a: unknown[]) => void) => {
+      const address = lookups++ === 0 ? "127.0.0.1" : "127.0.0.2";
+      if ((options as { all?: boolean }).all) cb(null, [{ address, family: 4 }]);
+      else cb(null, address, 4);
+    };
+    const client = new RobotsClient(UA, {
+      classifyAddress: PUBLIC_LOOPBACK,
+      refusePrivateOrigins: true,
+      allowPrivateRedirects: true,
+      transport: createNodeTransport({ lookup: rebind as never }),
+    });
+    try {
+      const r = await fetchPageRules(`http://rebind.test:${outer.port}/page`, { client });
+      assert.deepEqual(outer.paths, ["/robots.txt"]);
+      assert.equal(inner.hits(), 0, `requests reached the private address: ${inner.paths}`);
+      assert.equal(r.fetch.kind, "failed");
+      assert.match(
+        r.fetch.kind === "failed" ? r.fetch.reason : "",
+        /127\.0\.0\.2.*refusePrivateOrigins/,
+      );
     } finally {
       await client.close();
       await Promise.all([outer.close(), inner.close()]);

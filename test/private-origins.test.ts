@@ -97,6 +97,52 @@ describe("refusePrivateOrigins", () => {
     await plain.close();
   });
 
+  it("a refused redirect says what would let it through, in each mode", async () => {
+    const inner = await startServer(serveText(RULES), "127.0.0.2");
+    // intranet.test resolves to 127.0.0.2, other names to 127.0.0.1.
+    const lookup = (hostname: string, options: unknown, cb: (...a: unknown[]) => void) => {
+      const address = hostname === "intranet.test" ? "127.0.0.2" : "127.0.0.1";
+      if ((options as { all?: boolean }).all) cb(null, [{ address, family: 4 }]);
+      else cb(null, address, 4);
+    };
+    const targets = [`${inner.origin}/robots.txt`, `http://intranet.test:${inner.port}/robots.txt`];
+    const outer = await startServer((req, res) =>
+      res.writeHead(302, { location: targets[Number(req.url === "/name/robots.txt")]! }).end(),
+    );
+    const made: RobotsClient[] = [];
+    const messageFor = async (options: object, path: string) => {
+      const c = new RobotsClient("PublicBot/1.0", {
+        transport: createNodeTransport({ lookup: lookup as never }),
+        classifyAddress: (a: string) => (a === "127.0.0.1" ? "public" : "private"),
+        ...options,
+      });
+      made.push(c);
+      const check = await c.check(`http://public.test:${outer.port}${path}x`);
+      assert.equal(check.allowed, false);
+      assert.equal(check.source.serverError?.reason, "refused");
+      return check.source.serverError?.message ?? "";
+    };
+    try {
+      for (const path of ["/", "/name/"]) {
+        const plain = await messageFor({}, path);
+        assert.match(plain, /127\.0\.0\.2.*\(allowPrivateRedirects enables it\)/, path);
+        for (const allowPrivateRedirects of [false, true]) {
+          const strict = await messageFor(
+            { refusePrivateOrigins: true, allowPrivateRedirects },
+            path,
+          );
+          assert.match(strict, /127\.0\.0\.2/, path);
+          assert.match(strict, /refusePrivateOrigins/, path);
+          assert.doesNotMatch(strict, /allowPrivateRedirects/, path);
+        }
+      }
+      assert.equal(inner.hits(), 0, "nothing reached the private address");
+    } finally {
+      await Promise.all(made.map((c) => c.close()));
+      await Promise.all([outer.close(), inner.close()]);
+    }
+  });
+
   it("a non-boolean option is a programmer error", () => {
     assert.throws(
       () => new RobotsClient("PublicBot/1.0", { refusePrivateOrigins: "yes" as never }),

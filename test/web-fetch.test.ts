@@ -1,12 +1,15 @@
 /**
  * Live fetch in the tester page through `robots serve` (/api/fetch, docs/protocol.md#access-method), against real servers on 127.0.0.1: status, redirects and size shown,
  * the body loaded into the editor or the compare box; private addresses
- * refused unless --allow-private; requests naming another host refused.
+ * refused unless --allow-private; a redirect into private space read as a
+ * crawler reads it; requests naming another host refused.
  */
 import assert from "node:assert/strict";
 import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
+import { startTester } from "../src/cli/serve-server.js";
 import { compileMatcher, parseRobotsTxt } from "../src/index.js";
 import { startServer, type TestServer } from "./fetch-servers.js";
 import {
@@ -117,11 +120,84 @@ test("live fetch: private addresses are refused without --allow-private", async 
   for (const url of [`${origin.origin}/`, origin.origin.replace("127.0.0.1", "localhost")]) {
     const status = await fetchIn(page, url);
     assert.match(status, /^refused: /, url);
-    assert.match(status, /not a public address/, url);
+    assert.match(status, /non-public address.*unless started with --allow-private/, url);
   }
   assert.equal(origin.hits(), hits);
   assert.equal(origin.paths.length, paths);
   await page.close();
+});
+
+test("live fetch: a redirect into private space is unreachable, to an IP literal or a name", async () => {
+  // The tester in process, where 127.0.0.1 counts as public and
+  // intranet.test resolves to 127.0.0.2 (private): a public site that
+  // redirects into the user's network, once by address and once by name.
+  const inner = await startServer((_q, res) => {
+    res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n");
+  }, "127.0.0.2");
+  const byAddress = await startServer((_q, res) =>
+    res.writeHead(301, { location: `${inner.origin}/robots.txt` }).end(),
+  );
+  const byName = await startServer((_q, res) =>
+    res.writeHead(301, { location: `http://intranet.test:${inner.port}/robots.txt` }).end(),
+  );
+  const lookup = (hostname: string, options: unknown, cb: (...a: unknown[]) => void) => {
+    const address = hostname === "intranet.test" ? "127.0.0.2" : "127.0.0.1";
+    if ((options as { all?: boolean }).all) cb(null, [{ address, family: 4 }]);
+    else cb(null, address, 4);
+  };
+  const tester = await startTester({
+    port: 0,
+    host: "127.0.0.1",
+    allowPrivate: false,
+    classifyAddress: (a) => (a === "127.0.0.1" ? "public" : "private"),
+    lookup: lookup as never,
+  });
+  const base = `http://127.0.0.1:${(tester.server.address() as AddressInfo).port}/`;
+  const page = await browser.context.newPage();
+  try {
+    const answers = [];
+    for (const site of [byAddress, byName]) {
+      const r = await get(base, `/api/fetch?url=${encodeURIComponent(`${site.origin}/`)}`);
+      assert.equal(r.status, 200, r.body);
+      const a = JSON.parse(r.body);
+      assert.deepEqual([a.kind, a.reason], ["unreachable", "refused"], r.body);
+      assert.match(a.message, /^redirect from a public address .*refused/);
+      assert.match(
+        a.message,
+        /non-public address.*127\.0\.0\.2|127\.0\.0\.2, a non-public address/,
+      );
+      assert.match(a.message, /\(robots serve fetches only public addresses\)$/);
+      answers.push(a);
+    }
+    assert.match(answers[1].message, /intranet\.test resolves to 127\.0\.0\.2/);
+    // The page reads both the same: a server error, everything disallowed.
+    await page.goto(base);
+    await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+    await page.getByTestId("agents").fill("Googlebot");
+    await page.getByTestId("urls").fill("/");
+    for (const site of [byAddress, byName]) {
+      const status = await fetchIn(page, `${site.origin}/`);
+      assert.match(status, /^unreachable: server error/, status);
+      assert.match(status, /127\.0\.0\.2/, status);
+      const cell = page.locator('[data-testid="result"]');
+      assert.equal(await cell.getAttribute("data-verdict"), "disallowed");
+    }
+    // The name asked for itself: refused by the tester, not fetched.
+    const direct = await get(
+      base,
+      `/api/fetch?url=${encodeURIComponent(`http://intranet.test:${inner.port}/`)}`,
+    );
+    assert.equal(direct.status, 403);
+    assert.equal(JSON.parse(direct.body).kind, "refused");
+    assert.equal(inner.hits(), 0, "nothing reached the private address");
+  } finally {
+    await page.close();
+    await new Promise<void>((resolve) => {
+      tester.server.close(() => resolve());
+      tester.server.closeAllConnections();
+    });
+    await Promise.all([inner.close(), byAddress.close(), byName.close()]);
+  }
 });
 
 /** One raw GET to `robots serve`, with a Host header of our choosing. */

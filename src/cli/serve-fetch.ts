@@ -6,15 +6,17 @@
  * their network, so only public addresses are fetched unless `robots serve`
  * was started with --allow-private: IP-literal hosts are checked before the
  * request, names when they resolve (every hop, redirects included), so a
- * name that resolves to a private address is refused at connect time.
+ * name that resolves to a private address is refused at connect time. A
+ * non-public origin is refused (403); a redirect into non-public space is
+ * what a crawler gets for it: unreachable, everything disallowed
+ * (docs/protocol.md#redirects).
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { RobotsError } from "../errors.js";
-import { type FetchResult, fetchRobotsTxt } from "../fetch/fetch-robots-txt.js";
+import { type AddressClassifier, RedirectGuard } from "../fetch/address-class.js";
+import { type FetchResult, fetchRobotsTxtUnder } from "../fetch/fetch-robots-txt.js";
 import { createNodeTransport } from "../fetch/node-transport.js";
 import { parseHttpUrl } from "../fetch/origin.js";
-import type { Transport } from "../fetch/transport.js";
 
 /** Addresses that are not on the public internet (IANA special-purpose registries). */
 const NOT_PUBLIC = new BlockList();
@@ -61,53 +63,27 @@ export function isPublicAddress(address: string): boolean {
   return !NOT_PUBLIC.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
-const NOT_PUBLIC_CODE = "ENOTPUBLIC";
-
-function notPublic(host: string, address: string): NodeJS.ErrnoException {
-  const why = host === address ? address : `${host} resolves to ${address}, which`;
-  const err: NodeJS.ErrnoException = new Error(
-    `${why} is not a public address: robots serve fetches only public addresses unless started with --allow-private`,
-  );
-  err.code = NOT_PUBLIC_CODE;
-  return err;
-}
-
-function hostAddress(url: URL): string {
-  return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-}
-
-/** A transport that connects to public addresses only (every hop is a new request). */
-function publicOnlyTransport(): Transport {
-  const lookup: LookupFunction = (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) {
-        callback(err, "", 0);
-        return;
-      }
-      const bad = addresses.find((a) => !isPublicAddress(a.address));
-      if (bad !== undefined || addresses.length === 0) {
-        callback(notPublic(hostname, bad?.address ?? "no address"), "", 0);
-      } else if (options.all === true) {
-        callback(null, addresses);
-      } else {
-        callback(null, addresses[0]!.address, addresses[0]!.family);
-      }
-    });
-  };
-  const inner = createNodeTransport({ lookup });
-  return (request) => {
-    // Node does not call `lookup` for IP-literal hosts: check those here.
-    const host = hostAddress(request.url);
-    if (isIP(host) !== 0 && !isPublicAddress(host)) {
-      return Promise.reject(notPublic(host, host));
-    }
-    return inner(request);
-  };
-}
+/**
+ * robots serve's own rule, named in its refusals. A redirect from a public
+ * address into non-public space is refused with --allow-private too, as a
+ * crawler with default options refuses it: the flag does not lift that.
+ */
+const SERVE_RULE = {
+  origin: "robots serve fetches only public addresses unless started with --allow-private",
+  redirect: "robots serve fetches only public addresses",
+} as const;
 
 export interface FetchApiOptions {
   readonly allowPrivate: boolean;
   readonly userAgent: string;
+  /**
+   * Which addresses are public. Default: isPublicAddress, and with
+   * allowPrivate the library's classifyAddress for the redirect rule.
+   * Tests on loopback call one loopback address public.
+   */
+  readonly classifyAddress?: AddressClassifier;
+  /** The transport's DNS lookup (tests map names to loopback addresses). */
+  readonly lookup?: LookupFunction;
 }
 
 export interface FetchApiReply {
@@ -122,7 +98,26 @@ const MAX_IN_FLIGHT = 8;
 export function createFetchApi(
   options: FetchApiOptions,
 ): (url: string | null) => Promise<FetchApiReply> {
-  const transport = options.allowPrivate ? createNodeTransport() : publicOnlyTransport();
+  const transport = createNodeTransport(
+    options.lookup === undefined ? {} : { lookup: options.lookup },
+  );
+  const classify: AddressClassifier =
+    options.classifyAddress ?? ((a) => (isPublicAddress(a) ? "public" : "private"));
+  // One guard per fetch. Without --allow-private every hop must be public,
+  // checked on IP literals before the request and on the addresses a name
+  // resolves to before connecting: a refused redirect is then the outcome
+  // a crawler gets (unreachable, docs/protocol.md#redirects), whether its
+  // target is an IP literal or a name.
+  const guard = (): RedirectGuard =>
+    options.allowPrivate
+      ? new RedirectGuard(
+          options.classifyAddress === undefined ? {} : { classifyAddress: options.classifyAddress },
+        )
+      : new RedirectGuard({
+          classifyAddress: classify,
+          publicOnly: true,
+          publicOnlyRule: SERVE_RULE,
+        });
   let inFlight = 0;
   return async (url) => {
     if (url === null || url.trim() === "") {
@@ -141,10 +136,6 @@ export function createFetchApi(
       const message = err instanceof RobotsError ? err.message : "not a URL";
       return { status: 400, body: { kind: "error", message } };
     }
-    const host = hostAddress(parsed);
-    if (!options.allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
-      return { status: 403, body: { kind: "refused", message: notPublic(host, host).message } };
-    }
     if (inFlight >= MAX_IN_FLIGHT) {
       return {
         status: 429,
@@ -153,7 +144,11 @@ export function createFetchApi(
     }
     inFlight++;
     try {
-      const result = await fetchRobotsTxt(parsed, { userAgent: options.userAgent, transport });
+      const result = await fetchRobotsTxtUnder(
+        parsed,
+        { userAgent: options.userAgent, transport },
+        guard(),
+      );
       return answerOf(result);
     } finally {
       inFlight--;
@@ -173,7 +168,9 @@ function answerOf(r: FetchResult): FetchApiReply {
     contentType: r.contentType,
   };
   if (r.kind !== "ok") {
-    if (r.kind === "unreachable" && r.code === NOT_PUBLIC_CODE) {
+    if (r.kind === "unreachable" && r.code === "ERR_ADDRESS_REFUSED" && r.redirects.length === 0) {
+      // The origin itself is not public: nothing was asked of the site, so
+      // there is no outcome to show, only this server's refusal.
       return { status: 403, body: { kind: "refused", ...common, message: r.message } };
     }
     return { status: 200, body: { ...common, kind: r.kind, reason: r.reason, message: r.message } };

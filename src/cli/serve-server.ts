@@ -4,10 +4,10 @@
  * single file `npm run build:web` writes; it is read once at start.
  */
 import { readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { CliError } from "./errors.js";
-import { createFetchApi } from "./serve-fetch.js";
+import { createFetchApi, type FetchApiOptions } from "./serve-fetch.js";
 
 /** The same policy as the page's own meta tag: nothing from outside, fetches to this server only. */
 const CSP =
@@ -17,6 +17,16 @@ export interface ServeOptions {
   readonly port: number;
   readonly host: string;
   readonly allowPrivate: boolean;
+  /** For tests on loopback: which addresses are public, and the DNS lookup (see FetchApiOptions). */
+  readonly classifyAddress?: FetchApiOptions["classifyAddress"];
+  readonly lookup?: FetchApiOptions["lookup"];
+}
+
+/** A listening tester server. */
+export interface TesterServer {
+  readonly server: Server;
+  /** The port it listens on (the one chosen when `port` was 0). */
+  readonly port: number;
 }
 
 async function readPage(): Promise<Buffer> {
@@ -44,12 +54,14 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
   res.end(body);
 }
 
-/** Serve until SIGINT or SIGTERM; returns the exit status. */
-export async function serveTester(options: ServeOptions): Promise<number> {
+/** Listen with the page and `/api/fetch`; the caller closes the server. */
+export async function startTester(options: ServeOptions): Promise<TesterServer> {
   const page = await readPage();
   const api = createFetchApi({
     allowPrivate: options.allowPrivate,
     userAgent: "robots-exclusion (robots.txt tester; robots serve)",
+    ...(options.classifyAddress === undefined ? {} : { classifyAddress: options.classifyAddress }),
+    ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
   });
   let port = options.port;
   // Bound to loopback, only requests naming a loopback host are answered: a
@@ -103,6 +115,12 @@ export async function serveTester(options: ServeOptions): Promise<number> {
   });
   const address = server.address();
   if (address !== null && typeof address === "object") port = address.port;
+  return { server, port };
+}
+
+/** Serve until SIGINT or SIGTERM; returns the exit status. */
+export async function serveTester(options: ServeOptions): Promise<number> {
+  const { server, port } = await startTester(options);
   const shown = isIP(options.host) === 6 ? `[${options.host}]` : options.host;
   // The handlers come before the URL is printed: whoever reads the URL may
   // stop the server at once, and must get a clean exit.

@@ -140,4 +140,6 @@ export interface FetchSetup {
   readonly connectTimeoutMs: number;
   readonly allowPrivateRedirects?: boolean;
   readonly classifyAddress?: AddressClassifier;
+  /** refusePrivateOrigins: every request, the first included, on public addresses only. */
+  readonly publicOnly?: boolean;
 }

@@ -18,9 +18,10 @@ import {
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
 import { RobotsError } from "../errors.js";
+import { RedirectGuard } from "../fetch/address-class.js";
 import {
   type FetchResult,
-  fetchRobotsTxt,
+  fetchRobotsTxtUnder,
   positive,
   resolveFetchOptions,
 } from "../fetch/fetch-robots-txt.js";
@@ -118,6 +119,8 @@ export class RobotsClient {
   readonly #storeTimeoutMs: number;
   readonly #compiled: OriginCache<Compiled>;
   readonly #inflight = new Map<string, Promise<Resolved>>();
+  /** Loads for redirect targets, whose fetch connects to public addresses only (see checkRedirectTarget). */
+  readonly #publicInflight = new Map<string, Promise<Resolved>>();
   readonly #waiters = new AbortWaiters();
   /** Fetches in flight, aborted by close(). */
   readonly #fetches = new Set<AbortController>();
@@ -399,7 +402,41 @@ export class RobotsClient {
     }
     const refusal = refusalOf(origin, this.#addresses);
     if (refusal !== null) return refusedCheck(text, path, origin, this.productToken, refusal);
-    const resolved = await this.#resolve(origin, options.signal);
+    return this.#checkOn(await this.#resolve(origin, options.signal), parsed, origin, text);
+  }
+
+  /**
+   * @internal check() for the target of a redirect from a public address,
+   * while redirects into non-public space are refused (src/page-rules-io:
+   * a page that redirects to another origin). When that origin's robots.txt
+   * must be fetched, the fetch connects to public addresses only from its
+   * first request on (docs/protocol.md#redirects), so a name that resolves
+   * to a non-public address gets no request at all, robots.txt included.
+   * Such a refusal is this redirect's, not the origin's: it is answered as
+   * `{ refused }` and nothing is kept for the origin.
+   */
+  async checkRedirectTarget(
+    url: string,
+    options: CallOptions = {},
+  ): Promise<AccessCheck | { readonly refused: string }> {
+    const parsed = parseHttpUrl(url);
+    const origin = originOf(parsed);
+    if (isRobotsTxtUrl(parsed)) return this.check(url, options);
+    const refusal = refusalOf(origin, this.#addresses);
+    if (refusal !== null) return { refused: refusal };
+    let resolved: Resolved;
+    try {
+      resolved = await this.#resolvePublic(origin, options.signal);
+    } catch (err) {
+      if (err instanceof AddressRefused) return { refused: err.message };
+      throw err;
+    }
+    return this.#checkOn(resolved, parsed, origin, url);
+  }
+
+  /** check()'s answer for `parsed` once its origin's entry is resolved. */
+  #checkOn(resolved: Resolved, parsed: URL, origin: RobotsOrigin, text: string): AccessCheck {
+    const path = parsed.pathname + parsed.search;
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
     const source = sourceState(origin, facts(resolved), r, now);
@@ -500,6 +537,32 @@ export class RobotsClient {
     }
   }
 
+  /**
+   * #resolve for a redirect target (checkRedirectTarget): a fetch it starts
+   * connects to public addresses only, and rejects with AddressRefused when
+   * the origin's own address is refused. It joins any load in flight (a
+   * load already running sends what it sends anyway); plain checks never
+   * join its loads, which may end in that refusal.
+   */
+  async #resolvePublic(origin: RobotsOrigin, signal: AbortSignal | undefined): Promise<Resolved> {
+    if (this.#closed) throw closedError();
+    signal?.throwIfAborted();
+    const key = origin.origin;
+    const hit = this.#compiled.get(key);
+    if (hit !== undefined && isUsable(hit.entry, this.#now())) {
+      this.stats.cacheHits++;
+      return { compiled: hit, fetched: false, lastFetch: null };
+    }
+    let flight = this.#inflight.get(key) ?? this.#publicInflight.get(key);
+    if (flight === undefined) {
+      flight = this.#load(origin, hit, true).finally(() => this.#publicInflight.delete(key));
+      this.#publicInflight.set(key, flight);
+    } else {
+      this.stats.coalesced++;
+    }
+    return signal === undefined ? flight : this.#waiters.wait(flight, signal);
+  }
+
   async #resolve(origin: RobotsOrigin, signal: AbortSignal | undefined): Promise<Resolved> {
     if (this.#closed) throw closedError();
     signal?.throwIfAborted();
@@ -524,7 +587,11 @@ export class RobotsClient {
    * process. Each step is its own method so a shared store's extra
    * capabilities (leases, atomic updates) can wrap exactly one of them.
    */
-  async #load(origin: RobotsOrigin, previous: Compiled | undefined): Promise<Resolved> {
+  async #load(
+    origin: RobotsOrigin,
+    previous: Compiled | undefined,
+    redirectTarget = false,
+  ): Promise<Resolved> {
     const key = origin.origin;
     const read = await this.#readStore(key);
     if (read.entry !== null && isUsable(read.entry, this.#now())) {
@@ -532,7 +599,8 @@ export class RobotsClient {
       return { compiled, fetched: false, lastFetch: null };
     }
     const fetchAndRecord = async (): Promise<Resolved> => {
-      const result = await this.#fetchNow(origin);
+      const result = await this.#fetchNow(origin, redirectTarget);
+      if (redirectTarget && refusedAtOrigin(result)) throw new AddressRefused(result.message);
       const prev = read.entry ?? previous?.entry ?? null;
       const { entry, problem } = await this.#record(key, prev, result, this.#now());
       const compiled = this.#keep(key, entry, previous, read.problem ?? problem);
@@ -642,29 +710,37 @@ export class RobotsClient {
   fetchSetup(): FetchSetup {
     if (this.#closed) throw closedError();
     const { connectTimeoutMs } = this.#fetch;
-    const { allowPrivateRedirects, classifyAddress } = this.#addresses.fetch;
+    const { allowPrivateRedirects, classifyAddress, publicOnly } = this.#addresses.fetch;
     return {
       transport: this.#transport,
       connectTimeoutMs,
       ...(allowPrivateRedirects === undefined ? {} : { allowPrivateRedirects }),
       ...(classifyAddress === undefined ? {} : { classifyAddress }),
+      publicOnly,
     };
   }
 
-  /** One network fetch of the origin's robots.txt. */
-  async #fetchNow(origin: RobotsOrigin): Promise<FetchResult> {
+  /**
+   * One network fetch of the origin's robots.txt; for a redirect target
+   * (checkRedirectTarget), on public addresses only from the first request.
+   */
+  async #fetchNow(origin: RobotsOrigin, redirectTarget: boolean): Promise<FetchResult> {
     if (this.#closed) throw closedError();
     this.stats.fetches++;
     const controller = new AbortController();
     this.#fetches.add(controller);
     try {
-      return await fetchRobotsTxt(origin, {
+      const guard = new RedirectGuard({
+        ...this.#addresses.fetch,
+        continuesRedirect: redirectTarget,
+      });
+      const options = {
         userAgent: this.userAgent,
         ...this.#fetch,
         transport: this.#transport,
-        ...this.#addresses.fetch,
         signal: controller.signal,
-      });
+      };
+      return await fetchRobotsTxtUnder(origin, options, guard);
     } finally {
       this.#fetches.delete(controller);
     }
@@ -684,7 +760,7 @@ export class RobotsClient {
     this.#fetches.clear();
     for (const cancel of this.#storeCalls) cancel();
     this.#storeCalls.clear();
-    await Promise.allSettled([...this.#inflight.values()]);
+    await Promise.allSettled([...this.#inflight.values(), ...this.#publicInflight.values()]);
     this.#compiled.clear();
   }
 
@@ -763,6 +839,18 @@ export class RobotsClient {
       storeProblem,
     };
   }
+}
+
+/** A redirect target's robots.txt fetch refused at its origin's own address (checkRedirectTarget). */
+class AddressRefused extends Error {}
+
+/** The fetch was refused before any request: its first hop's address is not public. */
+function refusedAtOrigin(result: FetchResult): result is FetchResult & { kind: "unreachable" } {
+  return (
+    result.kind === "unreachable" &&
+    result.code === "ERR_ADDRESS_REFUSED" &&
+    result.redirects.length === 0
+  );
 }
 
 function closedError(): RobotsError {

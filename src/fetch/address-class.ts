@@ -128,17 +128,34 @@ function isPrivateV6(g: number[]): boolean {
   return false;
 }
 
+/** What a guard's refusals under `publicOnly` name as the reason, for an origin and for a redirect. */
+export interface PublicOnlyRule {
+  readonly origin: string;
+  readonly redirect: string;
+}
+
+const REFUSE_PRIVATE_ORIGINS: PublicOnlyRule = {
+  origin: "refusePrivateOrigins",
+  redirect: "refusePrivateOrigins",
+};
+
 /**
  * The redirect rule on addresses (docs/protocol.md#redirects) across the
  * hops of one fetch: once the first answer came from a public address,
  * every later hop must stay public. One per fetch; robots.txt fetches and
  * page fetches (src/page-rules-io) both use it.
+ *
+ * Its refusals say what would let the hop through, and only that: in the
+ * default mode allowPrivateRedirects; under `publicOnly` nothing but lifting
+ * that rule (allowPrivateRedirects does not), so they name the rule instead.
  */
 export class RedirectGuard {
   readonly #classify: AddressClassifier;
   readonly #allowPrivate: boolean;
   /** `publicOnly`: the origin itself must be public too (the client's refusePrivateOrigins). */
   readonly #originToo: boolean;
+  /** What refuses non-public addresses under `publicOnly`, named in its refusals. */
+  readonly #rule: PublicOnlyRule;
   #hops = 0;
   /** Set after the first answer from a public address, or from the start with `publicOnly`. */
   #publicOnly: ((address: string) => boolean) | undefined;
@@ -147,12 +164,25 @@ export class RedirectGuard {
     classifyAddress?: AddressClassifier;
     allowPrivateRedirects?: boolean;
     publicOnly?: boolean;
+    /** Named in refusals under `publicOnly`. Default: refusePrivateOrigins. */
+    publicOnlyRule?: PublicOnlyRule;
+    /**
+     * This fetch continues a redirect from a public address (a page that
+     * redirects to another origin, whose robots.txt is fetched next): its
+     * first hop is a redirect's target, held to public addresses like any
+     * later one, and refused as a redirect.
+     */
+    continuesRedirect?: boolean;
   }) {
     const classify = options.classifyAddress ?? classifyAddress;
     this.#classify = classify;
     this.#allowPrivate = options.allowPrivateRedirects === true;
     this.#originToo = options.publicOnly === true;
-    if (this.#originToo) this.#publicOnly = (a) => classify(a) === "public";
+    this.#rule = options.publicOnlyRule ?? REFUSE_PRIVATE_ORIGINS;
+    if (this.#originToo || options.continuesRedirect === true) {
+      this.#publicOnly = (a) => classify(a) === "public";
+    }
+    if (options.continuesRedirect === true) this.#hops = 1;
   }
 
   /**
@@ -180,8 +210,9 @@ export class RedirectGuard {
   refusedByTransport(err: unknown): string | null {
     if ((err as { code?: unknown })?.code !== "ERR_ADDRESS_REFUSED") return null;
     if (this.#publicOnly === undefined) return null;
-    if (this.guardsOrigin) return `${(err as Error).message}: not connected (refusePrivateOrigins)`;
-    return `redirect from a public address refused: ${(err as Error).message} (allowPrivateRedirects enables it)`;
+    const what = (err as Error).message;
+    if (this.guardsOrigin) return `${what}: not connected (${this.#rule.origin})`;
+    return `redirect from a public address refused: ${what} (${this.#lift()})`;
   }
 
   /**
@@ -206,9 +237,14 @@ export class RedirectGuard {
     return null;
   }
 
+  /** What would let a refused redirect through: allowPrivateRedirects, unless `publicOnly` refuses it anyway. */
+  #lift(): string {
+    return this.#originToo ? this.#rule.redirect : "allowPrivateRedirects enables it";
+  }
+
   #refusal(address: string): string {
     return this.guardsOrigin
-      ? `the origin is the non-public address ${address}: not connected (refusePrivateOrigins)`
-      : `redirect from a public address to the non-public address ${address} refused (allowPrivateRedirects enables it)`;
+      ? `the origin is the non-public address ${address}: not connected (${this.#rule.origin})`
+      : `redirect from a public address to the non-public address ${address} refused (${this.#lift()})`;
   }
 }

@@ -194,6 +194,19 @@ export async function fetchRobotsTxt(
   target: string | URL | RobotsOrigin,
   options: FetchOptions,
 ): Promise<FetchResult> {
+  return fetchRobotsTxtUnder(target, options, new RedirectGuard(options));
+}
+
+/**
+ * @internal fetchRobotsTxt under a given address rule (src/fetch/address-class.ts):
+ * the client's fetch of a page redirect's new origin, and `robots serve`'s own
+ * wording of its public-only rule. `options`' address fields are then unused.
+ */
+export async function fetchRobotsTxtUnder(
+  target: string | URL | RobotsOrigin,
+  options: FetchOptions,
+  guard: RedirectGuard,
+): Promise<FetchResult> {
   const origin =
     typeof target === "object" && !(target instanceof URL) ? target : parseOrigin(target);
   const { maxBodyBytes, connectTimeoutMs, totalTimeoutMs, maxRedirects } =
@@ -248,7 +261,6 @@ export async function fetchRobotsTxt(
     message,
   });
 
-  const guard = new RedirectGuard(options);
   // A hop our address rule refuses (the origin itself under publicOnly, or
   // a redirect from a public address into non-public space) was never
   // connected to: unreachable, a server error, as a connection that fails.

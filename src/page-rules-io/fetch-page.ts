@@ -9,9 +9,12 @@
  * The page is requested through the client's own transport, under the same
  * redirect address rule as its robots.txt fetches (docs/protocol.md#redirects):
  * a page on a public address cannot redirect the crawler into its own
- * network. The transport removes the Content-Encoding (the one decoder) and
- * hands over the header field lines as received, so one X-Robots-Tag line's
- * crawler scope never carries into the next.
+ * network. Nothing is sent to a refused address, not even a request for its
+ * robots.txt: a redirect target's robots.txt is fetched under the page's
+ * rule (RobotsClient.checkRedirectTarget). The transport removes the
+ * Content-Encoding (the one decoder) and hands over the header field lines
+ * as received, so one X-Robots-Tag line's crawler scope never carries into
+ * the next.
  */
 import type { AccessCheck } from "../client/client-types.js";
 import type { RobotsClient } from "../client/robots-client.js";
@@ -58,7 +61,11 @@ export type PageFetch =
       readonly bodyError: string | null;
       readonly check: AccessCheck;
     }
-  /** No response (network error, timeout, too many redirects, bad redirect). */
+  /**
+   * No response (network error, timeout, too many redirects, bad redirect,
+   * or a redirect to an address the client may not reach: `reason` says
+   * which, `url` is the URL not requested, `check` the last one made).
+   */
   | {
       readonly kind: "failed";
       readonly url: string;
@@ -148,9 +155,9 @@ export async function fetchPageRules(
   let target = url;
   let fetched: PageFetch;
   try {
+    // Throws a RobotsError for a malformed or non-http(s) URL: a programmer error.
+    let check = await client.check(target);
     for (;;) {
-      // Throws a RobotsError for a malformed or non-http(s) URL: a programmer error.
-      const check = await client.check(target);
       if (!check.allowed) {
         fetched = { kind: "disallowed", url: target, check };
         break;
@@ -207,14 +214,25 @@ export async function fetchPageRules(
           break;
         }
         // A redirect to a refused address is refused before its robots.txt
-        // is asked for: no request at all reaches that address.
+        // is asked for: no request at all reaches that address. An IP
+        // literal is judged here; a name by the address it resolves to,
+        // when its robots.txt is fetched under the same rule.
         const refusedNext = guard.beforeHop(next);
         if (refusedNext !== null) {
           fetched = { kind: "failed", url: next.href, reason: refusedNext, check };
           break;
         }
+        const nextCheck =
+          guard.allowAddress === undefined
+            ? await client.check(next.href)
+            : await client.checkRedirectTarget(next.href);
+        if ("refused" in nextCheck) {
+          fetched = { kind: "failed", url: next.href, reason: nextCheck.refused, check };
+          break;
+        }
         target = next.href;
         redirects.push(target);
+        check = nextCheck;
         continue;
       }
       const contentType = header(headers, "content-type");
