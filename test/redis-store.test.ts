@@ -146,6 +146,35 @@ describe("Redis key schema", () => {
     });
   });
 
+  it("a copy whose body field is gone is invalid, not an empty file that allows all", async () => {
+    const site = await startServer(serveText("User-agent: *\nDisallow: /private\n"));
+    try {
+      const store = fresh();
+      const writer = new RobotsClient("GarbageBot/1.0", { store });
+      assert.equal(await writer.isAllowed(`${site.origin}/private/x`), false);
+      await writer.close();
+      await redis.cli("HDEL", originKeys(store.prefix, site.origin).entry, "body");
+      await assert.rejects(store.get(site.origin), {
+        code: "store-invalid-entry",
+        message: /field body is missing/,
+      });
+      const reader = new RobotsClient("GarbageBot/1.0", { store });
+      const r = await reader.check(`${site.origin}/private/x`);
+      assert.equal(r.allowed, false, "the rules apply, fetched again");
+      assert.equal(r.source.freshness, "fetched");
+      assert.equal(site.hits(), 2);
+      assert.match(r.source.storeProblem?.message ?? "", /field body is missing/);
+      await reader.close();
+      // The fetch's write repaired the hash.
+      assert.equal(
+        await redis.cli("HGET", originKeys(store.prefix, site.origin).entry, "body"),
+        "User-agent: *\nDisallow: /private",
+      );
+    } finally {
+      await site.close();
+    }
+  });
+
   it("an error reply from Redis is a store-failed RobotsError whose cause is the reply", async () => {
     const store = fresh();
     // A string where the entry's hash belongs: HGETALL answers WRONGTYPE.

@@ -106,14 +106,20 @@ export function decodeEntry(
   if (good !== null && (typeof good !== "object" || Array.isArray(good))) {
     throw invalidEntry("good is not an object");
   }
-  const body = fields.get("body") ?? Buffer.alloc(0);
-  if (body.byteLength > maxBodyBytes) throw invalidEntry("body over the size limit");
+  // Every write of a copy writes its body field (empty for "no robots.txt"):
+  // a hash without it lost the body, and reading it as an empty file would
+  // allow everything the file disallows.
+  const body = fields.get("body");
+  if (body === undefined && good !== null) throw invalidEntry("field body is missing");
+  if (body !== undefined && body.byteLength > maxBodyBytes) {
+    throw invalidEntry("body over the size limit");
+  }
   return {
     version: text("v"),
     entry: {
       format: Number(text("format")),
       origin,
-      good: good === null ? null : ({ ...good, bodyBase64: body.toString("base64") } as never),
+      good: good === null ? null : ({ ...good, bodyBase64: body!.toString("base64") } as never),
       error: error as StoredEntry["error"],
     },
   };
