@@ -82,6 +82,50 @@ describe("waitForTurn without a shared store (per client)", () => {
     await assert.rejects(waiting, /stop/);
   });
 
+  it("one signal shared by 40 waiting turns adds one listener: no MaxListenersExceededWarning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    try {
+      const client = new RobotsClient("FleetBot/1.0", { maxCrawlDelayMs: 1 });
+      const ac = new AbortController();
+      const turns = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          client.waitForTurn(`${site.origin}/a`, { signal: ac.signal }),
+        ),
+      );
+      assert.equal(turns.length, 40);
+      assert.ok(
+        turns.some((t) => t.waitMs > 0),
+        "turns waited",
+      );
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("close() ends the turns still waiting with client-closed; later reports reject too", async () => {
+    // Crawl-delay 60 s: without close() these turns would wait minutes.
+    const client = new RobotsClient("FleetBot/1.0", { maxCrawlDelayMs: 60_000 });
+    await client.waitForTurn(`${site.origin}/a`);
+    const ac = new AbortController();
+    const waiting = [
+      client.waitForTurn(`${site.origin}/a`),
+      client.waitForTurn(`${site.origin}/b`, { signal: ac.signal }),
+      client.waitForTurn(`${site.origin}/c`),
+    ];
+    await client.close();
+    for (const w of waiting) await assert.rejects(w, { code: "client-closed" });
+    await assert.rejects(client.reportResponse(`${site.origin}/a`, 429, {}), {
+      code: "client-closed",
+    });
+    await assert.rejects(client.forget(`${site.origin}/a`), { code: "client-closed" });
+    await assert.rejects(client.takeTurn(`${site.origin}/a`), { code: "client-closed" });
+  });
+
   it("nonsense bounds are refused", () => {
     assert.throws(() => new RobotsClient("FleetBot/1.0", { minCrawlDelayMs: -1 }), RobotsError);
     assert.throws(

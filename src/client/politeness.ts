@@ -24,6 +24,7 @@ import { retryAfterMs } from "../cache/lifetime.js";
 import type { SharedRobotsStore } from "../cache/shared-store.js";
 import { RobotsError } from "../errors.js";
 import type { CacheHeaders } from "../protocol/fetch-outcome.js";
+import type { AbortWaiters } from "./abort-waiters.js";
 import { guardStoreCall, type StoreProblem } from "./store-guard.js";
 
 export const POLITENESS_DEFAULTS = {
@@ -183,18 +184,18 @@ export async function waitOutTurn(
   turns: Politeness,
   origin: string,
   first: Turn,
-  signal: AbortSignal | undefined,
+  wait: PauseOptions,
 ): Promise<Turn> {
   let turn = first;
   let waited = 0;
   for (;;) {
-    await pause(turn.waitMs, signal);
+    await pause(turn.waitMs, wait);
     waited += turn.waitMs;
     // A turn that starts at once was reserved after any pause reported before it.
     if (turn.waitMs <= 0) break;
     const blocked = await turns.blockedMs(origin);
     if (blocked <= 0) break;
-    await pause(blocked, signal);
+    await pause(blocked, wait);
     waited += blocked;
     turn = await turns.reserve(origin, turn.delayMs);
   }
@@ -231,19 +232,38 @@ export function nonNegative(name: string, v: number): number {
   return v;
 }
 
-/** Wait `ms`, or until `signal` aborts (then reject with its reason). */
-export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** What may cut a pause short. */
+export interface PauseOptions {
+  /** The caller's signal: the pause rejects with its reason. */
+  readonly signal: AbortSignal | undefined;
+  /** Aborted by the owner's close(): the pause rejects with its reason. */
+  readonly closing: AbortSignal;
+  /**
+   * One listener per signal, however many pauses share it (a crawler
+   * passes one shutdown signal to every turn; src/client/abort-waiters.ts).
+   */
+  readonly waiters: AbortWaiters;
+}
+
+/**
+ * Wait `ms`, or until the caller's signal or the owner's closing signal
+ * aborts (then reject with its reason). The timer is cleared either way, so
+ * a closed client holds no timer for a turn nobody waits for.
+ */
+export function pause(ms: number, options: PauseOptions): Promise<void> {
   if (ms <= 0) return Promise.resolve();
-  signal?.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: () => void = () => {};
+  const slept = new Promise<void>((resolve) => {
+    wake = resolve;
+    timer = setTimeout(resolve, ms);
+  });
+  const { signal, closing, waiters } = options;
+  const closed = waiters.wait(slept, closing);
+  const waited = signal === undefined ? closed : waiters.wait(closed, signal);
+  return waited.finally(() => {
+    clearTimeout(timer);
+    // Settles the inner waits too, so they leave their signals' sets.
+    wake();
   });
 }

@@ -126,6 +126,8 @@ export class RobotsClient {
   readonly #fetches = new Set<AbortController>();
   /** Pending store calls' cancel functions, called by close(). */
   readonly #storeCalls = new Set<() => void>();
+  /** Aborted by close(): turns still waiting (waitForTurn) end with client-closed. */
+  readonly #closing = new AbortController();
   #closed = false;
   readonly #now: () => number;
   readonly #transport: Transport;
@@ -232,7 +234,14 @@ export class RobotsClient {
     const origin = snap.source.origin;
     const turn = await this.#turns.reserve(origin, this.#delayOf(snap));
     // A 429 or 503 reported while this turn waits holds it too (docs/fleet.md "Politeness").
-    return waitOutTurn(this.#turns, origin, turn, options.signal);
+    const ready = await waitOutTurn(this.#turns, origin, turn, {
+      signal: options.signal,
+      closing: this.#closing.signal,
+      waiters: this.#waiters,
+    });
+    // A closed client grants no turn, even one that needed no wait.
+    if (this.#closed) throw closedError();
+    return ready;
   }
 
   /**
@@ -266,6 +275,7 @@ export class RobotsClient {
     headers?: Headers | Readonly<Record<string, string | readonly string[] | undefined>>,
   ): Promise<number> {
     const origin = originOf(parseHttpUrl(url)).origin;
+    if (this.#closed) throw closedError();
     return this.#turns.report(origin, status, turnHeaders(headers));
   }
 
@@ -524,6 +534,7 @@ export class RobotsClient {
    */
   async forget(url: string | URL): Promise<void> {
     const origin = originOf(parseHttpUrl(url)).origin;
+    if (this.#closed) throw closedError();
     this.#compiled.delete(origin);
     const store = this.#store;
     if (store !== null) {
@@ -756,6 +767,7 @@ export class RobotsClient {
     if (this.#closed) return;
     this.#closed = true;
     const reason = closedError();
+    this.#closing.abort(reason);
     for (const c of this.#fetches) c.abort(reason);
     this.#fetches.clear();
     for (const cancel of this.#storeCalls) cancel();
