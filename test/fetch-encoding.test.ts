@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
-import { fetchRobotsTxt, RobotsClient } from "../src/node.js";
+import { createFetchTransport, fetchRobotsTxt, RobotsClient } from "../src/node.js";
 import { serveText, startServer } from "./fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
@@ -99,6 +99,48 @@ describe("Content-Encoding is read as HTTP clients read it (docs/protocol.md#acc
       assert.equal(Buffer.from(r.body).toString(), TEXT);
     } finally {
       await server.close();
+    }
+  });
+
+  it("a compression we cannot remove (zstd, compress…) is a server error, not text", async () => {
+    // A zstd frame's magic number, then compressed-looking bytes: read as a
+    // robots.txt it holds no rules, so everything would be allowed.
+    const zstd = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(64, 0x9c)]);
+    const cases: [string, Buffer][] = [
+      ["zstd", zstd],
+      ["compress", Buffer.from([0x1f, 0x9d, 0x90, 0x55, 0x73])],
+      ["x-compress", Buffer.from([0x1f, 0x9d, 0x90, 0x55, 0x73])],
+      ["aes128gcm", Buffer.alloc(40, 7)],
+      ["ZSTD, identity", zstd],
+      ["zstd, gzip (gzip removed, zstd left)", zlib.gzipSync(zstd)],
+    ];
+    for (const [header, body] of cases) {
+      const server = await startServer(
+        serveText(body, { "content-encoding": header.replace(/ \(.*/, "") }),
+      );
+      try {
+        for (const transport of [undefined, createFetchTransport(globalThis.fetch)]) {
+          const r = await fetchRobotsTxt(server.origin, {
+            userAgent: UA,
+            ...(transport === undefined ? {} : { transport }),
+          });
+          assert.equal(r.kind === "unreachable" && r.reason, "invalid-response", header);
+          assert.match(r.kind === "unreachable" ? r.message : "", /cannot be decoded/, header);
+        }
+        const c = await new RobotsClient(UA).check(`${server.origin}/public`);
+        assert.equal(c.allowed, false, header);
+        assert.equal(c.source.basis, "server-error-disallow", header);
+      } finally {
+        await server.close();
+      }
+    }
+    // An empty body is an empty file whatever its label, as for gzip.
+    const empty = await startServer(serveText("", { "content-encoding": "zstd" }));
+    try {
+      const r = await fetchRobotsTxt(empty.origin, { userAgent: UA });
+      assert.equal(r.kind, "ok");
+    } finally {
+      await empty.close();
     }
   });
 

@@ -39,8 +39,8 @@ export class BodyDecodeError extends Error {
  * Rejects with the stream's error on a reset or abort, or a BodyDecodeError.
  */
 export async function readBody(response: TransportResponse, limit: number): Promise<BodyRead> {
+  const plan = planDecoding(response.headers["content-encoding"]);
   if (response.decoded !== true) {
-    const plan = planDecoding(response.headers["content-encoding"]);
     if (plan.codings.length > 0) {
       response.cancel();
       // Reading compressed bytes as a robots.txt would apply garbage (most
@@ -55,6 +55,15 @@ export async function readBody(response: TransportResponse, limit: number): Prom
     response.wireBytes === undefined ? countBytes(response.body, counter) : response.body;
   const collector = new Collector(limit + 1);
   for await (const chunk of source) {
+    if (plan.unsupported.length > 0 && chunk.byteLength > 0) {
+      // zstd, compress…: no transport here removes them, and reading their
+      // bytes as a robots.txt would apply garbage (most likely no rules).
+      // An empty body is still an empty file, whatever its label.
+      response.cancel();
+      throw new BodyDecodeError(
+        `Content-Encoding ${JSON.stringify(plan.unsupported.join(", "))} cannot be decoded (we ask for gzip, deflate or br)`,
+      );
+    }
     if (collector.add(chunk)) break;
   }
   const over = collector.full;
