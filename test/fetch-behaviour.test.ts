@@ -252,6 +252,43 @@ describe("status and redirect edge cases (docs/protocol.md#access-method status 
   });
 });
 
+it("Retry-After forms on 429 and 503: junk is ignored, a date counts from Date or the clock", async () => {
+  const now = Date.UTC(2030, 0, 1, 12);
+  const cases: [number, Record<string, string>, number][] = [
+    // Date.parse reads "1.5" as 5 Jan 2001 (a past date: the 10 s floor).
+    [503, { "retry-after": "1.5" }, 60_000],
+    [429, { "retry-after": "soon 2" }, 60_000],
+    [503, { "retry-after": "-30" }, 60_000],
+    [429, { "retry-after": "9".repeat(30) }, 3_600_000],
+    [503, { "retry-after": "0" }, 10_000],
+    [429, { "retry-after": new Date(now + 20 * 60_000).toUTCString() }, 20 * 60_000],
+    [
+      503,
+      {
+        date: "Tue, 01 Jan 2030 06:00:00 GMT",
+        "retry-after": "Tue, 01 Jan 2030 06:05:00 GMT",
+      },
+      5 * 60_000,
+    ],
+    [503, { "retry-after": "Tue, 01 Jan 2030 06:05:00 GMT" }, 10_000],
+  ];
+  for (const [status, headers, expected] of cases) {
+    const server = await startServer((_q, res) => {
+      res.sendDate = false;
+      res.writeHead(status, headers).end();
+    });
+    try {
+      const client = new RobotsClient(UA, { now: () => now });
+      const r = await client.check(`${server.origin}/x`);
+      const e = r.source.serverError!;
+      assert.equal(e.nextRetryAt - e.lastAttemptAt, expected, JSON.stringify(headers));
+      assert.equal(r.allowed, false);
+    } finally {
+      await server.close();
+    }
+  }
+});
+
 describe("single-flight, cache and abort (docs/protocol.md#access-method Caching)", () => {
   it("100 concurrent checks of one origin make exactly one request", async () => {
     const server = await startServer((req, res) =>

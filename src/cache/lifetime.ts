@@ -64,43 +64,112 @@ export function maxAgeSeconds(cacheControl: string | undefined): number | undefi
   return maxAge;
 }
 
+/** The `Age` header in seconds (RFC 9111 §5.1: the first member; an invalid value is ignored), or 0. */
+export function ageSeconds(age: string | undefined): number {
+  if (age === undefined) return 0;
+  const first = age.split(",")[0]!.trim();
+  return /^\d+$/.test(first) ? Number(first) : 0;
+}
+
 /**
  * Milliseconds a success stays fresh. max-age wins over Expires (RFC 9111
  * §4.2.1); Expires counts from the response's Date header, so it does not
- * depend on our clock; an unparseable Expires means already expired.
+ * depend on our clock (`now`, the client's clock at the fetch, stands in
+ * when Date is missing or invalid); an unparseable Expires means already
+ * expired. A response that a cache on the way already held for `Age`
+ * seconds has that much less of its max-age or Expires left (RFC 9111
+ * §4.2.3); the default `ttlMs` is this client's own rule and counts from
+ * the fetch.
  */
-export function freshnessLifetime(headers: CacheHeaders, bounds: LifetimeBounds): number {
+export function freshnessLifetime(
+  headers: CacheHeaders,
+  bounds: LifetimeBounds,
+  now: number,
+): number {
   let ms: number = bounds.ttlMs;
   const maxAge = maxAgeSeconds(headers.cacheControl);
   if (maxAge !== undefined) {
-    ms = maxAge * 1000;
+    ms = maxAge * 1000 - ageSeconds(headers.age) * 1000;
   } else if (headers.expires !== undefined) {
-    const expires = Date.parse(headers.expires);
-    const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
-    const base = Number.isNaN(date) ? Date.now() : date;
-    ms = Number.isNaN(expires) ? 0 : expires - base;
+    const expires = httpDate(headers.expires);
+    const date = headers.date === undefined ? undefined : httpDate(headers.date);
+    ms = expires === undefined ? 0 : expires - (date ?? now) - ageSeconds(headers.age) * 1000;
   }
   return clamp(ms, bounds.minTtlMs, bounds.maxTtlMs);
 }
 
-/** Retry-After in ms (delta-seconds or HTTP-date), or undefined. */
-export function retryAfterMs(headers: CacheHeaders): number | undefined {
+/**
+ * Retry-After in ms (delta-seconds or HTTP-date, RFC 9110 §10.2.3), or
+ * undefined when absent or neither. A date counts from the response's Date
+ * header, else from `now`.
+ */
+export function retryAfterMs(headers: CacheHeaders, now: number): number | undefined {
   const v = headers.retryAfter?.trim();
   if (v === undefined || v === "") return undefined;
   if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
-  return at - (Number.isNaN(date) ? Date.now() : date);
+  const at = httpDate(v);
+  if (at === undefined) return undefined;
+  const date = headers.date === undefined ? undefined : httpDate(headers.date);
+  return at - (date ?? now);
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+// RFC 9110 §5.6.7: IMF-fixdate, the obsolete RFC 850 form and asctime, read
+// case-insensitively, with a one-digit day and UTC for GMT tolerated. Fixed
+// patterns (each part a class followed by another), on at most 64 characters.
+const IMF_FIXDATE = /^[a-z]{3}, (\d{1,2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) (?:gmt|utc)$/i;
+const RFC850_DATE = /^[a-z]{6,9}, (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) (?:gmt|utc)$/i;
+const ASCTIME_DATE = /^[a-z]{3} ([a-z]{3}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/i;
+
+/**
+ * An HTTP-date (RFC 9110 §5.6.7) in ms since the epoch, or undefined.
+ * Date.parse is not used: it reads almost anything (`1.5` is 5 Jan 2001,
+ * `soon 2` is 1 Feb 2001) and differs between runtimes.
+ */
+export function httpDate(text: string): number | undefined {
+  const s = text.trim();
+  if (s.length > 64) return undefined;
+  let m = IMF_FIXDATE.exec(s);
+  if (m !== null) return utc(+m[3]!, m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
+  m = RFC850_DATE.exec(s);
+  if (m !== null) {
+    // Two-digit years: 70–99 are 19xx, the rest 20xx.
+    const yy = +m[3]!;
+    return utc(yy + (yy >= 70 ? 1900 : 2000), m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
+  }
+  m = ASCTIME_DATE.exec(s);
+  if (m !== null) return utc(+m[6]!, m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);
+  return undefined;
+}
+
+function utc(
+  year: number,
+  monthName: string,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): number | undefined {
+  const month = MONTHS.indexOf(monthName.toLowerCase());
+  if (month < 0 || day < 1 || hour > 23 || minute > 59 || second > 60) return undefined;
+  const ms = Date.UTC(year, month, day, hour, minute, Math.min(second, 59));
+  // 31 Feb and the like roll over into another month: not a date.
+  return new Date(ms).getUTCDate() === day ? ms : undefined;
 }
 
 /**
  * Milliseconds until the next fetch after the `attempts`-th failure in a row:
  * Retry-After when the server sent one, else exponential back-off from
- * `retryMs`; both within [minRetryMs, maxRetryMs].
+ * `retryMs`; both within [minRetryMs, maxRetryMs]. `now` is the client's
+ * clock at the fetch (for a Retry-After date without a Date header).
  */
-export function retryDelay(headers: CacheHeaders, attempts: number, bounds: RetryBounds): number {
-  const after = retryAfterMs(headers);
+export function retryDelay(
+  headers: CacheHeaders,
+  attempts: number,
+  bounds: RetryBounds,
+  now: number,
+): number {
+  const after = retryAfterMs(headers, now);
   const ms =
     after !== undefined ? after : bounds.retryMs * 2 ** Math.min(Math.max(attempts - 1, 0), 30);
   return clamp(ms, bounds.minRetryMs, bounds.maxRetryMs);

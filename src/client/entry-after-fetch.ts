@@ -55,7 +55,7 @@ export function entryAfterFetch(
       error: {
         since: was?.since ?? at,
         lastAttemptAt: last,
-        nextRetryAt: last + retryDelay(result.headers, attempts, retry),
+        nextRetryAt: last + retryDelay(result.headers, attempts, retry, at),
         attempts,
         status: result.status,
         reason: result.reason,
@@ -64,7 +64,7 @@ export function entryAfterFetch(
     };
   }
   if (prev !== null && kept !== null && at < kept.fetchedAt) return prev;
-  const expiresAt = at + freshnessLifetime(result.headers, lifetime);
+  const expiresAt = at + freshnessLifetime(result.headers, lifetime, at);
   const error = prev?.error ?? null;
   return {
     origin,

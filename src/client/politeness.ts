@@ -154,12 +154,12 @@ export class Politeness {
    */
   async report(origin: string, status: number, headers: CacheHeaders): Promise<number> {
     if (status !== 429 && status !== 503) return 0;
-    const after = retryAfterMs(headers);
+    const now = Date.now();
+    const after = retryAfterMs(headers, now);
     const ms = Math.min(
       after === undefined || after < 0 ? POLITENESS_DEFAULTS.backoffMs : after,
       this.#options.maxRetryMs,
     );
-    const now = Date.now();
     this.#next.set(origin, Math.max(this.#next.get(origin) ?? 0, now + ms));
     this.#blocked.set(origin, Math.max(this.#blocked.get(origin) ?? 0, now + ms));
     const store = this.#store;

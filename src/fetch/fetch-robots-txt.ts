@@ -487,11 +487,13 @@ function cacheHeaders(h: Readonly<Record<string, string | undefined>>): CacheHea
     expires?: string;
     date?: string;
     retryAfter?: string;
+    age?: string;
   } = {};
   if (h["cache-control"] !== undefined) out.cacheControl = h["cache-control"];
   if (h.expires !== undefined) out.expires = h.expires;
   if (h.date !== undefined) out.date = h.date;
   if (h["retry-after"] !== undefined) out.retryAfter = h["retry-after"];
+  if (h.age !== undefined) out.age = h.age;
   return out;
 }
 

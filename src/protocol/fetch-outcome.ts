@@ -11,6 +11,8 @@ export interface CacheHeaders {
   readonly expires?: string;
   readonly date?: string;
   readonly retryAfter?: string;
+  /** Seconds a cache on the way held the response (RFC 9111 §5.1). */
+  readonly age?: string;
 }
 
 /** Why a fetch found no robots.txt (RFC 9309 §2.3.1.3). */
