@@ -110,6 +110,34 @@ describe("size limit and decoding (docs/protocol.md#access-method Size)", () => 
     }
   });
 
+  it("a body of exactly 500 KiB, and one byte over: the cut line rule at the edge", async () => {
+    const head = "User-agent: *\n";
+    const last = "Disallow: /private";
+    const filler = `#${"x".repeat(MIN_BODY_BYTES - head.length - last.length - 2)}\n`;
+    const exact = head + filler + last;
+    assert.equal(exact.length, MIN_BODY_BYTES);
+    const cases: [string, string, boolean, boolean][] = [
+      ["exactly the limit, no final line ending", exact, false, false],
+      ["one byte over: the last line's LF", `${exact}\n`, false, true],
+      ["one byte over: the last line's CR", `${exact}\r`, false, true],
+      ["over, the line continues past the limit: cut and dropped", `${exact}x\n`, true, true],
+    ];
+    for (const [label, body, allowed, truncated] of cases) {
+      for (const encoding of ["identity", "gzip"]) {
+        const bytes = encoding === "gzip" ? zlib.gzipSync(body) : Buffer.from(body);
+        const server = await startServer(serveText(bytes, { "content-encoding": encoding }));
+        try {
+          const r = await new RobotsClient(UA).check(`${server.origin}/private/x`);
+          assert.equal(r.allowed, allowed, `${label}, ${encoding}`);
+          assert.equal(r.source.truncated, truncated, `${label}, ${encoding}`);
+          assert.ok(r.source.bytes! <= MIN_BODY_BYTES);
+        } finally {
+          await server.close();
+        }
+      }
+    }
+  });
+
   it("a gzip bomb is inflated only up to the limit and the rest is never read", async () => {
     const bomb = gzipBomb();
     const server = await startServer(serveText(bomb, { "content-encoding": "gzip" }));

@@ -256,6 +256,25 @@ describe("protocol.md#access-method: size: the limit and the cut line", () => {
     assert.equal(ROBOTS_TXT_SIZE_LIMIT, 512_000);
   });
 
+  test("a line that ends exactly at the limit, its line ending just past it, is not cut", () => {
+    // The last line's bytes all lie within the limit: it is whole and applies.
+    const head = `User-agent: *\n${rule}`;
+    const last = "Disallow: /secret";
+    for (const ending of ["\n", "\r", "\r\n"]) {
+      const body = enc.encode(`${head}${last}${ending}Allow: /`);
+      const limit = head.length + last.length;
+      const view = crawlerView(body, limit);
+      assert.equal(view.truncated, true);
+      assert.equal(new TextDecoder().decode(view.bytes), `${head}${last}`, JSON.stringify(ending));
+      const doc = parseDocument(body, { sizeLimit: limit });
+      assert.equal(doc.lastLineRead, 3);
+      assert.equal(createExplainer(doc, "x").explain("/secret").allowed, false);
+    }
+    // One byte more of that line past the limit: it is cut, and dropped.
+    const cut = enc.encode(`${head}${last}x\n`);
+    assert.equal(crawlerView(cut, head.length + last.length).bytes.length, head.length);
+  });
+
   test("explain and lint read the same lines, and state the limit in use", () => {
     // The limit falls inside line 3: `Disallow: /private/page` cut to
     // `Disallow: /priv` must not apply, so /private/other stays allowed.

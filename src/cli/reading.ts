@@ -14,7 +14,7 @@ import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Profile } from "../protocol/profile.js";
-import { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import { crawlerView, endsWithLineEnd, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { CliError } from "./errors.js";
 import { READ_CAP } from "./io.js";
 import { loadRobotsSource, type RobotsSource, type SourceOptions } from "./source.js";
@@ -88,7 +88,9 @@ export function readSource(
   let bytes = body;
   let otherBytes: Uint8Array | null = null;
   if (view.truncated || source.more === true) {
-    const last = lineNumberAt(body, view.bytes.length);
+    // A view that ends at the limit with a whole line (its ending just past
+    // the limit) holds one more line than the line endings before it.
+    const last = lineNumberAt(body, view.bytes.length) + (endsWithLineEnd(view.bytes) ? 0 : 1);
     if (options.wholeFile) {
       otherBytes = view.bytes;
       notes.push(

@@ -7,7 +7,7 @@ import { RobotsError } from "../errors.js";
 import { decodeText, toBytes } from "../parse/bytes.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
-import { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import { crawlerView, endsWithLineEnd, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 
 export interface DocumentOptions {
   readonly profile?: Profile;
@@ -77,8 +77,9 @@ export function parseDocument(
     full: cut ? whole : null,
     sizeLimit,
     lineCount: starts.length,
-    // The view ends with a line ending: its last "line" is the empty one after it.
-    lastLineRead: cut ? robots.lineCount - 1 : robots.lineCount,
+    // A cut view ends with a line ending (its last "line" is the empty one
+    // after it), or at the limit with the end of a line whose ending follows.
+    lastLineRead: cut && endsWithLineEnd(view) ? robots.lineCount - 1 : robots.lineCount,
     lineSpan(line) {
       const start = starts[line - 1];
       const end = ends[line - 1];

@@ -16,6 +16,9 @@ export const ROBOTS_TXT_SIZE_LIMIT = 500 * 1024;
  * `Allow: /private` would allow more than the file says). What is kept ends
  * with the last line ending (CR or LF, as the parser reads them) at or before
  * the limit; a body with no line ending before the limit applies nothing.
+ * A line whose last byte is the limit's last and whose line ending is the
+ * byte right after it is not cut: all of it was read, and it applies (the
+ * kept bytes then end with that line's content, not its line ending).
  *
  * `truncated` is whether the body was longer than the limit. Returns a view
  * (no copy) of `body`.
@@ -25,7 +28,15 @@ export function crawlerView(
   limit: number = ROBOTS_TXT_SIZE_LIMIT,
 ): { readonly bytes: Uint8Array; readonly truncated: boolean } {
   if (body.length <= limit) return { bytes: body, truncated: false };
-  return { bytes: body.subarray(0, cutEnd(body, limit)), truncated: true };
+  const next = body[limit];
+  const end = next === 0x0a || next === 0x0d ? limit : cutEnd(body, limit);
+  return { bytes: body.subarray(0, end), truncated: true };
+}
+
+/** True when `bytes` is empty or ends with a line ending (CR or LF). */
+export function endsWithLineEnd(bytes: Uint8Array): boolean {
+  const last = bytes[bytes.length - 1];
+  return last === undefined || last === 0x0a || last === 0x0d;
 }
 
 /**
