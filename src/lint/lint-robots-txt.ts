@@ -19,10 +19,13 @@ import { checkProfile, type Profile } from "../protocol/profile.js";
 import { ruleKey } from "../protocol/rule-text.js";
 import { crawlerView, describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import {
+  AGENT_CAVEAT,
+  allowCaveat,
   describeCrawlDelay,
   describeCutAgent,
   describeRelativePattern,
   describeSpacedPattern,
+  isQuotable,
   sitemapFix,
 } from "./advice.js";
 import {
@@ -45,6 +48,7 @@ import {
   type ByteScan,
   columnOf,
   editDistance,
+  fullSnippet,
   scanBytes,
   snippet,
 } from "./text.js";
@@ -138,6 +142,8 @@ class Linter {
   #firstOrphan = { line: 0, name: "" };
   #lastOrphan = 0;
   #orphanNonEmpty = false;
+  /** …and one of them is an Allow with a path. */
+  #orphanAllow = false;
   /** A User-agent line whose key a byte-order mark hides (line number), or 0. */
   #hiddenAgent = 0;
   /** no-rules: directives that make a robots.txt (User-agent, rules, Sitemap), and other lines. */
@@ -245,9 +251,9 @@ class Linter {
         ev,
         columnOf(b, ev.start, a),
         `this line starts with a byte-order mark${twice ? " that was encoded twice (it shows as ï»¿)" : ""}: crawlers read it as part of the key${canonical === undefined ? "" : `, so this ${canonical} line is ignored`}`,
-        twice
+        (twice
           ? "remove the characters ï»¿ (save the file as UTF-8 without a BOM)"
-          : "remove it (files pasted together often carry one)",
+          : "remove it (files pasted together often carry one)") + restoredCaveat(canonical),
       );
     } else if (scan.bom >= 0) {
       this.#at(
@@ -274,7 +280,9 @@ class Linter {
           ev,
           columnOf(b, ev.start, inValue),
           `the pattern has a byte (0x${byte}) that is not UTF-8: it is matched as %${byte}, which the UTF-8 form of the URL never contains`,
-          "save the file as UTF-8, or write the path percent-encoded (e.g. %C3%A9 for é)",
+          // A Latin-1 site's own URLs may carry %E9: then the rule matches
+          // them today, and saving as UTF-8 would stop that.
+          `if the site's URLs are UTF-8, save the file as UTF-8 (or write the path percent-encoded, e.g. %C3%A9 for é); but if they carry %${byte} as it is (a Latin-1 site), this rule matches them today and would no longer: then keep it${allowCaveat(ev.kind === "allow" ? "allow" : "disallow")}`,
         );
       } else {
         if (this.#otherInvalid === 0) {
@@ -339,14 +347,14 @@ class Linter {
   }
 
   #missingColon(ev: LineEvent, b: Uint8Array, canonical: string): void {
-    const value = snippet(b, ev.valueStart, ev.valueEnd, 50);
+    const value = fullSnippet(b, ev.valueStart, ev.valueEnd);
     this.#at(
       "missing-colon",
       "warning",
       ev,
       columnOf(b, ev.start, ev.keyEnd),
       `no colon after ${JSON.stringify(snippet(b, ev.keyStart, ev.keyEnd, 40))}: Google accepts whitespace instead, other crawlers ignore the line`,
-      `write "${canonical}: ${value}"`,
+      isQuotable(value) ? `write "${canonical}: ${value}"` : `write a colon after ${canonical}`,
     );
   }
 
@@ -361,7 +369,7 @@ class Linter {
         ev,
         undefined,
         "the user-agent line names no crawler: it matches none",
-        'name a crawler ("User-agent: Googlebot") or use "User-agent: *" for all of them',
+        `name the crawler it is for (e.g. "User-agent: Googlebot"), or write "User-agent: *" for all of them${STAR_CAVEAT}`,
       );
       return;
     }
@@ -396,7 +404,7 @@ class Linter {
           ? `${JSON.stringify(written)} is not the wildcard (a * must stand alone): crawlers read an empty name, so this group applies to no crawler`
           : `${JSON.stringify(written)} does not start with a letter, "-" or "_": Google's parser reads an empty name, so for it this group applies to no crawler`,
         b[vs] === 0x2a
-          ? 'write "User-agent: *" for every crawler, or the crawler\'s name'
+          ? `write "User-agent: *" for every crawler${STAR_CAVEAT}, or the crawler's name`
           : "name the crawler by its product token (letters, - and _ only); a crawler whose name starts otherwise can only be reached through *",
       );
       return;
@@ -416,6 +424,7 @@ class Linter {
       this.#orphans++;
       this.#lastOrphan = ev.line;
       if (vs !== ve) this.#orphanNonEmpty = true;
+      if (vs !== ve && ev.kind === "allow") this.#orphanAllow = true;
     }
     if (vs === ve) {
       // An empty Disallow is the usual "allow everything"; group-checks.ts
@@ -434,8 +443,7 @@ class Linter {
     }
     const first = b[vs]!;
     if (first !== 0x2f && first !== 0x2a) {
-      const written = snippet(b, vs, ve, 60);
-      const { message, fix } = describeRelativePattern(written, name);
+      const { message, fix } = describeRelativePattern(fullSnippet(b, vs, ve), name);
       this.#at(
         "pattern-without-leading-slash",
         "error",
@@ -447,7 +455,7 @@ class Linter {
     }
     for (let i = vs; i < ve; i++) {
       if (b[i] === 0x20 || b[i] === 0x09) {
-        const { message, fix } = describeSpacedPattern(snippet(b, vs, ve, 60), name);
+        const { message, fix } = describeSpacedPattern(fullSnippet(b, vs, ve), name);
         this.#at("pattern-with-space", "error", ev, columnOf(b, ev.start, i), message, fix);
         break;
       }
@@ -466,9 +474,11 @@ class Linter {
           word
             ? `"$" anchors the end of the path only as the last character of a pattern; here it matches a literal "$"`
             : `"$" anchors the end of the path only as the last character of a pattern; here it is a literal "$", so this rule matches only paths that contain "$"`,
+          // Not %24: nothing is decoded, so a pattern with %24 never matches
+          // the "$" a URL carries (docs/protocol.md#rule-values).
           word
-            ? "if the site's URLs contain this $, nothing to do (write %24 to make that plain); to anchor the end, move the $ to the end"
-            : "move the $ to the end, or write %24 if you mean a literal $",
+            ? `if the site's URLs contain this $, nothing to do; to anchor the end, move the $ to the end, but then the rule no longer matches paths with a "$" here${allowCaveat(name)}`
+            : `to anchor the end, move the $ to the end; the rule then no longer matches paths that contain "$" here, so keep it as it is if the site has such URLs${allowCaveat(name)}`,
         );
         break;
       }
@@ -556,7 +566,7 @@ class Linter {
         ? `unknown key ${JSON.stringify(written)} (did you mean ${JSON.stringify(guess)}?): crawlers ignore this line${access ? `, so this ${guess} line has no effect` : ""}`
         : `unknown key ${JSON.stringify(written)}: crawlers ignore this line`,
       guess !== undefined
-        ? `write ${JSON.stringify(guess)}, or remove the line`
+        ? `remove the line, or write ${JSON.stringify(guess)}${restoredCaveat(guess)}`
         : "remove the line, or make it a comment with #",
     );
   }
@@ -587,7 +597,7 @@ class Linter {
     }
     if (canonical !== undefined && invisible !== "") {
       message = `an invisible character (${invisible}) before "${canonical}" makes the key unrecognisable, so crawlers ignore this line`;
-      fix = "delete the invisible character at the start of the line";
+      fix = `delete the invisible character at the start of the line${restoredCaveat(canonical)}`;
     } else if (canonical !== undefined) {
       message = `${JSON.stringify(text)} is not a directive: ${canonical === "Allow" ? "an" : "a"} ${canonical} line needs "${canonical}:" followed by one value, so crawlers ignore it`;
       fix = `write "${canonical}: <value>", one value per line`;
@@ -599,14 +609,18 @@ class Linter {
       fix = "resolve the merge conflict and remove the markers";
     } else if (/^https?:\/\//i.test(text)) {
       message = `${JSON.stringify(text)} is a URL without a key, so crawlers ignore it`;
-      fix = `if it is a sitemap, write "Sitemap: ${text}"`;
-    } else if (b[s] === 0x2f /* / */) {
+      const whole = fullSnippet(b, s, e);
+      fix = isQuotable(whole)
+        ? `if it is a sitemap, write "Sitemap: ${whole}"`
+        : 'if it is a sitemap, put "Sitemap: " in front of it';
+    } else if (b[s] === 0x2f /* / */ && !/\s/.test(text)) {
       message = `${JSON.stringify(text)} is a path without a key, so crawlers ignore it`;
+      const whole = fullSnippet(b, s, e);
       // "/" alone would block the whole site: name the key, not the verdict.
       fix =
         text === "/" || text === "/*"
-          ? `add the key it was meant to have: Allow (crawl everything) or Disallow (block the whole site)`
-          : `write "Disallow: ${text}" (or "Allow: …")`;
+          ? `add the key it was meant to have: Disallow (block the whole site) or Allow (allow everything, overriding every Disallow rule that is not longer)`
+          : `${isQuotable(whole) ? `write "Disallow: ${whole}"` : 'put "Disallow: " in front of it'} (or "Allow: …" to allow it, which overrides every Disallow rule that is not longer)`;
     } else {
       message = `${JSON.stringify(text)} is not a robots.txt directive ("key: value"), so crawlers ignore it`;
       fix = "make it a comment by starting it with #, or remove it";
@@ -666,8 +680,8 @@ class Linter {
         message: `this ${name} line${more > 0 ? ` and ${more} more rule${more > 1 ? "s" : ""} up to line ${this.#lastOrphan}` : ""} come${more > 0 ? "" : "s"} before any User-agent line${hidden}, so ${more > 0 ? "they belong" : "it belongs"} to no group and no crawler applies ${more > 0 ? "them" : "it"}`,
         fix:
           hidden !== ""
-            ? `remove the invisible character (or byte-order mark) at the start of line ${this.#hiddenAgent}`
-            : 'add a "User-agent: *" line (or the crawler\'s name) above it',
+            ? `remove the invisible character (or byte-order mark) at the start of line ${this.#hiddenAgent}${AGENT_CAVEAT}`
+            : `add a "User-agent: *" line (or the crawler's name) above it${this.#orphanAllow ? "; note that its Allow lines then apply to every crawler that follows the * group, which may allow them more" : ""}`,
       });
     }
     if (bomEnd > 0) {
@@ -696,6 +710,23 @@ class Linter {
     checkUsage(robots, (d) => this.report(d));
   }
 }
+
+/**
+ * What a fix that brings back a line crawlers do not read today adds: a
+ * User-agent line moves crawlers between groups, an Allow line allows more.
+ */
+function restoredCaveat(key: string | undefined): string {
+  if (key === "User-agent") return AGENT_CAVEAT;
+  return key === "Allow" ? allowCaveat("allow") : "";
+}
+
+/**
+ * A fix that makes a User-agent line name every crawler (`*`): the group's
+ * rules then apply to all crawlers not named elsewhere, merged with any
+ * other `*` group (docs/protocol.md#choosing-rules), Allow lines included.
+ */
+const STAR_CAVEAT =
+  " (its rules, Allow lines included, then apply to every crawler not named elsewhere, together with those of any other * group, which may allow them more)";
 
 /** Is there anything but whitespace from byte `from` on? */
 function hasContentFrom(body: Uint8Array, from: number): boolean {
