@@ -127,6 +127,22 @@ class Linter {
   readonly #quiet: boolean;
   readonly #scan: ByteScan = { invalidUtf8: -1, bom: -1 };
   #inGroup = false;
+  /** The last user-agent, allow or disallow line was a user-agent line. */
+  #agentsOpen = false;
+  /**
+   * Findings whose fix makes this line a rule, between the user-agent lines
+   * of one group: a user-agent line after them means the fix splits the
+   * group, which their fix must then say (splitCaveat).
+   */
+  #mayAddRule: number[] = [];
+  /** Rules since the last user-agent line. */
+  #groupRules = 0;
+  /**
+   * Findings whose fix removes the only rule of a group so far: a
+   * user-agent line right after means the fix merges the group into the
+   * next one, which their fix must then say (see #splitsGroup).
+   */
+  #mayRemoveOnlyRule: number[] = [];
   #lastStart = -1;
   #lastLine = 0;
   /** Lines with invalid UTF-8 outside rule values: reported once, as a count. */
@@ -190,12 +206,18 @@ class Linter {
     if (hidden && (ev.kind === "other" || ev.kind === "invalid")) return;
     switch (ev.kind) {
       case "user-agent":
+        this.#splitsGroup();
         this.#inGroup = true;
+        this.#agentsOpen = true;
+        this.#groupRules = 0;
         this.#checkKey(ev, b);
         this.#checkUserAgent(ev, b);
         break;
       case "allow":
       case "disallow":
+        this.#agentsOpen = false;
+        this.#mayAddRule.length = 0;
+        if (++this.#groupRules > 1) this.#mayRemoveOnlyRule.length = 0;
         this.#checkKey(ev, b);
         this.#checkRule(ev, b);
         break;
@@ -212,6 +234,42 @@ class Linter {
       default:
     }
   };
+
+  /** The finding just reported has a fix that makes this line an allow or disallow rule. */
+  #addsRule(): void {
+    if (this.#agentsOpen) this.#mayAddRule.push(this.diagnostics.length - 1);
+  }
+
+  /**
+   * A user-agent line after a line whose fix adds a rule between the
+   * user-agent lines of a group (docs/protocol.md#groups): following that
+   * fix ends the group at the new rule, so the crawlers named above it lose
+   * the rules below this line. Their fixes say so.
+   */
+  #splitsGroup(): void {
+    for (const i of this.#mayAddRule) {
+      const d = this.diagnostics[i]!;
+      this.diagnostics[i] = {
+        ...d,
+        fix: `${d.fix}; note that a rule on line ${d.line} splits its group: the crawlers named above it then no longer follow the rules below line ${this.#lastLine}, which may allow them more`,
+      };
+    }
+    this.#mayAddRule.length = 0;
+    // Removing the group's only rule: its user-agent lines join this one's group.
+    for (const i of this.#mayRemoveOnlyRule) {
+      const d = this.diagnostics[i]!;
+      this.diagnostics[i] = {
+        ...d,
+        fix: `${d.fix}; note that without line ${d.line} its group has no rules, so its User-agent lines join the group at line ${this.#lastLine} and their crawlers follow its rules, which may allow them more`,
+      };
+    }
+    this.#mayRemoveOnlyRule.length = 0;
+  }
+
+  /** The finding just reported has a fix that may remove this rule line. */
+  #removesRule(): void {
+    if (this.#groupRules === 1) this.#mayRemoveOnlyRule.push(this.diagnostics.length - 1);
+  }
 
   /** file-over-limit bookkeeping (docs/protocol.md#access-method: lines past the cut are not read). */
   #trackLimit(ev: LineEvent, b: Uint8Array): void {
@@ -255,6 +313,7 @@ class Linter {
           ? "remove the characters ï»¿ (save the file as UTF-8 without a BOM)"
           : "remove it (files pasted together often carry one)") + restoredCaveat(canonical),
       );
+      if (key === "allow" || key === "disallow") this.#addsRule();
     } else if (scan.bom >= 0) {
       this.#at(
         "bom",
@@ -299,7 +358,7 @@ class Linter {
         ev,
         columnOf(b, ev.start, ev.nul),
         "a NUL byte ends the line for Google's parser: the rest of the line is ignored",
-        "remove the NUL byte (the file may be in a binary or UTF-16 format)",
+        `remove the NUL byte (the file may be in a binary or UTF-16 format)${nulCaveat(ev.kind)}`,
       );
     }
     if (ev.tooLong) {
@@ -436,8 +495,9 @@ class Linter {
           ev,
           undefined,
           "an Allow line without a path has no effect",
-          'give it a path ("Allow: /public/"), or remove it',
+          'remove it, or give it the path it is meant to allow (e.g. "Allow: /public/"), which then allows that path over every Disallow rule that is not longer',
         );
+        this.#removesRule();
       }
       return;
     }
@@ -452,6 +512,7 @@ class Linter {
         message,
         fix,
       );
+      if (fix.includes("remove the line")) this.#removesRule();
     }
     for (let i = vs; i < ve; i++) {
       if (b[i] === 0x20 || b[i] === 0x09) {
@@ -569,6 +630,7 @@ class Linter {
         ? `remove the line, or write ${JSON.stringify(guess)}${restoredCaveat(guess)}`
         : "remove the line, or make it a comment with #",
     );
+    if (guess === "Allow" || guess === "Disallow") this.#addsRule();
   }
 
   /** invalid-line: not a directive (docs/protocol.md#key-and-value). */
@@ -626,6 +688,13 @@ class Linter {
       fix = "make it a comment by starting it with #, or remove it";
     }
     this.#at("invalid-line", access ? "error" : "warning", ev, undefined, message, fix);
+    if (
+      canonical === "Allow" ||
+      canonical === "Disallow" ||
+      /"(?:Allow|Disallow): |add the key it was meant/.test(fix)
+    ) {
+      this.#addsRule();
+    }
   }
 
   /**
@@ -718,6 +787,21 @@ class Linter {
 function restoredCaveat(key: string | undefined): string {
   if (key === "User-agent") return AGENT_CAVEAT;
   return key === "Allow" ? allowCaveat("allow") : "";
+}
+
+/**
+ * Removing a NUL byte makes the rest of the line count: a Disallow rule
+ * then matches only the longer path, so it blocks less; a User-agent line
+ * may name another crawler.
+ */
+function nulCaveat(kind: LineEvent["kind"]): string {
+  if (kind === "disallow") {
+    return "; note that the rest of the line then counts, so this Disallow rule then blocks fewer paths than it does today: check that the whole line is what you mean";
+  }
+  if (kind === "user-agent") {
+    return "; note that the rest of the line then counts, so this line may then name another crawler, which moves the group";
+  }
+  return "";
 }
 
 /**

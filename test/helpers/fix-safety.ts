@@ -159,7 +159,8 @@ function latin1ToUtf8(text: Uint8Array): Uint8Array {
 }
 
 /** `Key: value` quoted in a fix: a directive line it tells the reader to write. */
-const DIRECTIVE_QUOTE = /"((?:User-agent|Allow|Disallow|Sitemap|Crawl-delay|Content-Usage|Content-Signal): ?[^"]*)"/g;
+const DIRECTIVE_QUOTE =
+  /"((?:User-agent|Allow|Disallow|Sitemap|Crawl-delay|Content-Usage|Content-Signal): ?[^"]*)"/g;
 /** A bare key quoted in a fix (`write "Disallow"`). */
 const KEY_QUOTE = /\bwrite "([A-Za-z-]+)"(?:[,;.]|$)/i;
 
@@ -239,7 +240,10 @@ export function editsFor(body: Uint8Array, d: Diagnostic, lines: readonly Line[]
       return out;
     case "empty-final-group":
       add("remove the group", join(lines.slice(0, d.line - 1)));
-      add("add an empty Disallow:", join([...lines, { text: enc.encode("\nDisallow:"), eol: new Uint8Array(0) }]));
+      add(
+        "add an empty Disallow:",
+        join([...lines, { text: enc.encode("\nDisallow:"), eol: new Uint8Array(0) }]),
+      );
       return out;
     case "rule-outside-group": {
       const hidden = /start of line (\d+)/.exec(fix);
@@ -268,7 +272,10 @@ export function editsFor(body: Uint8Array, d: Diagnostic, lines: readonly Line[]
   }
 
   if (/delete the invisible character/i.test(fix)) {
-    add("delete the invisible character", withLineText(lines, d.line, stripLeadingInvisible(line.text)));
+    add(
+      "delete the invisible character",
+      withLineText(lines, d.line, stripLeadingInvisible(line.text)),
+    );
   }
   // "write "Disallow"": the key alone.
   const key = KEY_QUOTE.exec(fix);
@@ -276,7 +283,10 @@ export function editsFor(body: Uint8Array, d: Diagnostic, lines: readonly Line[]
     const m = /^(\s*)(user agent|[^:\s]+)(\s*:?)(.*)$/i.exec(text);
     if (m !== null) {
       const colon = m[3]!.includes(":") ? m[3]! : ":";
-      add(`write the key ${key[1]}`, replaceLine(lines, d.line, [`${m[1]}${key[1]}${colon}${m[4]}`]));
+      add(
+        `write the key ${key[1]}`,
+        replaceLine(lines, d.line, [`${m[1]}${key[1]}${colon}${m[4]}`]),
+      );
     }
   }
   // Quoted lines: one alternative each, or one line each of a single alternative.
@@ -284,7 +294,14 @@ export function editsFor(body: Uint8Array, d: Diagnostic, lines: readonly Line[]
     (m) => !isPlaceholder(m[1]!, fix, m.index ?? 0),
   );
   if (/one path per line/.test(fix)) {
-    add(`write ${quotes.length} lines`, replaceLine(lines, d.line, quotes.map((m) => m[1]!)));
+    add(
+      `write ${quotes.length} lines`,
+      replaceLine(
+        lines,
+        d.line,
+        quotes.map((m) => m[1]!),
+      ),
+    );
   } else {
     for (const m of quotes) add(`write "${m[1]}"`, replaceLine(lines, d.line, [m[1]!]));
   }
@@ -308,10 +325,24 @@ export type CaveatCheck = (
   before: Uint8Array,
 ) => boolean;
 
-function allowPatterns(r: RobotsTxt): Set<string> {
-  const out = new Set<string>();
-  for (const g of r.groups) for (const x of g.rules) if (x.kind === "allow") out.add(x.pattern);
+/** Allow rules counted by "agents of the group: pattern". */
+function allowRules(r: RobotsTxt): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const g of r.groups) {
+    const agents = g.agents.map((a) => (a.global ? "*" : a.token.toLowerCase())).join(",");
+    for (const x of g.rules) {
+      if (x.kind !== "allow") continue;
+      const key = `${agents}: ${x.pattern}`;
+      out.set(key, (out.get(key) ?? 0) + 1);
+    }
+  }
   return out;
+}
+
+/** Has `b` an Allow rule that `a` has not? */
+function addsAllow(a: RobotsTxt, b: RobotsTxt): boolean {
+  const before = allowRules(a);
+  return [...allowRules(b)].some(([k, n]) => n > (before.get(k) ?? 0));
 }
 
 function agentShape(r: RobotsTxt): string {
@@ -334,11 +365,16 @@ const CAVEATS: readonly {
   // An Allow line that never matched takes effect.
   {
     says: /Allow line then takes effect|overrid(?:es|ing) every Disallow rule that is not longer/,
-    holds: (_d, _e, _p, a, b) => [...allowPatterns(b)].some((x) => !allowPatterns(a).has(x)),
+    holds: (_d, _e, _p, a, b) => addsAllow(a, b),
   },
   // A User-agent line comes back, is renamed or becomes `*`: crawlers change groups.
   {
     says: /User-agent line names then follow|this moves the group|apply to every crawler (?:not named elsewhere|that follows the \* group)/,
+    holds: (_d, _e, _p, a, b) => agentShape(a) !== agentShape(b),
+  },
+  // A rule between the user-agent lines of a group ends the group there.
+  {
+    says: /splits its group|join the group at line/,
     holds: (_d, _e, _p, a, b) => agentShape(a) !== agentShape(b),
   },
   // dollar-not-at-end: an anchored rule no longer matches a literal "$".
@@ -346,8 +382,17 @@ const CAVEATS: readonly {
     says: /no longer matches paths (?:with|that contain) a? ?"\$"/,
     holds: (_d, e) => e.label.startsWith("move the $"),
   },
+  // nul-byte: the rest of the line counts.
+  { says: /then blocks fewer paths than it does today/, holds: (d) => d.id === "nul-byte" },
+  {
+    says: /may then name another crawler/,
+    holds: (_d, _e, _p, a, b) => agentShape(a) !== agentShape(b),
+  },
   // invalid-utf8: a Latin-1 site's %E9 URLs.
-  { says: /this rule matches them today and would no longer/, holds: (d) => d.id === "invalid-utf8" },
+  {
+    says: /this rule matches them today and would no longer/,
+    holds: (d) => d.id === "invalid-utf8",
+  },
 ];
 
 /** The caveat check the safety test uses: some caveat of the fix says so, and explains the edit. */
@@ -405,7 +450,11 @@ export interface SafetyOptions {
 }
 
 /** Every applicable fix of every diagnostic of `body`, applied and compared. */
-export function checkFixes(file: string, body: Uint8Array, opts: SafetyOptions): {
+export function checkFixes(
+  file: string,
+  body: Uint8Array,
+  opts: SafetyOptions,
+): {
   diagnostics: number;
   applicable: number;
   outcomes: FixOutcome[];
