@@ -271,7 +271,7 @@ export function describeCutAgent(
       ? "only the first word counts"
       : `a crawler that calls itself ${quoted} is not matched by its full name`;
   // Renaming the group moves it: crawlers named `token` lose it, and the
-  // crawler meant leaves the groups it follows today (which may block more).
+  // crawler meant leaves the groups it follows today; either may gain.
   const fix =
     meant !== undefined && meant !== token
       ? `name the crawler by its product token: "User-agent: ${meant}"; note that this moves the group: ${meant} then follows it instead of the groups it follows today, and crawlers named "${token}" no longer do, which may allow either of them more`

@@ -132,7 +132,7 @@ class Linter {
   /**
    * Findings whose fix makes this line a rule, between the user-agent lines
    * of one group: a user-agent line after them means the fix splits the
-   * group, which their fix must then say (splitCaveat).
+   * group, which their fix must then say (see #splitsGroup).
    */
   #mayAddRule: number[] = [];
   /** Rules since the last user-agent line. */
@@ -268,7 +268,8 @@ class Linter {
 
   /** The finding just reported has a fix that may remove this rule line. */
   #removesRule(): void {
-    if (this.#groupRules === 1) this.#mayRemoveOnlyRule.push(this.diagnostics.length - 1);
+    if (this.#inGroup && this.#groupRules === 1)
+      this.#mayRemoveOnlyRule.push(this.diagnostics.length - 1);
   }
 
   /** file-over-limit bookkeeping (docs/protocol.md#access-method: lines past the cut are not read). */
