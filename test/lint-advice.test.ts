@@ -65,7 +65,24 @@ describe("user-agent-token-cut (docs/protocol.md#groups): says which token the l
     assert.ok(d !== undefined);
     assert.match(d.message, /names the token "Mozilla"/);
     assert.match(d.message, /whole User-Agent header/);
-    assert.equal(d.fix, 'Name the crawler by its product token: "User-agent: GPTBot".');
+    assert.match(d.fix, /^Name the crawler by its product token: "User-agent: GPTBot"; /);
+    // Renaming moves the group between crawlers: the fix says so.
+    assert.match(d.fix, /GPTBot then follows it instead of the groups it follows today/);
+    assert.match(d.fix, /crawlers named "Mozilla" no longer do/);
+  });
+
+  test("a name of several words with a version is not a header of products", () => {
+    const [d] = findings(
+      "User-agent: Sogou Pic Spider/3.0(+http://www.sogou.com/docs/help/webmasters.htm#07)\nDisallow: /\n",
+      "user-agent-token-cut",
+    );
+    assert.ok(d !== undefined);
+    assert.doesNotMatch(d.fix, /"User-agent: Spider"/);
+    const [m] = findings(
+      "User-agent: Mediapartners (Googlebot)\nDisallow: /\n",
+      "user-agent-token-cut",
+    );
+    assert.doesNotMatch(m?.fix ?? "", /"User-agent: Googlebot"/);
   });
 
   test("MJ12bot is named as meant: no suggestion to write MJ", () => {
@@ -108,7 +125,10 @@ describe("sitemap-not-absolute (docs/protocol.md#other-directives)", () => {
 describe("values crawlers skip", () => {
   test("a bare / line is not turned into Disallow: / without saying so", () => {
     const [d] = findings("User-agent: *\n/\n", "invalid-line");
-    assert.match(d?.fix ?? "", /Allow \(crawl everything\) or Disallow \(block the whole site\)/);
+    assert.match(
+      d?.fix ?? "",
+      /Disallow \(block the whole site\) or Allow \(allow everything, overriding every Disallow rule that is not longer\)/,
+    );
   });
 
   test("Crawl-delay: abc is flagged, Crawl-delay: 10 is not", () => {
@@ -146,7 +166,10 @@ describe("values crawlers skip", () => {
 describe("fixes that never name an unrelated crawler, with their caveats", () => {
   test("a name with spaces gets the catalogue crawler it spells (ChatGPT User → ChatGPT-User)", () => {
     const [d] = findings("User agent: ChatGPT User\nDisallow: /\n", "user-agent-token-cut");
-    assert.equal(d?.fix, 'Name the crawler by its product token: "User-agent: ChatGPT-User".');
+    assert.match(
+      d?.fix ?? "",
+      /^Name the crawler by its product token: "User-agent: ChatGPT-User"; note/,
+    );
   });
   for (const name of ["Screaming Frog SEO Spider", "Sogou web spider", "My Code Crawler"]) {
     test(`${name}: no word of the name is taken for a catalogue crawler`, () => {
@@ -171,8 +194,12 @@ describe("fixes that never name an unrelated crawler, with their caveats", () =>
       d?.fix ?? "",
       /^Remove this line; but crawlers without wildcard support read line 3 literally/,
     );
+    // "/a$" read literally blocks "/a$…", which "/a*" read literally does not cover.
     const [w] = findings("User-agent: *\nDisallow: /a*\nDisallow: /a$\n", "shadowed-rule");
-    assert.equal(w?.fix, "Remove this line.");
+    assert.match(w?.fix ?? "", /^Remove this line; but crawlers without wildcard support/);
+    // A shadowed Allow needs no caveat: without it, such crawlers allow no less.
+    const [a] = findings("User-agent: *\nDisallow: /a*\nAllow: /a\n", "shadowed-rule");
+    assert.equal(a?.fix, "Remove it, or change line 2 so that it does not cover these paths.");
   });
   test("every message and fix is a sentence", () => {
     const text = "User agent: ChatGPT User\nDisallow: x\nfoo bar baz\nCrawl-delay: x\n";

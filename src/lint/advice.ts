@@ -44,31 +44,80 @@ export function splitHost(text: string): { host: string; path: string } | null {
 }
 
 /**
+ * The longest value a fix quotes as a whole line to write. A longer value
+ * (or one with control characters, which a message shows escaped) is never
+ * quoted cut short, which would be a different rule: the fix says what to
+ * change instead.
+ */
+const MAX_QUOTED = 200;
+
+/**
+ * Can `value` (a linter snippet: control characters shown as `\xNN`, bytes
+ * that are not UTF-8 as U+FFFD) be quoted in a fix as text to write, exactly?
+ */
+export function isQuotable(value: string): boolean {
+  return value.length <= MAX_QUOTED && !/\\x[0-9a-f]{2}|\ufffd/.test(value);
+}
+
+/**
+ * What a fix adds when it makes an Allow line that never matched take
+ * effect: from then on it allows what it matches over every Disallow rule
+ * that is not longer (docs/protocol.md#precedence), so the file allows more.
+ */
+export function allowCaveat(name: string): string {
+  if (name.toLowerCase() !== "allow") return "";
+  return "; note that the fixed Allow line then takes effect and allows the paths it matches even where a Disallow rule of the same or shorter length blocks them today: check that you mean to allow them";
+}
+
+/**
+ * What a fix adds when it brings back a User-agent line that crawlers do
+ * not read today (hidden by a byte-order mark, misspelt beyond what Google
+ * accepts): the crawlers it names then follow the rules below it instead
+ * of the groups they follow now (docs/protocol.md#choosing-rules), which
+ * can allow them more.
+ */
+export const AGENT_CAVEAT =
+  "; note that the crawlers this User-agent line names then follow the rules below it instead of the groups they follow today, which may allow them more: check those rules first";
+
+/**
  * Why a pattern without a leading "/" never matches, and what to write. A
  * URL or a host name (`https://cdn.example.net/x`, `cdn.example.net/`) is
  * removed, or cut to its path when it has one (the path on this site is
  * what the author can have meant); anything else gets a "/" in front, so
- * `wp-login.php` becomes `/wp-login.php`, never `/`.
+ * `wp-login.php` becomes `/wp-login.php`, never `/`. `written` is the whole
+ * value; the message shows it shortened. An Allow fix says that it allows
+ * more (allowCaveat).
  */
 export function describeRelativePattern(
   written: string,
   name: string,
 ): { message: string; fix: string } {
+  const shown = JSON.stringify(shorten(written, 60));
   const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/([^/]*)(\/.*)?$/i.exec(written);
   const split = url !== null ? { host: url[1] ?? "", path: url[2] ?? "" } : splitHost(written);
+  const allow = allowCaveat(name);
   if (split !== null) {
     const path = split.path;
     const remove = "remove the line: a robots.txt governs only the host it is served from";
+    const pathOnly = isQuotable(path)
+      ? `write the path only: "${name}: ${path}"`
+      : `keep only the path, from the "/" after ${split.host}`;
     return {
-      message: `${JSON.stringify(written)} names a host: a rule is matched against the path of a URL on this site, which always starts with "/", so it never matches`,
+      message: `${shown} names a host: a rule is matched against the path of a URL on this site, which always starts with "/", so it never matches`,
       fix:
         path === "" || path === "/" || path === "/*" || path === "/*$"
           ? remove
-          : `if ${split.host} is this site, write the path only: "${name}: ${path}"; otherwise ${remove}`,
+          : `if ${split.host} is this site, ${pathOnly}${allow}; otherwise ${remove}`,
     };
   }
-  const message = `${JSON.stringify(written)} does not start with "/" or "*": paths always start with "/", so this rule never matches`;
-  const caveat = renderingCaveat(written, name);
+  const message = `${shown} does not start with "/" or "*": paths always start with "/", so this rule never matches`;
+  const caveat = renderingCaveat(written, name) + allow;
+  if (!isQuotable(written)) {
+    return {
+      message,
+      fix: `put "/" in front of the value (from the site's root) or "/*" (in any folder)${caveat}`,
+    };
+  }
   if (written.startsWith("?") || written.startsWith(".")) {
     return { message, fix: `write "${name}: /*${written}" to match it anywhere${caveat}` };
   }
@@ -76,6 +125,11 @@ export function describeRelativePattern(
     message,
     fix: `write "${name}: /${written}" (from the site's root) or "${name}: /*${written}" (in any folder)${caveat}`,
   };
+}
+
+/** `text` cut to about `max` characters for a message. */
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /**
@@ -121,19 +175,32 @@ function withoutVersion(product: string): string {
 
 /**
  * The names a user-agent value can stand for: the whole value without its
- * version, and for a whole User-Agent header each product and each item of
- * its comments (`Mozilla/5.0 (compatible; GPTBot/1.0; +https://…)` →
- * `Mozilla`, `compatible`, `GPTBot`). Never single words of a name:
- * `Screaming Frog SEO Spider` stands for itself, not for `Spider`.
+ * version, and for a whole User-Agent header (a product with a version and
+ * a comment in parentheses) each product and each item of its comments
+ * (`Mozilla/5.0 (compatible; GPTBot/1.0; +https://…)` → `Mozilla`,
+ * `compatible`, `GPTBot`). Never single words of a name: `Screaming Frog
+ * SEO Spider` and `Sogou Pic Spider/3.0 (+http://…)` stand for themselves,
+ * not for `Spider`, and `Mediapartners (Googlebot)`, a name with a remark,
+ * not for `Googlebot`.
  */
 function namesIn(written: string): string[] {
   const out = [withoutVersion(written)];
-  if (!/[;()]/.test(written)) return out;
+  if (!/[;()]/.test(written) || !/^[^\s(]+\//.test(written.trim())) return out;
   let depth = 0;
   let buf = "";
+  // Outside comments, a product is a word with a version; a word without
+  // one starts a name of several words, whose last word is no product.
+  let productsOnly = true;
   const flush = (inComment: boolean) => {
-    const parts = inComment ? buf.split(";") : buf.split(/\s+/);
-    for (const p of parts) if (p.trim() !== "") out.push(withoutVersion(p.trim()));
+    if (inComment) {
+      for (const p of buf.split(";")) if (p.trim() !== "") out.push(withoutVersion(p.trim()));
+    } else {
+      for (const p of buf.split(/\s+/)) {
+        if (p === "") continue;
+        if (!p.includes("/")) productsOnly = false;
+        else if (productsOnly) out.push(withoutVersion(p));
+      }
+    }
     buf = "";
   };
   for (const ch of written) {
@@ -203,9 +270,11 @@ export function describeCutAgent(
     : /\s/.test(stop)
       ? "only the first word counts"
       : `a crawler that calls itself ${quoted} is not matched by its full name`;
+  // Renaming the group moves it: crawlers named `token` lose it, and the
+  // crawler meant leaves the groups it follows today; either may gain.
   const fix =
     meant !== undefined && meant !== token
-      ? `name the crawler by its product token: "User-agent: ${meant}"`
+      ? `name the crawler by its product token: "User-agent: ${meant}"; note that this moves the group: ${meant} then follows it instead of the groups it follows today, and crawlers named "${token}" no longer do, which may allow either of them more`
       : `name the crawler by its product token (letters, "-" and "_" only), as its documentation gives it; as written, the group applies to crawlers named "${token}"`;
   return { severity: "warning", message: `${reads}; ${what}`, fix };
 }
@@ -229,28 +298,34 @@ export function sitemapFix(written: string): string {
 /**
  * A rule with a space or tab inside (`Disallow: /x y`): crawlers send a
  * space in a URL as %20, so the pattern never matches. Two paths on one line
- * (`/a /b`) want a line each; one path wants %20.
+ * (`/a /b`) want a line each; one path wants %20. `written` is the whole
+ * value; the message shows it shortened. An Allow fix says that it allows
+ * more (allowCaveat).
  */
 export function describeSpacedPattern(
   written: string,
   name: string,
 ): { message: string; fix: string } {
   const parts = written.split(/[ \t]+/);
-  const message = `${JSON.stringify(written)} contains whitespace: crawlers send a space in a URL as %20, so this rule never matches`;
+  const message = `${JSON.stringify(shorten(written, 60))} contains whitespace: crawlers send a space in a URL as %20, so this rule never matches`;
+  const allow = allowCaveat(name);
+  if (!isQuotable(written)) {
+    return { message, fix: `write %20 for each space or tab in the value${allow}` };
+  }
   // Two paths on one line get a line each, unless one is "/" alone: split,
   // `Disallow: / *reviews` would block the whole site.
   if (parts.length > 1 && parts.every((p) => p.startsWith("/") && p.length > 1)) {
     return {
       message,
-      fix: `write one path per line: ${parts.map((p) => `"${name}: ${p}"`).join(", ")}`,
+      fix: `write one path per line: ${parts.map((p) => `"${name}: ${p}"`).join(", ")}${allow}`,
     };
   }
   const encoded = `"${name}: ${written.replace(/[ \t]/g, "%20")}"`;
   const joined = parts.join("");
   if (parts[0] === "/" && joined !== "/*" && joined !== "/*$") {
-    return { message, fix: `write ${encoded} for a real space, or "${name}: ${joined}"` };
+    return { message, fix: `write ${encoded} for a real space, or "${name}: ${joined}"${allow}` };
   }
-  return { message, fix: `write %20 for a space: ${encoded}` };
+  return { message, fix: `write %20 for a space: ${encoded}${allow}` };
 }
 
 /**

@@ -293,13 +293,15 @@ function checkShadowed(
 }
 
 /**
- * Removing a plain Disallow that a wildcard rule shadows is safe only for
+ * Removing a Disallow that a wildcard rule shadows is safe only for
  * crawlers that read wildcards: one that does not (the 1996 draft,
  * docs/protocol.md#profiles) reads the wildcard rule literally, so for it
  * this line is the one that blocks.
  */
 function wildcardCaveat(r: Rule, winner: Rule): string {
-  if (r.kind !== "disallow" || r.pattern.includes("*") || r.pattern.endsWith("$")) return "";
+  // Also for `/x$` or `/a*b`: read literally, they still block paths with
+  // those bytes, which the wildcard rule read literally does not cover.
+  if (r.kind !== "disallow") return "";
   return `; but crawlers without wildcard support read line ${winner.line} literally, and for them this line still blocks these paths: keep it if such crawlers matter to you`;
 }
 

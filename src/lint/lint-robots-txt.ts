@@ -19,10 +19,13 @@ import { checkProfile, type Profile } from "../protocol/profile.js";
 import { ruleKey } from "../protocol/rule-text.js";
 import { crawlerView, describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import {
+  AGENT_CAVEAT,
+  allowCaveat,
   describeCrawlDelay,
   describeCutAgent,
   describeRelativePattern,
   describeSpacedPattern,
+  isQuotable,
   sitemapFix,
 } from "./advice.js";
 import {
@@ -45,6 +48,7 @@ import {
   type ByteScan,
   columnOf,
   editDistance,
+  fullSnippet,
   scanBytes,
   snippet,
 } from "./text.js";
@@ -123,6 +127,22 @@ class Linter {
   readonly #quiet: boolean;
   readonly #scan: ByteScan = { invalidUtf8: -1, bom: -1 };
   #inGroup = false;
+  /** The last user-agent, allow or disallow line was a user-agent line. */
+  #agentsOpen = false;
+  /**
+   * Findings whose fix makes this line a rule, between the user-agent lines
+   * of one group: a user-agent line after them means the fix splits the
+   * group, which their fix must then say (see #splitsGroup).
+   */
+  #mayAddRule: number[] = [];
+  /** Rules since the last user-agent line. */
+  #groupRules = 0;
+  /**
+   * Findings whose fix removes the only rule of a group so far: a
+   * user-agent line right after means the fix merges the group into the
+   * next one, which their fix must then say (see #splitsGroup).
+   */
+  #mayRemoveOnlyRule: number[] = [];
   #lastStart = -1;
   #lastLine = 0;
   /** Lines with invalid UTF-8 outside rule values: reported once, as a count. */
@@ -138,6 +158,8 @@ class Linter {
   #firstOrphan = { line: 0, name: "" };
   #lastOrphan = 0;
   #orphanNonEmpty = false;
+  /** …and one of them is an Allow with a path. */
+  #orphanAllow = false;
   /** A User-agent line whose key a byte-order mark hides (line number), or 0. */
   #hiddenAgent = 0;
   /** no-rules: directives that make a robots.txt (User-agent, rules, Sitemap), and other lines. */
@@ -184,12 +206,18 @@ class Linter {
     if (hidden && (ev.kind === "other" || ev.kind === "invalid")) return;
     switch (ev.kind) {
       case "user-agent":
+        this.#splitsGroup();
         this.#inGroup = true;
+        this.#agentsOpen = true;
+        this.#groupRules = 0;
         this.#checkKey(ev, b);
         this.#checkUserAgent(ev, b);
         break;
       case "allow":
       case "disallow":
+        this.#agentsOpen = false;
+        this.#mayAddRule.length = 0;
+        if (++this.#groupRules > 1) this.#mayRemoveOnlyRule.length = 0;
         this.#checkKey(ev, b);
         this.#checkRule(ev, b);
         break;
@@ -206,6 +234,43 @@ class Linter {
       default:
     }
   };
+
+  /** The finding just reported has a fix that makes this line an allow or disallow rule. */
+  #addsRule(): void {
+    if (this.#agentsOpen) this.#mayAddRule.push(this.diagnostics.length - 1);
+  }
+
+  /**
+   * A user-agent line after a line whose fix adds a rule between the
+   * user-agent lines of a group (docs/protocol.md#groups): following that
+   * fix ends the group at the new rule, so the crawlers named above it lose
+   * the rules below this line. Their fixes say so.
+   */
+  #splitsGroup(): void {
+    for (const i of this.#mayAddRule) {
+      const d = this.diagnostics[i]!;
+      this.diagnostics[i] = {
+        ...d,
+        fix: `${d.fix}; note that a rule on line ${d.line} splits its group: the crawlers named above it then no longer follow the rules below line ${this.#lastLine}, which may allow them more`,
+      };
+    }
+    this.#mayAddRule.length = 0;
+    // Removing the group's only rule: its user-agent lines join this one's group.
+    for (const i of this.#mayRemoveOnlyRule) {
+      const d = this.diagnostics[i]!;
+      this.diagnostics[i] = {
+        ...d,
+        fix: `${d.fix}; note that without line ${d.line} its group has no rules, so its User-agent lines join the group at line ${this.#lastLine} and their crawlers follow its rules, which may allow them more`,
+      };
+    }
+    this.#mayRemoveOnlyRule.length = 0;
+  }
+
+  /** The finding just reported has a fix that may remove this rule line. */
+  #removesRule(): void {
+    if (this.#inGroup && this.#groupRules === 1)
+      this.#mayRemoveOnlyRule.push(this.diagnostics.length - 1);
+  }
 
   /** file-over-limit bookkeeping (docs/protocol.md#access-method: lines past the cut are not read). */
   #trackLimit(ev: LineEvent, b: Uint8Array): void {
@@ -245,10 +310,11 @@ class Linter {
         ev,
         columnOf(b, ev.start, a),
         `this line starts with a byte-order mark${twice ? " that was encoded twice (it shows as ï»¿)" : ""}: crawlers read it as part of the key${canonical === undefined ? "" : `, so this ${canonical} line is ignored`}`,
-        twice
+        (twice
           ? "remove the characters ï»¿ (save the file as UTF-8 without a BOM)"
-          : "remove it (files pasted together often carry one)",
+          : "remove it (files pasted together often carry one)") + restoredCaveat(canonical),
       );
+      if (key === "allow" || key === "disallow") this.#addsRule();
     } else if (scan.bom >= 0) {
       this.#at(
         "bom",
@@ -274,7 +340,9 @@ class Linter {
           ev,
           columnOf(b, ev.start, inValue),
           `the pattern has a byte (0x${byte}) that is not UTF-8: it is matched as %${byte}, which the UTF-8 form of the URL never contains`,
-          "save the file as UTF-8, or write the path percent-encoded (e.g. %C3%A9 for é)",
+          // A Latin-1 site's own URLs may carry %E9: then the rule matches
+          // them today, and saving as UTF-8 would stop that.
+          `if the site's URLs are UTF-8, save the file as UTF-8 (or write the path percent-encoded, e.g. %C3%A9 for é); but if they carry %${byte} as it is (a Latin-1 site), this rule matches them today and would no longer: then keep it${allowCaveat(ev.kind === "allow" ? "allow" : "disallow")}`,
         );
       } else {
         if (this.#otherInvalid === 0) {
@@ -291,7 +359,7 @@ class Linter {
         ev,
         columnOf(b, ev.start, ev.nul),
         "a NUL byte ends the line for Google's parser: the rest of the line is ignored",
-        "remove the NUL byte (the file may be in a binary or UTF-16 format)",
+        `remove the NUL byte (the file may be in a binary or UTF-16 format)${nulCaveat(ev.kind)}`,
       );
     }
     if (ev.tooLong) {
@@ -339,14 +407,14 @@ class Linter {
   }
 
   #missingColon(ev: LineEvent, b: Uint8Array, canonical: string): void {
-    const value = snippet(b, ev.valueStart, ev.valueEnd, 50);
+    const value = fullSnippet(b, ev.valueStart, ev.valueEnd);
     this.#at(
       "missing-colon",
       "warning",
       ev,
       columnOf(b, ev.start, ev.keyEnd),
       `no colon after ${JSON.stringify(snippet(b, ev.keyStart, ev.keyEnd, 40))}: Google accepts whitespace instead, other crawlers ignore the line`,
-      `write "${canonical}: ${value}"`,
+      isQuotable(value) ? `write "${canonical}: ${value}"` : `write a colon after ${canonical}`,
     );
   }
 
@@ -361,7 +429,7 @@ class Linter {
         ev,
         undefined,
         "the user-agent line names no crawler: it matches none",
-        'name a crawler ("User-agent: Googlebot") or use "User-agent: *" for all of them',
+        `name the crawler it is for (e.g. "User-agent: Googlebot"), or write "User-agent: *" for all of them${STAR_CAVEAT}`,
       );
       return;
     }
@@ -396,7 +464,7 @@ class Linter {
           ? `${JSON.stringify(written)} is not the wildcard (a * must stand alone): crawlers read an empty name, so this group applies to no crawler`
           : `${JSON.stringify(written)} does not start with a letter, "-" or "_": Google's parser reads an empty name, so for it this group applies to no crawler`,
         b[vs] === 0x2a
-          ? 'write "User-agent: *" for every crawler, or the crawler\'s name'
+          ? `write "User-agent: *" for every crawler${STAR_CAVEAT}, or the crawler's name`
           : "name the crawler by its product token (letters, - and _ only); a crawler whose name starts otherwise can only be reached through *",
       );
       return;
@@ -416,6 +484,7 @@ class Linter {
       this.#orphans++;
       this.#lastOrphan = ev.line;
       if (vs !== ve) this.#orphanNonEmpty = true;
+      if (vs !== ve && ev.kind === "allow") this.#orphanAllow = true;
     }
     if (vs === ve) {
       // An empty Disallow is the usual "allow everything"; group-checks.ts
@@ -427,15 +496,15 @@ class Linter {
           ev,
           undefined,
           "an Allow line without a path has no effect",
-          'give it a path ("Allow: /public/"), or remove it',
+          'remove it, or give it the path it is meant to allow (e.g. "Allow: /public/"), which then allows that path over every Disallow rule that is not longer',
         );
+        this.#removesRule();
       }
       return;
     }
     const first = b[vs]!;
     if (first !== 0x2f && first !== 0x2a) {
-      const written = snippet(b, vs, ve, 60);
-      const { message, fix } = describeRelativePattern(written, name);
+      const { message, fix } = describeRelativePattern(fullSnippet(b, vs, ve), name);
       this.#at(
         "pattern-without-leading-slash",
         "error",
@@ -444,10 +513,11 @@ class Linter {
         message,
         fix,
       );
+      if (fix.includes("remove the line")) this.#removesRule();
     }
     for (let i = vs; i < ve; i++) {
       if (b[i] === 0x20 || b[i] === 0x09) {
-        const { message, fix } = describeSpacedPattern(snippet(b, vs, ve, 60), name);
+        const { message, fix } = describeSpacedPattern(fullSnippet(b, vs, ve), name);
         this.#at("pattern-with-space", "error", ev, columnOf(b, ev.start, i), message, fix);
         break;
       }
@@ -466,9 +536,11 @@ class Linter {
           word
             ? `"$" anchors the end of the path only as the last character of a pattern; here it matches a literal "$"`
             : `"$" anchors the end of the path only as the last character of a pattern; here it is a literal "$", so this rule matches only paths that contain "$"`,
+          // Not %24: nothing is decoded, so a pattern with %24 never matches
+          // the "$" a URL carries (docs/protocol.md#rule-values).
           word
-            ? "if the site's URLs contain this $, nothing to do (write %24 to make that plain); to anchor the end, move the $ to the end"
-            : "move the $ to the end, or write %24 if you mean a literal $",
+            ? `if the site's URLs contain this $, nothing to do; to anchor the end, move the $ to the end, but then the rule no longer matches paths with a "$" here${allowCaveat(name)}`
+            : `to anchor the end, move the $ to the end; the rule then no longer matches paths that contain "$" here, so keep it as it is if the site has such URLs${allowCaveat(name)}`,
         );
         break;
       }
@@ -556,9 +628,10 @@ class Linter {
         ? `unknown key ${JSON.stringify(written)} (did you mean ${JSON.stringify(guess)}?): crawlers ignore this line${access ? `, so this ${guess} line has no effect` : ""}`
         : `unknown key ${JSON.stringify(written)}: crawlers ignore this line`,
       guess !== undefined
-        ? `write ${JSON.stringify(guess)}, or remove the line`
+        ? `remove the line, or write ${JSON.stringify(guess)}${restoredCaveat(guess)}`
         : "remove the line, or make it a comment with #",
     );
+    if (guess === "Allow" || guess === "Disallow") this.#addsRule();
   }
 
   /** invalid-line: not a directive (docs/protocol.md#key-and-value). */
@@ -587,7 +660,7 @@ class Linter {
     }
     if (canonical !== undefined && invisible !== "") {
       message = `an invisible character (${invisible}) before "${canonical}" makes the key unrecognisable, so crawlers ignore this line`;
-      fix = "delete the invisible character at the start of the line";
+      fix = `delete the invisible character at the start of the line${restoredCaveat(canonical)}`;
     } else if (canonical !== undefined) {
       message = `${JSON.stringify(text)} is not a directive: ${canonical === "Allow" ? "an" : "a"} ${canonical} line needs "${canonical}:" followed by one value, so crawlers ignore it`;
       fix = `write "${canonical}: <value>", one value per line`;
@@ -599,19 +672,30 @@ class Linter {
       fix = "resolve the merge conflict and remove the markers";
     } else if (/^https?:\/\//i.test(text)) {
       message = `${JSON.stringify(text)} is a URL without a key, so crawlers ignore it`;
-      fix = `if it is a sitemap, write "Sitemap: ${text}"`;
-    } else if (b[s] === 0x2f /* / */) {
+      const whole = fullSnippet(b, s, e);
+      fix = isQuotable(whole)
+        ? `if it is a sitemap, write "Sitemap: ${whole}"`
+        : 'if it is a sitemap, put "Sitemap: " in front of it';
+    } else if (b[s] === 0x2f /* / */ && !/\s/.test(text)) {
       message = `${JSON.stringify(text)} is a path without a key, so crawlers ignore it`;
+      const whole = fullSnippet(b, s, e);
       // "/" alone would block the whole site: name the key, not the verdict.
       fix =
         text === "/" || text === "/*"
-          ? `add the key it was meant to have: Allow (crawl everything) or Disallow (block the whole site)`
-          : `write "Disallow: ${text}" (or "Allow: …")`;
+          ? `add the key it was meant to have: Disallow (block the whole site) or Allow (allow everything, overriding every Disallow rule that is not longer)`
+          : `${isQuotable(whole) ? `write "Disallow: ${whole}"` : 'put "Disallow: " in front of it'} (or "Allow: …" to allow it, which overrides every Disallow rule that is not longer)`;
     } else {
       message = `${JSON.stringify(text)} is not a robots.txt directive ("key: value"), so crawlers ignore it`;
       fix = "make it a comment by starting it with #, or remove it";
     }
     this.#at("invalid-line", access ? "error" : "warning", ev, undefined, message, fix);
+    if (
+      canonical === "Allow" ||
+      canonical === "Disallow" ||
+      /"(?:Allow|Disallow): |add the key it was meant/.test(fix)
+    ) {
+      this.#addsRule();
+    }
   }
 
   /**
@@ -666,8 +750,8 @@ class Linter {
         message: `this ${name} line${more > 0 ? ` and ${more} more rule${more > 1 ? "s" : ""} up to line ${this.#lastOrphan}` : ""} come${more > 0 ? "" : "s"} before any User-agent line${hidden}, so ${more > 0 ? "they belong" : "it belongs"} to no group and no crawler applies ${more > 0 ? "them" : "it"}`,
         fix:
           hidden !== ""
-            ? `remove the invisible character (or byte-order mark) at the start of line ${this.#hiddenAgent}`
-            : 'add a "User-agent: *" line (or the crawler\'s name) above it',
+            ? `remove the invisible character (or byte-order mark) at the start of line ${this.#hiddenAgent}${AGENT_CAVEAT}`
+            : `add a "User-agent: *" line (or the crawler's name) above it${this.#orphanAllow ? "; note that its Allow lines then apply to every crawler that follows the * group, which may allow them more" : ""}`,
       });
     }
     if (bomEnd > 0) {
@@ -696,6 +780,38 @@ class Linter {
     checkUsage(robots, (d) => this.report(d));
   }
 }
+
+/**
+ * What a fix that brings back a line crawlers do not read today adds: a
+ * User-agent line moves crawlers between groups, an Allow line allows more.
+ */
+function restoredCaveat(key: string | undefined): string {
+  if (key === "User-agent") return AGENT_CAVEAT;
+  return key === "Allow" ? allowCaveat("allow") : "";
+}
+
+/**
+ * Removing a NUL byte makes the rest of the line count: a Disallow rule
+ * then matches only the longer path, so it blocks less; a User-agent line
+ * may name another crawler.
+ */
+function nulCaveat(kind: LineEvent["kind"]): string {
+  if (kind === "disallow") {
+    return "; note that the rest of the line then counts, so this Disallow rule then blocks fewer paths than it does today: check that the whole line is what you mean";
+  }
+  if (kind === "user-agent") {
+    return "; note that the rest of the line then counts, so this line may then name another crawler, which moves the group";
+  }
+  return "";
+}
+
+/**
+ * A fix that makes a User-agent line name every crawler (`*`): the group's
+ * rules then apply to all crawlers not named elsewhere, merged with any
+ * other `*` group (docs/protocol.md#choosing-rules), Allow lines included.
+ */
+const STAR_CAVEAT =
+  " (its rules, Allow lines included, then apply to every crawler not named elsewhere, together with those of any other * group, which may allow them more)";
 
 /** Is there anything but whitespace from byte `from` on? */
 function hasContentFrom(body: Uint8Array, from: number): boolean {

@@ -96,6 +96,11 @@ export function snippet(body: Uint8Array, start: number, end: number, max = 60):
   return cut < end ? `${text}…` : text;
 }
 
+/** Bytes [start, end) as text for a message, whole: control characters escaped, never cut. */
+export function fullSnippet(body: Uint8Array, start: number, end: number): string {
+  return snippet(body, start, end, (end - start) * 4 + 1);
+}
+
 /** ASCII-lowercase of bytes [start, end) (keys compare ASCII case-insensitively). */
 export function asciiLowerBytes(body: Uint8Array, start: number, end: number): string {
   let out = "";
