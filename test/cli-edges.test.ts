@@ -98,6 +98,41 @@ describe("one reading everywhere (docs/protocol.md#access-method Size)", () => {
     );
   });
 
+  test("a UTF-16 file is said; an IDN host is requested as punycode", async () => {
+    const utf16 = path.join(tmp, "utf16.txt");
+    writeFileSync(
+      utf16,
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from("User-agent: *\nDisallow: /x\n", "utf16le"),
+      ]),
+    );
+    for (const args of [
+      ["check", utf16, "FooBot", "/x"],
+      ["explain", utf16, "--agent", "FooBot", "/x"],
+      ["agents", utf16],
+    ]) {
+      const r = await robots(args);
+      assert.equal(r.code, 0, `${args[0]}: ${r.stderr}`);
+      assert.match(
+        r.stdout,
+        /note: line 1: The file is UTF-16: crawlers read robots\.txt as UTF-8 and find no rules in it/,
+        args[0],
+      );
+    }
+    const idn = path.join(tmp, "idn.txt");
+    writeFileSync(idn, "User-agent: *\nDisallow: /%C3%BC\n");
+    const c = await robots(["check", idn, "FooBot", "https://bücher.de/ü"]);
+    assert.equal(c.code, 0, c.stderr);
+    assert.match(
+      c.stdout,
+      /A crawler requests https:\/\/xn--bcher-kva\.de\/%C3%BC, which is DISALLOWED by line 2/,
+    );
+    const rec = await robots(["test", idn, "--record", "-"], { stdin: "https://bücher.de/ü\n" });
+    assert.equal(rec.code, 0, rec.stderr);
+    assert.match(rec.stdout, /^disallow \* https:\/\/xn--bcher-kva\.de\/%C3%BC {2}# line 2/m);
+  });
+
   test("check takes a URL as the robots source and --agent in both forms", async () => {
     const a = await robots(["check", "examples/site/robots.txt", "GPTBot", "/blog/"]);
     const b = await robots(["check", "examples/site/robots.txt", "--agent", "GPTBot", "/blog/"]);
@@ -141,6 +176,49 @@ describe("bounded reading: endless input neither hangs nor grows memory", () => 
     assert.match(
       r.stderr,
       /^robots: \/dev\/zero is larger than 8 MiB, the most --whole-file reads/,
+    );
+  });
+
+  // A URL list or a batch input without line ends: each line is bounded, as a file is.
+  const endless: [string, string[], RegExp][] = [
+    [
+      "check --robots",
+      ["check", "--robots", "examples/site/robots.txt", "--agent", "X"],
+      /^robots: <stdin>:1: the line is longer than 1 MiB, which no URL is/,
+    ],
+    [
+      "diff --urls -",
+      ["diff", "examples/site/robots.txt", "examples/site/robots.txt", "--urls", "-"],
+      /^robots: <stdin>:1: the line is longer than 1 MiB/,
+    ],
+    [
+      "test --record -",
+      ["test", "examples/site/robots.txt", "--record", "-"],
+      /^robots: <stdin>:1: the line is longer than 1 MiB/,
+    ],
+    ["batch", ["batch"], /^robots: batch input line 1: longer than 64 MiB/],
+  ];
+  for (const [name, args, message] of endless) {
+    test(`${name} < /dev/zero: a one-line error, memory bounded`, async () => {
+      const r = await robots(args, {
+        stdin: { command: ["cat", "/dev/zero"] },
+        measureMemory: true,
+      });
+      assert.equal(r.code, 2, `${name}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+      assert.ok(r.maxRssMiB < 300, `${name}: ${r.maxRssMiB} MiB`);
+    });
+  }
+
+  test("test --record reads at most 8 MiB of URLs, as an expectations file may hold", async () => {
+    const r = await robots(["test", "examples/site/robots.txt", "--record", "-"], {
+      stdin: { command: ["yes", "/"] },
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(
+      r.stderr,
+      "robots: <stdin> is larger than 8 MiB, the most an expectations file may be: record from fewer URLs\n",
     );
   });
 });
@@ -219,6 +297,31 @@ describe("bytes from a file or a server are escaped before the terminal", () => 
     }
     assert.match(runs[0]!.stdout, /\\x1b\]0;pwned\\x07Bot/);
   });
+
+  test("JSON escapes C1 and bidi characters too, and keeps their value", async () => {
+    const odd = "a\u009b2J\u202eb\u2028c";
+    const file = path.join(tmp, `c1-${odd}.txt`);
+    writeFileSync(file, "User-agent: *\nDisallow: /a\n");
+    const url = `/${odd}`;
+    const runs = [
+      await robots(["lint", file, "--format", "json"]),
+      await robots(["explain", file, "--agent", "FooBot", url, "--format", "json"]),
+      await robots(["check", file, "FooBot", url, "--format", "json"]),
+      await robots(["check", "--robots", file, "--agent", "FooBot", "--format", "json"], {
+        stdin: `${url}\n`,
+      }),
+      await robots(["diff", file, "examples/site/robots.txt", "--format", "json"]),
+      await robots(["agents", file, "--format", "json"]),
+    ];
+    for (const r of runs) {
+      assert.doesNotMatch(r.stdout, /[\u007f-\u009f\u202e\u2028]/, r.stdout.slice(0, 500));
+      assert.match(r.stdout, /a\\u009b2J\\u202eb\\u2028c/);
+    }
+    const lint = JSON.parse(runs[0]!.stdout) as { file: string };
+    assert.equal(lint.file, file);
+    const check = JSON.parse(runs[2]!.stdout) as { url: string; allowed: boolean };
+    assert.deepEqual([check.url, check.allowed], [url, false]);
+  });
 });
 
 describe("errors say what went wrong", () => {
@@ -252,6 +355,28 @@ describe("errors say what went wrong", () => {
     assert.equal(c.code, 2);
     const agent = await robots(["check", "examples/site/robots.txt", "--agent", "-x", "/cart"]);
     assert.equal(agent.code, 1, agent.stderr);
+  });
+
+  test("fetch refuses an --agent as every command does; --record says --format does not apply", async () => {
+    const f = await robots(["fetch", "http://127.0.0.1:9/", "--agent", "Googlebot/2.1"]);
+    const c = await robots(["check", "http://127.0.0.1:9/x", "--agent", "Googlebot/2.1"]);
+    assert.equal(f.code, 2);
+    assert.equal(f.stderr, c.stderr);
+    assert.match(
+      f.stderr,
+      /^robots: invalid --agent "Googlebot\/2\.1": .*; pass --agent Googlebot\n$/,
+    );
+    const r = await robots(
+      ["test", "examples/site/robots.txt", "--record", "-", "--format", "junit"],
+      {
+        stdin: "/\n",
+      },
+    );
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      'robots: --record writes an expectations file (text): --format "junit" does not apply\n',
+    );
   });
 });
 

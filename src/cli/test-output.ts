@@ -14,7 +14,7 @@ import {
   xmlText,
 } from "./ci-output.js";
 import { EXIT } from "./errors.js";
-import { esc } from "./escape.js";
+import { esc, jsonText } from "./escape.js";
 import {
   agentName,
   type Expectation,
@@ -316,7 +316,7 @@ function junit(run: TestRun): string {
 function json(run: TestRun): string {
   const s = run.reading.source;
   const { checks, passed, failed } = counts(run);
-  return `${JSON.stringify(
+  return `${jsonText(
     {
       robots: s.label,
       fetch: s.note ?? null,
@@ -347,7 +347,6 @@ function json(run: TestRun): string {
       })),
       counts: { checks, passed, failed },
     },
-    null,
     2,
   )}\n`;
 }

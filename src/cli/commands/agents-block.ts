@@ -14,7 +14,7 @@ import {
 } from "../../report/block-snippet.js";
 import { disallowsEverything } from "../access.js";
 import { EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import { loadReading } from "../reading.js";
 
@@ -113,7 +113,7 @@ export async function runBlock(
       check,
       ...(unchecked === undefined ? {} : { unchecked }),
     };
-    await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+    await writeOut(`${jsonText(json, 2)}\n`);
     return exit;
   }
   await writeOut(plan.snippet);

@@ -4,7 +4,6 @@
  * deciding line in each version. Exit 1 when something changed, so a deploy
  * pipeline can stop. The comparison lives in src/diff/.
  */
-import { createInterface } from "node:readline";
 import {
   type DiffAgent,
   type DiffSide,
@@ -21,8 +20,8 @@ import { makePaint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { writeDiffGithub } from "../diff-github.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
-import { openTextInput, writeOut } from "../io.js";
+import { esc, jsonText } from "../escape.js";
+import { boundedLines, openTextInput, urlLineBounds, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
 import { loadReading, percentEncode, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 import { sitemapUrls } from "../sitemap-source.js";
@@ -110,10 +109,7 @@ function wrapList(items: readonly string[], indent: string, width: number): stri
 }
 
 async function* readUrls(arg: string): AsyncGenerator<string> {
-  const rl = createInterface({
-    input: await openTextInput(arg),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
+  const rl = boundedLines(await openTextInput(arg), urlLineBounds(arg === "-" ? "<stdin>" : arg));
   for await (const raw of rl) {
     const url = raw.trim();
     if (url !== "" && !url.startsWith("#")) yield url;
@@ -229,7 +225,7 @@ export const diffCommand: Command = {
       // Streamed: one change per write, so memory stays flat however many
       // URLs change; the counts come last.
       await writeOut(
-        `{\n  "old": ${JSON.stringify(oldSrc.label)},\n  "new": ${JSON.stringify(newSrc.label)},\n  "agents": ${JSON.stringify(agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })))},\n  "changes": [`,
+        `{\n  "old": ${jsonText(oldSrc.label)},\n  "new": ${jsonText(newSrc.label)},\n  "agents": ${jsonText(agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })))},\n  "changes": [`,
       );
       for await (const url of urls) {
         count++;
@@ -237,7 +233,7 @@ export const diffCommand: Command = {
         for (const raw of comparer.compare(url)) {
           const c = fix(raw);
           changedAgents.add(c.agent.label);
-          const item = JSON.stringify({
+          const item = jsonText({
             agent: c.agent.label,
             url: c.url,
             path: c.path,
@@ -260,7 +256,7 @@ export const diffCommand: Command = {
         text: tallyText(t, what),
       }));
       await writeOut(
-        `${changed === 0 ? "" : "\n  "}],\n  "summary": ${JSON.stringify(summary)},\n  "changed": ${changed},\n  "urls": ${JSON.stringify({ count, from: fromSitemap !== null ? `sitemap:${sitemapArg}` : (urlsArg ?? "probes") })},\n  "notes": ${JSON.stringify(notes)}\n}\n`,
+        `${changed === 0 ? "" : "\n  "}],\n  "summary": ${jsonText(summary)},\n  "changed": ${changed},\n  "urls": ${jsonText({ count, from: fromSitemap !== null ? `sitemap:${sitemapArg}` : (urlsArg ?? "probes") })},\n  "notes": ${jsonText(notes)}\n}\n`,
       );
       return changed > 0 ? EXIT.findings : EXIT.ok;
     }

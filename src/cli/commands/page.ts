@@ -15,7 +15,7 @@ import { agentOption, formatOption } from "../args.js";
 import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { isUrlArg, readBodyArg, writeOut } from "../io.js";
 import { asCliError, cliClient, describeSource } from "../source.js";
 import { usageSentences } from "../usage-text.js";
@@ -256,7 +256,7 @@ async function runForUrl(
             problems: r.problems,
             usage,
           };
-    await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+    await writeOut(`${jsonText(json, 2)}\n`);
   } else {
     const out = [`page: ${shown(r.url)}`];
     for (const hop of r.redirects) out.push(`redirected to ${shown(hop)}`);
@@ -312,7 +312,7 @@ async function runForFile(
       problems,
       usage,
     };
-    await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+    await writeOut(`${jsonText(json, 2)}\n`);
   } else {
     const out = [`page: ${arg === "-" ? "<stdin>" : shown(arg)}; ${headText(head)}`];
     for (const p of problems) out.push(problemText(p));
