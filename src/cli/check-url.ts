@@ -91,7 +91,8 @@ function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: str
   return `${lines.map(esc).join("\n")}\n`;
 }
 
-function blanket(r: AccessCheck): string {
+/** Why a verdict has no deciding rule: what the robots.txt fetch came to. */
+export function blanket(r: AccessCheck): string {
   switch (r.source.basis) {
     case "robots-txt-itself":
       return "the robots.txt URL itself is always allowed";
