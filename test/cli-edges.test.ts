@@ -357,6 +357,34 @@ describe("errors say what went wrong", () => {
     assert.equal(agent.code, 1, agent.stderr);
   });
 
+  test("diff --urls: a line that is no URL is not compared; an empty list is an error", async () => {
+    const site = "examples/site/robots.txt";
+    // A robots.txt given as the URL list by mistake: none of its lines is a URL.
+    const wrong = await robots(["diff", site, path.join(tmp, "big.txt"), "--urls", site]);
+    assert.equal(wrong.code, 2, wrong.stderr);
+    assert.match(wrong.stdout, /^compared 0 URLs from /m);
+    assert.match(
+      wrong.stderr,
+      /^robots: \d+ lines are not a URL or a path and were not compared; the first: examples\/site\/robots\.txt:\d+: not /,
+    );
+    const mixed = await robots(
+      ["diff", site, path.join(tmp, "big.txt"), "--urls", "-", "--format", "json"],
+      {
+        stdin: "/early\nnot a url\n",
+      },
+    );
+    assert.equal(mixed.code, 2, mixed.stderr);
+    const json = JSON.parse(mixed.stdout) as { urls: { count: number }; notes: string[] };
+    assert.equal(json.urls.count, 1);
+    assert.ok(
+      json.notes.some((n) => n.startsWith("1 line is not a URL or a path")),
+      json.notes.join("\n"),
+    );
+    const none = await robots(["diff", site, site, "--urls", "-"], { stdin: "# only a comment\n" });
+    assert.equal(none.code, 2);
+    assert.equal(none.stderr, "robots: URLs from <stdin>: none, so nothing was compared\n");
+  });
+
   test("fetch refuses an --agent as every command does; --record says --format does not apply", async () => {
     const f = await robots(["fetch", "http://127.0.0.1:9/", "--agent", "Googlebot/2.1"]);
     const c = await robots(["check", "http://127.0.0.1:9/x", "--agent", "Googlebot/2.1"]);

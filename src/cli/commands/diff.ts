@@ -15,7 +15,7 @@ import {
 import { probePaths } from "../../diff/probe-paths.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
-import { agentNameListOption, formatOption } from "../args.js";
+import { agentNameListOption, formatOption, urlArgument } from "../args.js";
 import { makePaint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { writeDiffGithub } from "../diff-github.js";
@@ -37,7 +37,8 @@ Arguments:
   <old> <new>       files, http(s) URLs, or "-" for standard input (one of them)
 
 Options:
-  --urls <file>     URLs or paths to compare, one per line ("-" for stdin).
+  --urls <file>     URLs or paths to compare, one per line ("-" for stdin);
+                    a line that is neither is not compared (exit status 2).
                     Without it, probe paths are derived from both files'
                     patterns: each pattern's path, just inside and just outside it.
   --sitemap <s>     the page URLs of a sitemap (an http(s) URL, a file or
@@ -108,12 +109,33 @@ function wrapList(items: readonly string[], indent: string, width: number): stri
   return lines;
 }
 
-async function* readUrls(arg: string): AsyncGenerator<string> {
-  const rl = boundedLines(await openTextInput(arg), urlLineBounds(arg === "-" ? "<stdin>" : arg));
+/** Lines of a URL list that are no URL or path: counted, the first named, none compared. */
+interface Skipped {
+  count: number;
+  first: string;
+}
+
+async function* readUrls(arg: string, skipped: Skipped): AsyncGenerator<string> {
+  const label = arg === "-" ? "<stdin>" : arg;
+  const rl = boundedLines(await openTextInput(arg), urlLineBounds(label));
+  let n = 0;
   for await (const raw of rl) {
+    n++;
     const url = raw.trim();
-    if (url !== "" && !url.startsWith("#")) yield url;
+    if (url === "" || url.startsWith("#")) continue;
+    try {
+      urlArgument(url);
+    } catch (err) {
+      // As bulk check does: a line that is no URL is not compared, and said.
+      if (skipped.count++ === 0) skipped.first = `${label}:${n}: ${(err as Error).message}`;
+      continue;
+    }
+    yield url;
   }
+}
+
+function skippedText(s: Skipped): string {
+  return `${s.count} line${s.count === 1 ? " is" : "s are"} not a URL or a path and ${s.count === 1 ? "was" : "were"} not compared; the first: ${s.first}`;
 }
 
 /** URLs listed per group of identical changes in text output; --format json lists them all. */
@@ -187,12 +209,13 @@ export const diffCommand: Command = {
             after: newFailed ? FAILED_SIDE : c.after,
           }
         : c;
+    const skipped: Skipped = { count: 0, first: "" };
     const urls: AsyncIterable<string> | Iterable<string> =
       fromSitemap !== null
         ? fromSitemap.urls
         : urlsArg === undefined
           ? probePaths([before, after])
-          : readUrls(urlsArg);
+          : readUrls(urlsArg, skipped);
     const urlKind =
       fromSitemap !== null
         ? `URLs from the sitemap ${sitemapArg === "-" ? "<stdin>" : sitemapArg}`
@@ -218,6 +241,18 @@ export const diffCommand: Command = {
     const progress = new Progress("URLs compared");
     let count = 0;
     let changed = 0;
+    // 2 when a listed line was no URL (an input error, as in bulk check), else 1 when a verdict changed.
+    // A list with no URL compares nothing, so it could never fail a gate: an input error too.
+    const status = () => {
+      if (skipped.count === 0 && !(listed && count === 0)) {
+        return changed > 0 ? EXIT.findings : EXIT.ok;
+      }
+      // The output says it in a note; standard error says why the status is 2.
+      process.stderr.write(
+        `robots: ${esc(skipped.count > 0 ? skippedText(skipped) : `${urlKind}: none, so nothing was compared`)}\n`,
+      );
+      return EXIT.usage;
+    };
     let unencoded = 0;
     const changedAgents = new Set<string>();
 
@@ -247,6 +282,8 @@ export const diffCommand: Command = {
       }
       progress.done(count);
       if (unencoded > 0) notes.push(unencodedText(unencoded));
+      if (skipped.count > 0) notes.push(skippedText(skipped));
+      if (listed && count === 0) notes.push(`${urlKind}: none, so nothing was compared`);
       const summary = comparer.tallies().map((t) => ({
         agent: t.agent.label,
         compared: t.compared,
@@ -258,7 +295,7 @@ export const diffCommand: Command = {
       await writeOut(
         `${changed === 0 ? "" : "\n  "}],\n  "summary": ${jsonText(summary)},\n  "changed": ${changed},\n  "urls": ${jsonText({ count, from: fromSitemap !== null ? `sitemap:${sitemapArg}` : (urlsArg ?? "probes") })},\n  "notes": ${jsonText(notes)}\n}\n`,
       );
-      return changed > 0 ? EXIT.findings : EXIT.ok;
+      return status();
     }
 
     // Text: changes grouped per agent and per transition (same verdicts, same
@@ -286,6 +323,8 @@ export const diffCommand: Command = {
     }
     progress.done(count);
     if (unencoded > 0) notes.push(unencodedText(unencoded));
+    if (skipped.count > 0) notes.push(skippedText(skipped));
+    if (listed && count === 0) notes.push(`${urlKind}: none, so nothing was compared`);
 
     if (format === "github") {
       const side = (src: typeof oldSrc, name: string) =>
@@ -317,7 +356,7 @@ export const diffCommand: Command = {
         changed,
         changedAgents: changedAgents.size,
       });
-      return changed > 0 ? EXIT.findings : EXIT.ok;
+      return status();
     }
 
     const paint = makePaint();
@@ -375,7 +414,7 @@ export const diffCommand: Command = {
           : `${changed} verdict${changed === 1 ? "" : "s"} changed for ${changedAgents.size} agent${changedAgents.size === 1 ? "" : "s"}`
       }\n`,
     );
-    return changed > 0 ? EXIT.findings : EXIT.ok;
+    return status();
   },
 };
 
