@@ -385,6 +385,22 @@ describe("errors say what went wrong", () => {
     assert.equal(none.stderr, "robots: URLs from <stdin>: none, so nothing was compared\n");
   });
 
+  test("a binary expectations file: the first 100 malformed lines, each quote cut at 80", async () => {
+    const file = path.join(tmp, "binary.expect");
+    // 500 lines, each one long word that is no verb.
+    writeFileSync(file, `${"\u0001x".repeat(5000)}\n`.repeat(500));
+    const r = await robots(["test", "examples/site/robots.txt", file]);
+    assert.equal(r.code, 2);
+    const lines = r.stderr.trimEnd().split("\n");
+    assert.equal(lines.length, 102, lines.slice(-3).join("\n"));
+    assert.match(lines[0]!, /:1: expected "allow" or "disallow" first .*, got "(\\u0001x){40}…"$/);
+    assert.match(lines[100]!, /binary\.expect: … and 400 more malformed lines$/);
+    assert.match(
+      lines[101]!,
+      /^robots: 500 malformed expectations in .*binary\.expect: nothing was checked$/,
+    );
+  });
+
   test("fetch refuses an --agent as every command does; --record says --format does not apply", async () => {
     const f = await robots(["fetch", "http://127.0.0.1:9/", "--agent", "Googlebot/2.1"]);
     const c = await robots(["check", "http://127.0.0.1:9/x", "--agent", "Googlebot/2.1"]);
