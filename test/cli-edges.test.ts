@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startServer, type TestServer } from "./fetch-servers.js";
-import { type RunOptions, robots } from "./helpers/subprocess.js";
+import { CLI } from "./helpers/shared.js";
+import { type RunOptions, robots, run } from "./helpers/subprocess.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-edges-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -325,6 +326,17 @@ describe("bytes from a file or a server are escaped before the terminal", () => 
 });
 
 describe("errors say what went wrong", () => {
+  test("an internal error is one escaped line, exit 2, no stack trace", async () => {
+    // A rejection nobody handles, with terminal controls in its message, raised
+    // when serve prints its URL (the CLI's handlers are in place by then).
+    const hook = `data:text/javascript,${encodeURIComponent(
+      'const w = process.stdout.write.bind(process.stdout); process.stdout.write = (...a) => { Promise.reject(new Error("boom\\u001b[2J\\u009b31m\\nat x")); return w(...a); };',
+    )}`;
+    const r = await run([process.execPath, "--import", hook, CLI, "serve", "--port", "0"]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, "robots: internal error: boom\\u001b[2J\\u009b31m at x\n");
+  });
+
   test("a failed write is reported as such, not as an internal error", async () => {
     for (const args of [
       ["check", "examples/site/robots.txt", "GPTBot", "/"],
