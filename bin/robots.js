@@ -3,9 +3,18 @@
 // `npm ci` (the "prepare" script) or `npm run build`.
 // Whatever goes wrong, a person sees one line and exit status 2, never a
 // stack trace (set ROBOTS_DEBUG=1 to see it).
+/** One line, with control, C1 and bidi characters shown as escapes (src/cli/escape.ts, which may not load). */
+function oneSafeLine(text) {
+  return text
+    .replace(/\s*[\r\n]+\s*/g, " ")
+    .replace(
+      /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+}
 function die(err) {
   if (process.env.ROBOTS_DEBUG) console.error(err);
-  const msg = String(err?.message ?? err).replace(/\s*[\r\n]+\s*/g, " ");
+  const msg = oneSafeLine(String(err?.message ?? err));
   try {
     process.stderr.write(`robots: internal error: ${msg}\n`);
   } catch {
@@ -19,9 +28,7 @@ function writeFailed(err) {
   if (err?.code === "EPIPE") process.exit(process.exitCode ?? 0);
   const why = err?.code === "ENOSPC" ? "no space left on device" : String(err?.message ?? err);
   try {
-    process.stderr.write(
-      `robots: cannot write the output: ${why.replace(/\s*[\r\n]+\s*/g, " ")}\n`,
-    );
+    process.stderr.write(`robots: cannot write the output: ${oneSafeLine(why)}\n`);
   } catch {
     // stderr is gone too: nothing left to tell
   }

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startServer, type TestServer } from "./fetch-servers.js";
-import { type RunOptions, robots } from "./helpers/subprocess.js";
+import { CLI } from "./helpers/shared.js";
+import { type RunOptions, robots, run } from "./helpers/subprocess.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-edges-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -98,6 +99,41 @@ describe("one reading everywhere (docs/protocol.md#access-method Size)", () => {
     );
   });
 
+  test("a UTF-16 file is said; an IDN host is requested as punycode", async () => {
+    const utf16 = path.join(tmp, "utf16.txt");
+    writeFileSync(
+      utf16,
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from("User-agent: *\nDisallow: /x\n", "utf16le"),
+      ]),
+    );
+    for (const args of [
+      ["check", utf16, "FooBot", "/x"],
+      ["explain", utf16, "--agent", "FooBot", "/x"],
+      ["agents", utf16],
+    ]) {
+      const r = await robots(args);
+      assert.equal(r.code, 0, `${args[0]}: ${r.stderr}`);
+      assert.match(
+        r.stdout,
+        /note: line 1: The file is UTF-16: crawlers read robots\.txt as UTF-8 and find no rules in it/,
+        args[0],
+      );
+    }
+    const idn = path.join(tmp, "idn.txt");
+    writeFileSync(idn, "User-agent: *\nDisallow: /%C3%BC\n");
+    const c = await robots(["check", idn, "FooBot", "https://bücher.de/ü"]);
+    assert.equal(c.code, 0, c.stderr);
+    assert.match(
+      c.stdout,
+      /A crawler requests https:\/\/xn--bcher-kva\.de\/%C3%BC, which is DISALLOWED by line 2/,
+    );
+    const rec = await robots(["test", idn, "--record", "-"], { stdin: "https://bücher.de/ü\n" });
+    assert.equal(rec.code, 0, rec.stderr);
+    assert.match(rec.stdout, /^disallow \* https:\/\/xn--bcher-kva\.de\/%C3%BC {2}# line 2/m);
+  });
+
   test("check takes a URL as the robots source and --agent in both forms", async () => {
     const a = await robots(["check", "examples/site/robots.txt", "GPTBot", "/blog/"]);
     const b = await robots(["check", "examples/site/robots.txt", "--agent", "GPTBot", "/blog/"]);
@@ -141,6 +177,49 @@ describe("bounded reading: endless input neither hangs nor grows memory", () => 
     assert.match(
       r.stderr,
       /^robots: \/dev\/zero is larger than 8 MiB, the most --whole-file reads/,
+    );
+  });
+
+  // A URL list or a batch input without line ends: each line is bounded, as a file is.
+  const endless: [string, string[], RegExp][] = [
+    [
+      "check --robots",
+      ["check", "--robots", "examples/site/robots.txt", "--agent", "X"],
+      /^robots: <stdin>:1: the line is longer than 1 MiB, which no URL is/,
+    ],
+    [
+      "diff --urls -",
+      ["diff", "examples/site/robots.txt", "examples/site/robots.txt", "--urls", "-"],
+      /^robots: <stdin>:1: the line is longer than 1 MiB/,
+    ],
+    [
+      "test --record -",
+      ["test", "examples/site/robots.txt", "--record", "-"],
+      /^robots: <stdin>:1: the line is longer than 1 MiB/,
+    ],
+    ["batch", ["batch"], /^robots: batch input line 1: longer than 64 MiB/],
+  ];
+  for (const [name, args, message] of endless) {
+    test(`${name} < /dev/zero: a one-line error, memory bounded`, async () => {
+      const r = await robots(args, {
+        stdin: { command: ["cat", "/dev/zero"] },
+        measureMemory: true,
+      });
+      assert.equal(r.code, 2, `${name}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+      assert.ok(r.maxRssMiB < 300, `${name}: ${r.maxRssMiB} MiB`);
+    });
+  }
+
+  test("test --record reads at most 8 MiB of URLs, as an expectations file may hold", async () => {
+    const r = await robots(["test", "examples/site/robots.txt", "--record", "-"], {
+      stdin: { command: ["yes", "/"] },
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(
+      r.stderr,
+      "robots: <stdin> is larger than 8 MiB, the most an expectations file may be: record from fewer URLs\n",
     );
   });
 });
@@ -219,9 +298,45 @@ describe("bytes from a file or a server are escaped before the terminal", () => 
     }
     assert.match(runs[0]!.stdout, /\\x1b\]0;pwned\\x07Bot/);
   });
+
+  test("JSON escapes C1 and bidi characters too, and keeps their value", async () => {
+    const odd = "a\u009b2J\u202eb\u2028c";
+    const file = path.join(tmp, `c1-${odd}.txt`);
+    writeFileSync(file, "User-agent: *\nDisallow: /a\n");
+    const url = `/${odd}`;
+    const runs = [
+      await robots(["lint", file, "--format", "json"]),
+      await robots(["explain", file, "--agent", "FooBot", url, "--format", "json"]),
+      await robots(["check", file, "FooBot", url, "--format", "json"]),
+      await robots(["check", "--robots", file, "--agent", "FooBot", "--format", "json"], {
+        stdin: `${url}\n`,
+      }),
+      await robots(["diff", file, "examples/site/robots.txt", "--format", "json"]),
+      await robots(["agents", file, "--format", "json"]),
+    ];
+    for (const r of runs) {
+      assert.doesNotMatch(r.stdout, /[\u007f-\u009f\u202e\u2028]/, r.stdout.slice(0, 500));
+      assert.match(r.stdout, /a\\u009b2J\\u202eb\\u2028c/);
+    }
+    const lint = JSON.parse(runs[0]!.stdout) as { file: string };
+    assert.equal(lint.file, file);
+    const check = JSON.parse(runs[2]!.stdout) as { url: string; allowed: boolean };
+    assert.deepEqual([check.url, check.allowed], [url, false]);
+  });
 });
 
 describe("errors say what went wrong", () => {
+  test("an internal error is one escaped line, exit 2, no stack trace", async () => {
+    // A rejection nobody handles, with terminal controls in its message, raised
+    // when serve prints its URL (the CLI's handlers are in place by then).
+    const hook = `data:text/javascript,${encodeURIComponent(
+      'const w = process.stdout.write.bind(process.stdout); process.stdout.write = (...a) => { Promise.reject(new Error("boom\\u001b[2J\\u009b31m\\nat x")); return w(...a); };',
+    )}`;
+    const r = await run([process.execPath, "--import", hook, CLI, "serve", "--port", "0"]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, "robots: internal error: boom\\u001b[2J\\u009b31m at x\n");
+  });
+
   test("a failed write is reported as such, not as an internal error", async () => {
     for (const args of [
       ["check", "examples/site/robots.txt", "GPTBot", "/"],
@@ -252,6 +367,72 @@ describe("errors say what went wrong", () => {
     assert.equal(c.code, 2);
     const agent = await robots(["check", "examples/site/robots.txt", "--agent", "-x", "/cart"]);
     assert.equal(agent.code, 1, agent.stderr);
+  });
+
+  test("diff --urls: a line that is no URL is not compared; an empty list is an error", async () => {
+    const site = "examples/site/robots.txt";
+    // A robots.txt given as the URL list by mistake: none of its lines is a URL.
+    const wrong = await robots(["diff", site, path.join(tmp, "big.txt"), "--urls", site]);
+    assert.equal(wrong.code, 2, wrong.stderr);
+    assert.match(wrong.stdout, /^compared 0 URLs from /m);
+    assert.match(
+      wrong.stderr,
+      /^robots: \d+ lines are not a URL or a path and were not compared; the first: examples\/site\/robots\.txt:\d+: not /,
+    );
+    const mixed = await robots(
+      ["diff", site, path.join(tmp, "big.txt"), "--urls", "-", "--format", "json"],
+      {
+        stdin: "/early\nnot a url\n",
+      },
+    );
+    assert.equal(mixed.code, 2, mixed.stderr);
+    const json = JSON.parse(mixed.stdout) as { urls: { count: number }; notes: string[] };
+    assert.equal(json.urls.count, 1);
+    assert.ok(
+      json.notes.some((n) => n.startsWith("1 line is not a URL or a path")),
+      json.notes.join("\n"),
+    );
+    const none = await robots(["diff", site, site, "--urls", "-"], { stdin: "# only a comment\n" });
+    assert.equal(none.code, 2);
+    assert.equal(none.stderr, "robots: URLs from <stdin>: none, so nothing was compared\n");
+  });
+
+  test("a binary expectations file: the first 100 malformed lines, each quote cut at 80", async () => {
+    const file = path.join(tmp, "binary.expect");
+    // 500 lines, each one long word that is no verb.
+    writeFileSync(file, `${"\u0001x".repeat(5000)}\n`.repeat(500));
+    const r = await robots(["test", "examples/site/robots.txt", file]);
+    assert.equal(r.code, 2);
+    const lines = r.stderr.trimEnd().split("\n");
+    assert.equal(lines.length, 102, lines.slice(-3).join("\n"));
+    assert.match(lines[0]!, /:1: expected "allow" or "disallow" first .*, got "(\\u0001x){40}…"$/);
+    assert.match(lines[100]!, /binary\.expect: … and 400 more malformed lines$/);
+    assert.match(
+      lines[101]!,
+      /^robots: 500 malformed expectations in .*binary\.expect: nothing was checked$/,
+    );
+  });
+
+  test("fetch refuses an --agent as every command does; --record says --format does not apply", async () => {
+    const f = await robots(["fetch", "http://127.0.0.1:9/", "--agent", "Googlebot/2.1"]);
+    const c = await robots(["check", "http://127.0.0.1:9/x", "--agent", "Googlebot/2.1"]);
+    assert.equal(f.code, 2);
+    assert.equal(f.stderr, c.stderr);
+    assert.match(
+      f.stderr,
+      /^robots: invalid --agent "Googlebot\/2\.1": .*; pass --agent Googlebot\n$/,
+    );
+    const r = await robots(
+      ["test", "examples/site/robots.txt", "--record", "-", "--format", "junit"],
+      {
+        stdin: "/\n",
+      },
+    );
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      'robots: --record writes an expectations file (text): --format "junit" does not apply\n',
+    );
   });
 });
 

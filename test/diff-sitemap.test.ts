@@ -60,6 +60,14 @@ describe("robots diff --sitemap (loopback server)", () => {
         );
       } else if (req.url === "/a.xml") xml(urlset(["/blog/one", "/blog/two"]));
       else if (req.url === "/b.xml") xml(urlset(["/shop?id=1&amp;x=2"]));
+      else if (req.url === "/loop.xml") {
+        res.writeHead(302, { location: "/loop.xml" });
+        res.end();
+      } else if (req.url === "/cut.xml") {
+        // Part of a sitemap, then the connection is reset.
+        res.writeHead(200, { "content-type": "application/xml" });
+        res.write(urlset(["/blog/one"]).slice(0, 60), () => res.socket?.destroy());
+      } else if (req.url === "/reset.xml") req.socket.destroy();
       else {
         res.writeHead(404);
         res.end();
@@ -100,6 +108,24 @@ describe("robots diff --sitemap (loopback server)", () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^robots: cannot read the sitemap .*: HTTP 404\n$/);
   });
+  test("a sitemap that breaks off, resets or loops: a one-line reason, exit 2", async () => {
+    const cases: [string, RegExp][] = [
+      ["/cut.xml", /: the server closed or reset the connection after \d+ bytes\n$/],
+      ["/reset.xml", /: the server closed or reset the connection\n$/],
+      ["/loop.xml", /: too many redirects \(a redirect loop\?\)\n$/],
+    ];
+    for (const [p, why] of cases) {
+      const r = await robots(["diff", old, neu, "--sitemap", `${server.origin}${p}`]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /^robots: cannot (fetch|read) the sitemap http:\/\/127\.0\.0\.1:\d+\/\w+\.xml: /,
+      );
+      assert.match(r.stderr, why);
+      assert.doesNotMatch(r.stderr, /internal error|UND_ERR|fetch failed/);
+    }
+  });
+
   test("--urls and --sitemap together are refused", async () => {
     const r = await robots(["diff", old, neu, "--urls", "-", "--sitemap", "x.xml"]);
     assert.equal(r.code, 2);

@@ -161,6 +161,12 @@ describe("explain: notes when something changed the outcome", () => {
     assert.ok(e.notes.some((n) => n.id === "rule-outside-group" && n.line === 1));
     const u = explainUrl(doc("User-agent: *\nDisallow: /ä\n"), "x", "/ä");
     assert.ok(u.notes.some((n) => n.id === "url-not-encoded"));
+    // A crawler sends an IDN host as punycode and percent-encodes only the path.
+    const idn = explainUrl(doc("User-agent: *\nDisallow: /%C3%A4\n"), "x", "https://bücher.de/ä");
+    assert.match(
+      idn.notes.find((n) => n.id === "url-not-encoded")?.message ?? "",
+      /as https:\/\/xn--bcher-kva\.de\/%C3%A4 \(how crawlers request it\) the verdict is disallowed/,
+    );
     const c = explainUrl(doc("User-agent: *\nDisallow: /Case\n"), "x", "/case");
     assert.ok(c.notes.some((n) => n.id === "case-sensitive" && n.line === 2));
   });

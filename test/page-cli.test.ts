@@ -164,6 +164,28 @@ describe("robots page <url> (loopback server)", () => {
   });
 });
 
+describe("robots page <url> when robots.txt cannot be fetched", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(503, { "content-type": "text/plain" });
+      res.end("down");
+    });
+  });
+  after(() => server.close());
+
+  it("says why no rule decided, and never requests the page", async () => {
+    const run = await robots(["page", `${server.origin}/article`, "--agent", "Googlebot"]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stdout,
+      /^robots\.txt disallows .*\/article for Googlebot \(no rule applies: the server fails, so everything is disallowed; /m,
+    );
+    assert.doesNotMatch(run.stdout, /no rule matched/);
+    assert.deepEqual(server.paths, ["/robots.txt"]);
+  });
+});
+
 describe("robots page <file | -> with --header", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "robots-page-"));
   const file = path.join(dir, "page.html");

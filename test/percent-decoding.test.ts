@@ -12,7 +12,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { compileMatcher, parseRobotsTxt } from "../src/index.js";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
-import { comparisonForm } from "../src/protocol/percent-encoding.js";
+import { comparisonForm, requestForm } from "../src/protocol/percent-encoding.js";
 import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
@@ -145,6 +145,19 @@ describe("RFC 9309 §2.2.2 percent-encoding under the rfc9309 profile (library)"
       const once = comparisonForm(c.path, 0, c.path.length);
       assert.equal(comparisonForm(once, 0, once.length), once, c.path);
     }
+  });
+
+  it("the request form: an IDN host as punycode, the rest percent-encoded, %xx kept", () => {
+    const cases: [string, string][] = [
+      ["/ünï x", "/%C3%BCn%C3%AF%20x"],
+      ["/a%2fb?q=ü#f", "/a%2fb?q=%C3%BC#f"],
+      ["https://bücher.de/ü", "https://xn--bcher-kva.de/%C3%BC"],
+      ["http://user@BÜCHER.de:8080/x", "http://xn--bcher-kva.de:8080/x"],
+      ["http://[::1]/ä", "http://[::1]/%C3%A4"],
+      ["https://example.com/plain", "https://example.com/plain"],
+      ["/\u{1F600}\ud800", "/%F0%9F%98%80%EF%BF%BD"],
+    ];
+    for (const [url, sent] of cases) assert.equal(requestForm(url), sent, url);
   });
 });
 

@@ -94,7 +94,7 @@ export function formatOption<F extends string>(
   if (format === undefined) return fallback;
   if ((allowed as readonly string[]).includes(format)) return format as F;
   const list =
-    allowed.length === 2
+    allowed.length <= 2
       ? allowed.join(" or ")
       : `${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`;
   throw new CliError(`unknown --format ${JSON.stringify(format)}: use ${list}`);

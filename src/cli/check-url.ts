@@ -6,7 +6,7 @@
 import type { AccessCheck, RobotsSnapshot } from "../node.js";
 import type { Profile } from "../protocol/profile.js";
 import { CliError, EXIT } from "./errors.js";
-import { esc } from "./escape.js";
+import { esc, jsonText } from "./escape.js";
 import { describeGroups, describeRule, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";
 import { asCliError, checkFetchUrl, cliClient, describeSource } from "./source.js";
@@ -56,7 +56,7 @@ export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<n
 
 function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: string): string {
   if (format === "json") {
-    return `${JSON.stringify({
+    return `${jsonText({
       url: r.url,
       path: r.path,
       allowed: r.allowed,
@@ -91,7 +91,8 @@ function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: str
   return `${lines.map(esc).join("\n")}\n`;
 }
 
-function blanket(r: AccessCheck): string {
+/** Why a verdict has no deciding rule: what the robots.txt fetch came to. */
+export function blanket(r: AccessCheck): string {
   switch (r.source.basis) {
     case "robots-txt-itself":
       return "the robots.txt URL itself is always allowed";

@@ -23,3 +23,22 @@ export function esc(text: string): string {
 /** C0 controls (with tab, CR, LF), DEL, C1 controls, bidi controls, line/paragraph separators. */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
 const UNSAFE_ALL = new RegExp(UNSAFE.source, "g");
+
+/**
+ * JSON for standard output: JSON.stringify escapes C0 controls, but leaves
+ * DEL, C1 controls (a CSI, U+009B, moves a terminal's cursor as ESC [
+ * does), bidirectional controls and line separators raw. Here each is a
+ * `\u` escape too: the same JSON value, safe to print on a terminal.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  const text = JSON.stringify(value, null, indent);
+  if (!JSON_UNSAFE.test(text)) return text;
+  return text.replace(
+    JSON_UNSAFE_ALL,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** What `UNSAFE` holds beyond C0, which JSON.stringify escapes (and which JSON's own whitespace is). */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
+const JSON_UNSAFE_ALL = new RegExp(JSON_UNSAFE.source, "g");

@@ -59,12 +59,17 @@ function words(line: string): string[] {
   return out;
 }
 
+/** A word quoted in a message: at most 80 characters of it (a binary file's "word" can be megabytes). */
+function quoted(word: string): string {
+  return JSON.stringify(word.length > 80 ? `${word.slice(0, 80)}…` : word);
+}
+
 /** One agent of a line, or a problem. */
 function readAgent(written: string): { agent: ExpectedAgent; note?: string } | string {
   if (written === "*") return { agent: { written, token: "", generic: true } };
   const token = leadingProductToken(written);
   if (token === "") {
-    return `expected an agent such as Googlebot (letters, "-" and "_") or "*" (a crawler named in no group), got ${JSON.stringify(written)}`;
+    return `expected an agent such as Googlebot (letters, "-" and "_") or "*" (a crawler named in no group), got ${quoted(written)}`;
   }
   if (token === written) return { agent: { written, token, generic: false } };
   return {
@@ -91,7 +96,7 @@ export function parseExpectations(text: string): Expectations {
     if (verb !== "allow" && verb !== "disallow") {
       problems.push({
         line,
-        message: `expected "allow" or "disallow" first (${EXPECTATION_SYNTAX}), got ${JSON.stringify(w[0])}`,
+        message: `expected "allow" or "disallow" first (${EXPECTATION_SYNTAX}), got ${quoted(w[0]!)}`,
       });
       continue;
     }
@@ -107,7 +112,7 @@ export function parseExpectations(text: string): Expectations {
     let bad: string | undefined;
     for (const name of w[1]!.split(",")) {
       if (name === "") {
-        bad = `expected agents separated by single commas, got ${JSON.stringify(w[1])}`;
+        bad = `expected agents separated by single commas, got ${quoted(w[1]!)}`;
         break;
       }
       const read = readAgent(name);

@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
 import { CliError } from "./errors.js";
 
 /**
@@ -49,6 +50,86 @@ async function readBounded(input: NodeJS.ReadableStream, max: number): Promise<B
   // Breaking out of for-await destroys the stream: a file is closed, and
   // stdin stops reading, so `yes | robots check -` ends.
   return { bytes: Buffer.concat(chunks, size), more };
+}
+
+/** The longest line a URL list may have: 1 MiB of characters (a sitemap's URLs are at most 2,048). */
+export const URL_LINE_CAP = 1024 * 1024;
+
+/** The bounds of a URL list (`label` as the messages name it). */
+export function urlLineBounds(label: string): LineBounds {
+  return {
+    maxLine: URL_LINE_CAP,
+    tooLong: (n) =>
+      `${label}:${n}: the line is longer than 1 MiB, which no URL is (binary data, or no line ends?); stopped there`,
+  };
+}
+
+export interface LineBounds {
+  /** The most characters a line may have; a longer one is an error (reading stops there). */
+  readonly maxLine: number;
+  /** The message for line `n` that is longer than maxLine. */
+  readonly tooLong: (n: number) => string;
+  /** The most bytes to read in all; more is an error with the message `tooMuch`. */
+  readonly maxBytes?: number;
+  readonly tooMuch?: string;
+}
+
+/**
+ * The lines of a text stream, decoded as UTF-8, as node:readline reads them
+ * (LF, CRLF and a lone CR each end a line), but bounded: a line longer than
+ * `maxLine` characters (an endless line from /dev/zero, a binary file) is a
+ * CliError as soon as it is seen, so memory stays bounded and nothing hangs
+ * on input without line ends. Stopping early closes the stream.
+ */
+export async function* boundedLines(
+  input: NodeJS.ReadableStream,
+  bounds: LineBounds,
+): AsyncGenerator<string> {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let n = 0;
+  let bytes = 0;
+  // A CR at the end of a chunk: an LF at the start of the next one belongs to it.
+  let afterCr = false;
+  const check = (length: number) => {
+    if (length > bounds.maxLine) throw new CliError(bounds.tooLong(n + 1));
+  };
+  for await (const chunk of input) {
+    let text: string;
+    if (typeof chunk === "string") {
+      text = chunk;
+      bytes += Buffer.byteLength(chunk);
+    } else {
+      text = decoder.write(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
+    if (bounds.maxBytes !== undefined && bytes > bounds.maxBytes) {
+      throw new CliError(bounds.tooMuch ?? `more than ${bounds.maxBytes} bytes`);
+    }
+    if (text === "") continue;
+    let from = 0;
+    if (afterCr && text.charCodeAt(0) === 0x0a) from = 1;
+    afterCr = false;
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x0a && c !== 0x0d) continue;
+      check(pending.length + i - from);
+      const line = pending + text.slice(from, i);
+      pending = "";
+      n++;
+      if (c === 0x0d) {
+        if (i + 1 === text.length) afterCr = true;
+        else if (text.charCodeAt(i + 1) === 0x0a) i++;
+      }
+      from = i + 1;
+      yield line;
+    }
+    check(pending.length + text.length - from);
+    pending += text.slice(from);
+  }
+  pending += decoder.end();
+  check(pending.length);
+  if (pending !== "") yield pending;
 }
 
 /** Write to stdout, waiting when the pipe is full (constant memory on long streams). */

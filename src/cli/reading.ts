@@ -6,13 +6,14 @@
  * reference reads it, up to READ_CAP (8 MiB; more is an error). `batch` keeps the reference's
  * whole-file protocol and does not come here.
  *
- * Whenever the limit, a byte-order mark, an HTML page or binary data instead
- * of a robots.txt changes or may change a verdict, the reading carries a note
+ * Whenever the limit, a byte-order mark, an HTML page, a UTF-16 file or
+ * binary data instead of a robots.txt changes or may change a verdict, the reading carries a note
  * that every command prints.
  */
 import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import { requestForm } from "../protocol/percent-encoding.js";
 import type { Profile } from "../protocol/profile.js";
 import { crawlerView, endsWithLineEnd, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { CliError } from "./errors.js";
@@ -115,7 +116,10 @@ export function readSource(
   // The linter is the one home of these checks; a BOM or an HTML page shows
   // within the bytes the verdicts use.
   for (const d of lintRobotsTxt(bytes, { profile: options.profile, lines: false }).diagnostics) {
-    if (READING_IDS.has(d.id)) notes.push(`line ${d.line}: ${d.message}`);
+    // invalid-utf8 is an error only for a UTF-16 file, in which crawlers find no rules.
+    if (READING_IDS.has(d.id) || (d.id === "invalid-utf8" && d.severity === "error")) {
+      notes.push(`line ${d.line}: ${d.message}`);
+    }
   }
   return { source, wholeFile: options.wholeFile, bytes, otherBytes, notes };
 }
@@ -165,14 +169,5 @@ export function unencodedNote(
     : `the URL is not percent-encoded; matched as written. A crawler requests ${encoded}, which is ${v.allowed ? "ALLOWED" : "DISALLOWED"}${v.line > 0 ? ` by line ${v.line}` : ""}`;
 }
 
-/** Percent-encode what a crawler would have encoded: non-ASCII as UTF-8 bytes, spaces, controls. */
-export function percentEncode(url: string): string {
-  let out = "";
-  const enc = new TextEncoder();
-  for (const ch of url) {
-    const cp = ch.codePointAt(0)!;
-    if (cp > 0x20 && cp < 0x7f) out += ch;
-    else for (const b of enc.encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
-}
+/** The URL as a crawler requests it: the host in ASCII, the rest percent-encoded (docs/protocol.md#matching). */
+export const percentEncode = requestForm;

@@ -23,14 +23,32 @@ export interface SitemapUrls {
   readonly notes: readonly string[];
 }
 
+/** Why a sitemap request failed, in words (undici's codes and causes are no message for people). */
+function failure(err: unknown): string {
+  const e = err as {
+    name?: string;
+    message?: string;
+    code?: string;
+    cause?: { code?: string; message?: string };
+  };
+  if (e.name === "TimeoutError") return `no complete answer within ${TIMEOUT_MS / 1000} s`;
+  const code = e.cause?.code ?? e.code;
+  if (code === "ECONNREFUSED") return "connection refused";
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE") {
+    return "the server closed or reset the connection";
+  }
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "no such host";
+  const message = e.cause?.message ?? e.message ?? "failed";
+  if (message.includes("redirect count exceeded")) return "too many redirects (a redirect loop?)";
+  return code === undefined ? message : `${message} (${code})`;
+}
+
 async function readUrl(url: string): Promise<{ text: string; more: boolean }> {
   let res: Response;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: "follow" });
   } catch (err) {
-    const e = err as { name?: string; cause?: { code?: string }; message?: string };
-    const why = e.name === "TimeoutError" ? "timed out" : (e.cause?.code ?? e.message ?? "failed");
-    throw new CliError(`cannot fetch the sitemap ${url}: ${why}`);
+    throw new CliError(`cannot fetch the sitemap ${url}: ${failure(err)}`);
   }
   if (!res.ok || res.body === null) {
     await res.body?.cancel();
@@ -40,18 +58,23 @@ async function readUrl(url: string): Promise<{ text: string; more: boolean }> {
   let size = 0;
   let more = false;
   const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.length > MAX_SITEMAP_BYTES) {
-      chunks.push(value.subarray(0, MAX_SITEMAP_BYTES - size));
-      size = MAX_SITEMAP_BYTES;
-      more = true;
-      await reader.cancel();
-      break;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.length > MAX_SITEMAP_BYTES) {
+        chunks.push(value.subarray(0, MAX_SITEMAP_BYTES - size));
+        size = MAX_SITEMAP_BYTES;
+        more = true;
+        await reader.cancel();
+        break;
+      }
+      chunks.push(value);
+      size += value.length;
     }
-    chunks.push(value);
-    size += value.length;
+  } catch (err) {
+    // The body broke off (a reset, the time limit): a partial sitemap is no list to compare.
+    throw new CliError(`cannot read the sitemap ${url}: ${failure(err)} after ${size} bytes`);
   }
   return { text: new TextDecoder().decode(Buffer.concat(chunks, size)), more };
 }
@@ -68,13 +91,18 @@ async function readSource(arg: string): Promise<{ text: string; more: boolean }>
 /** The page URLs of the sitemap (or sitemap index) at `arg`, with a note per bound reached. */
 export async function sitemapUrls(arg: string): Promise<SitemapUrls> {
   const notes: string[] = [];
+  const label = arg === "-" ? "<stdin>" : arg;
   const top = await readSource(arg);
-  if (top.more) notes.push(`${arg} is larger than 50 MiB: only its first 50 MiB were read`);
+  if (top.more) notes.push(`${label} is larger than 50 MiB: only its first 50 MiB were read`);
   const first = readSitemapLocs(top.text);
   if (first.truncated)
-    notes.push(`${arg} lists more than ${MAX_SITEMAP_LOCS} URLs: the first were used`);
+    notes.push(`${label} lists more than ${MAX_SITEMAP_LOCS} URLs: the first were used`);
   if (!first.index) {
-    if (first.locs.length === 0) throw new CliError(`no <loc> URL in the sitemap ${arg}`);
+    if (first.locs.length === 0) {
+      throw new CliError(
+        `no <loc> URL in the sitemap ${label}${top.more ? " (its first 50 MiB)" : ""}`,
+      );
+    }
     return { urls: first.locs, notes };
   }
   const urls: string[] = [];
@@ -102,9 +130,11 @@ export async function sitemapUrls(arg: string): Promise<SitemapUrls> {
       break;
     }
   }
-  if (urls.length === 0) throw new CliError(`no page URL in the sitemaps the index ${arg} lists`);
+  if (urls.length === 0) {
+    throw new CliError(`no page URL in the sitemaps the index ${label} lists`);
+  }
   notes.push(
-    `${urls.length} URLs from ${Math.min(children.length, first.locs.length)} sitemaps of the index ${arg}`,
+    `${urls.length} URLs from ${Math.min(children.length, first.locs.length)} sitemaps of the index ${label}`,
   );
   return { urls, notes };
 }

@@ -14,7 +14,7 @@ import {
   xmlText,
 } from "./ci-output.js";
 import { EXIT } from "./errors.js";
-import { esc } from "./escape.js";
+import { esc, jsonText } from "./escape.js";
 import {
   agentName,
   type Expectation,
@@ -69,15 +69,22 @@ function plural(n: number, word: string): string {
 }
 
 /** Malformed expectations (or ones the robots.txt cannot answer): named, nothing checked, exit 2. */
+/** Malformed expectations named one by one; the rest are counted. */
+const MAX_PROBLEMS_SHOWN = 100;
+
 export async function printProblems(
   format: Format,
   label: string,
   isFile: boolean,
   problems: readonly LineMessage[],
 ): Promise<number> {
+  // A binary file given as the expectations has a malformed "line" every
+  // few bytes: the first ones say enough.
+  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN);
+  const rest = problems.length - shown.length;
   if (format === "github") {
     let out = "";
-    for (const p of problems) {
+    for (const p of shown) {
       out += annotation(
         "error",
         { file: isFile ? label : undefined, line: p.line, title: "malformed expectation" },
@@ -86,7 +93,9 @@ export async function printProblems(
     }
     await writeOut(out);
   }
-  for (const p of problems) process.stderr.write(`${esc(`${label}:${p.line}: ${p.message}`)}\n`);
+  for (const p of shown) process.stderr.write(`${esc(`${label}:${p.line}: ${p.message}`)}\n`);
+  if (rest > 0)
+    process.stderr.write(`${esc(label)}: … and ${plural(rest, "more malformed line")}\n`);
   process.stderr.write(
     `robots: ${esc(`${plural(problems.length, "malformed expectation")} in ${label}: nothing was checked`)}\n`,
   );
@@ -316,7 +325,7 @@ function junit(run: TestRun): string {
 function json(run: TestRun): string {
   const s = run.reading.source;
   const { checks, passed, failed } = counts(run);
-  return `${JSON.stringify(
+  return `${jsonText(
     {
       robots: s.label,
       fetch: s.note ?? null,
@@ -347,7 +356,6 @@ function json(run: TestRun): string {
       })),
       counts: { checks, passed, failed },
     },
-    null,
     2,
   )}\n`;
 }

@@ -14,6 +14,7 @@ import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group } from "../parse/types.js";
 import { disallows } from "../protocol/empty-rule.js";
 import { MAX_LINE_BYTES } from "../protocol/line-length.js";
+import { requestForm } from "../protocol/percent-encoding.js";
 import { asciiLower, isProductTokenChar, sameAgent } from "../protocol/product-token.js";
 import { ruleText } from "../protocol/rule-text.js";
 import { describeLimit, groupDigits } from "../protocol/size-limit.js";
@@ -266,19 +267,6 @@ function contextLines(doc: RobotsDocument, line: number, groupLine: number): Con
   return out;
 }
 
-/** Percent-encode what a crawler would have encoded: non-ASCII as UTF-8 bytes, spaces, controls. */
-function encodeUrl(url: string): string {
-  let out = "";
-  for (const ch of url) {
-    const cp = ch.codePointAt(0)!;
-    if (cp > 0x20 && cp < 0x7f) out += ch;
-    else
-      for (const b of new TextEncoder().encode(ch))
-        out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
-}
-
 /**
  * The "what if" variants worth trying for this agent: each lenient reading
  * undone on its own, each cut agent token read as the author meant it.
@@ -461,7 +449,7 @@ export function createExplainer(doc: RobotsDocument, agent: string): Explainer {
         }
       }
     }
-    const encoded = encodeUrl(url);
+    const encoded = requestForm(url);
     if (encoded !== url) {
       const alt = m.check(encoded);
       if (differs({ allowed: alt.allowed, line: alt.line })) {

@@ -98,3 +98,57 @@ function utf8Escaped(cp: number): string {
     escaped(0x80 | (cp & 0x3f))
   );
 }
+
+/**
+ * A URL as a crawler sends it (docs/protocol.md#matching): an absolute URL's
+ * host in its ASCII form (`bücher.de` → `xn--bcher-kva.de`), and in the rest
+ * every space, control and non-ASCII character percent-encoded as its UTF-8
+ * bytes (`/ü` → `/%C3%BC`). Nothing else changes: an existing `%xx` stays
+ * as written. The matcher compares URLs as given; this is the form the
+ * explanations offer when the two may differ.
+ */
+export function requestForm(url: string): string {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url);
+  if (scheme === null) return encodeUnsent(url);
+  let end = scheme[0].length;
+  while (end < url.length && url[end] !== "/" && url[end] !== "?" && url[end] !== "#") end++;
+  const authority = url.slice(scheme[0].length, end);
+  return scheme[0] + asciiAuthority(authority) + encodeUnsent(url.slice(end));
+}
+
+/** Every space, control and non-ASCII character of `s` as `%XX`, UTF-8 bytes for non-ASCII. */
+function encodeUnsent(s: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) continue;
+    let cp = c;
+    let width = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        width = 2;
+      }
+    }
+    // A lone surrogate is written as U+FFFD, as TextEncoder and the URL parser do.
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    out += s.slice(from, i) + (cp < 0x80 ? escaped(cp) : utf8Escaped(cp));
+    i += width - 1;
+    from = i + 1;
+  }
+  return out + s.slice(from);
+}
+
+/** An authority with a non-ASCII host in the ASCII form HTTP clients resolve (IDNA); else as written. */
+function asciiAuthority(authority: string): string {
+  if (encodeUnsent(authority) === authority) return authority;
+  try {
+    // The WHATWG URL parser applies IDNA as HTTP clients do; user
+    // information, which is not part of the request, is dropped.
+    return new URL(`http://${authority}/`).host;
+  } catch {
+    return encodeUnsent(authority);
+  }
+}

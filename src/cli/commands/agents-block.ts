@@ -14,7 +14,7 @@ import {
 } from "../../report/block-snippet.js";
 import { disallowsEverything } from "../access.js";
 import { EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import { loadReading } from "../reading.js";
 
@@ -65,7 +65,7 @@ function checkText(check: BlockCheck, label: string): string[] {
   const blocked = check.blocked.filter(isBlockedEverywhere).length;
   out.push(
     `checked against ${esc(label)}, the group appended from line ${check.firstLine}:`,
-    `  ${blocked} of ${check.blocked.length} tokens are disallowed / and the ${check.paths} paths of the file, with no Allow rule of the file's left for them`,
+    `  ${blocked} of ${check.blocked.length} tokens are disallowed / and ${check.paths === 1 ? "the 1 path" : `the ${check.paths} paths`} of the file, with no Allow rule of the file's left for them`,
     check.probedAgents === 0
       ? `  ${check.keptAgents} other agents (the catalogue's others, the file's, any other crawler) keep the very same rules: no verdict of theirs changes`
       : `  ${check.keptAgents} other agents (the catalogue's others, the file's, any other crawler): ${check.keptAgents - check.probedAgents} keep the same rules; ${check.probedAgents} compared on those paths: ${check.changes.length === 0 ? "no verdict changes" : `${check.changes.length} verdicts change`}`,
@@ -113,7 +113,7 @@ export async function runBlock(
       check,
       ...(unchecked === undefined ? {} : { unchecked }),
     };
-    await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+    await writeOut(`${jsonText(json, 2)}\n`);
     return exit;
   }
   await writeOut(plan.snippet);

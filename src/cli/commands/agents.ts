@@ -27,7 +27,7 @@ import { formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import { OPERATOR_RULES_HELP, OPERATOR_RULES_OPTION } from "../operator-rules.js";
 import { loadReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
@@ -295,7 +295,7 @@ export const agentsCommand: Command = {
         otherAgents: full.otherAgents,
         usage: usage.json,
       };
-      await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+      await writeOut(`${jsonText(json, 2)}\n`);
       return EXIT.ok;
     }
 

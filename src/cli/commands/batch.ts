@@ -4,12 +4,11 @@
  * input line, in order. Agents pass through verbatim (docs/protocol.md#choosing-rules). Each body
  * is parsed once per input line; matchers are compiled once per agent.
  */
-import { createInterface } from "node:readline";
 import { compileMatcher, type RobotsMatcher } from "../../match/compile.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Command } from "../command.js";
 import { CliError } from "../errors.js";
-import { writeOut } from "../io.js";
+import { boundedLines, writeOut } from "../io.js";
 
 export const batchHelp = `Usage: robots batch [--profile google|rfc9309|legacy1996] < input.jsonl
 
@@ -29,6 +28,13 @@ interface BatchCheck {
   agent: string;
   url: string;
 }
+
+/**
+ * The longest input line: 64 MiB, room for a robots.txt of 8 MiB (what
+ * --whole-file reads) as base64 or as JSON text with escapes; a bound for
+ * input without line ends.
+ */
+const BATCH_LINE_CAP = 64 * 1024 * 1024;
 
 function fail(lineNo: number, why: string): never {
   throw new CliError(`batch input line ${lineNo}: ${why}`);
@@ -71,7 +77,11 @@ function decodeRecord(text: string, lineNo: number): { body: Uint8Array; checks:
 }
 
 export async function runBatch(profile: "google" | "rfc9309" | "legacy1996"): Promise<number> {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  const rl = boundedLines(process.stdin, {
+    maxLine: BATCH_LINE_CAP,
+    tooLong: (n) =>
+      `batch input line ${n}: longer than 64 MiB (one robots.txt of up to 8 MiB a line); stopped there`,
+  });
   let lineNo = 0;
   for await (const text of rl) {
     lineNo++;

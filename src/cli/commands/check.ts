@@ -4,7 +4,6 @@
  *   robots check --robots <robots.txt> --agent <token>  one verdict per URL read from stdin
  *   robots check <url> --agent <token>                  fetch the URL's robots.txt (docs/protocol.md#access-method)
  */
-import { createInterface } from "node:readline";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
 import { readPath } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
@@ -14,9 +13,9 @@ import { agentOption, urlArgument } from "../args.js";
 import { parseTimeout, runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { describeGroups, describeRule, verdictWord } from "../format.js";
-import { isUrlArg, writeOut } from "../io.js";
+import { boundedLines, isUrlArg, urlLineBounds, writeOut } from "../io.js";
 import {
   documentedReading,
   documentedVerdict,
@@ -86,7 +85,7 @@ export interface CheckOptions {
 }
 
 function verdictJson(v: Verdict, url: string, notes: readonly string[]): string {
-  return JSON.stringify({
+  return jsonText({
     url,
     allowed: v.allowed,
     line: v.line,
@@ -295,7 +294,7 @@ async function bulk(
       `robots: ${esc(source.label)} could not be fetched: every URL is disallowed for now (docs/protocol.md#access-method)\n`,
     );
   }
-  const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  const rl = boundedLines(process.stdin, urlLineBounds("<stdin>"));
   const counts = { allowed: 0, disallowed: 0, otherOrigin: 0, invalid: 0 };
   let n = 0;
   const progress = new Progress("URLs checked");
@@ -350,7 +349,7 @@ function bulkRecord(
   notes: readonly string[],
 ): string {
   if (v === null) {
-    if (format === "json") return `${JSON.stringify({ url, allowed: null, notes })}\n`;
+    if (format === "json") return `${jsonText({ url, allowed: null, notes })}\n`;
     if (format === "tsv") return `${esc(url)}\tnot-checked\t0\t${esc(notes.join("; "))}\n`;
     return `not-checked  ${esc(url)}\t# ${esc(notes.join("; "))}\n`;
   }

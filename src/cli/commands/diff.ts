@@ -4,7 +4,6 @@
  * deciding line in each version. Exit 1 when something changed, so a deploy
  * pipeline can stop. The comparison lives in src/diff/.
  */
-import { createInterface } from "node:readline";
 import {
   type DiffAgent,
   type DiffSide,
@@ -16,13 +15,13 @@ import {
 import { probePaths } from "../../diff/probe-paths.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
-import { agentNameListOption, formatOption } from "../args.js";
+import { agentNameListOption, formatOption, urlArgument } from "../args.js";
 import { makePaint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { writeDiffGithub } from "../diff-github.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
-import { openTextInput, writeOut } from "../io.js";
+import { esc, jsonText } from "../escape.js";
+import { boundedLines, openTextInput, urlLineBounds, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
 import { loadReading, percentEncode, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 import { sitemapUrls } from "../sitemap-source.js";
@@ -38,7 +37,8 @@ Arguments:
   <old> <new>       files, http(s) URLs, or "-" for standard input (one of them)
 
 Options:
-  --urls <file>     URLs or paths to compare, one per line ("-" for stdin).
+  --urls <file>     URLs or paths to compare, one per line ("-" for stdin);
+                    a line that is neither is not compared (exit status 2).
                     Without it, probe paths are derived from both files'
                     patterns: each pattern's path, just inside and just outside it.
   --sitemap <s>     the page URLs of a sitemap (an http(s) URL, a file or
@@ -109,15 +109,33 @@ function wrapList(items: readonly string[], indent: string, width: number): stri
   return lines;
 }
 
-async function* readUrls(arg: string): AsyncGenerator<string> {
-  const rl = createInterface({
-    input: await openTextInput(arg),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
+/** Lines of a URL list that are no URL or path: counted, the first named, none compared. */
+interface Skipped {
+  count: number;
+  first: string;
+}
+
+async function* readUrls(arg: string, skipped: Skipped): AsyncGenerator<string> {
+  const label = arg === "-" ? "<stdin>" : arg;
+  const rl = boundedLines(await openTextInput(arg), urlLineBounds(label));
+  let n = 0;
   for await (const raw of rl) {
+    n++;
     const url = raw.trim();
-    if (url !== "" && !url.startsWith("#")) yield url;
+    if (url === "" || url.startsWith("#")) continue;
+    try {
+      urlArgument(url);
+    } catch (err) {
+      // As bulk check does: a line that is no URL is not compared, and said.
+      if (skipped.count++ === 0) skipped.first = `${label}:${n}: ${(err as Error).message}`;
+      continue;
+    }
+    yield url;
   }
+}
+
+function skippedText(s: Skipped): string {
+  return `${s.count} line${s.count === 1 ? " is" : "s are"} not a URL or a path and ${s.count === 1 ? "was" : "were"} not compared; the first: ${s.first}`;
 }
 
 /** URLs listed per group of identical changes in text output; --format json lists them all. */
@@ -191,12 +209,13 @@ export const diffCommand: Command = {
             after: newFailed ? FAILED_SIDE : c.after,
           }
         : c;
+    const skipped: Skipped = { count: 0, first: "" };
     const urls: AsyncIterable<string> | Iterable<string> =
       fromSitemap !== null
         ? fromSitemap.urls
         : urlsArg === undefined
           ? probePaths([before, after])
-          : readUrls(urlsArg);
+          : readUrls(urlsArg, skipped);
     const urlKind =
       fromSitemap !== null
         ? `URLs from the sitemap ${sitemapArg === "-" ? "<stdin>" : sitemapArg}`
@@ -222,6 +241,18 @@ export const diffCommand: Command = {
     const progress = new Progress("URLs compared");
     let count = 0;
     let changed = 0;
+    // 2 when a listed line was no URL (an input error, as in bulk check), else 1 when a verdict changed.
+    // A list with no URL compares nothing, so it could never fail a gate: an input error too.
+    const status = () => {
+      if (skipped.count === 0 && !(listed && count === 0)) {
+        return changed > 0 ? EXIT.findings : EXIT.ok;
+      }
+      // The output says it in a note; standard error says why the status is 2.
+      process.stderr.write(
+        `robots: ${esc(skipped.count > 0 ? skippedText(skipped) : `${urlKind}: none, so nothing was compared`)}\n`,
+      );
+      return EXIT.usage;
+    };
     let unencoded = 0;
     const changedAgents = new Set<string>();
 
@@ -229,7 +260,7 @@ export const diffCommand: Command = {
       // Streamed: one change per write, so memory stays flat however many
       // URLs change; the counts come last.
       await writeOut(
-        `{\n  "old": ${JSON.stringify(oldSrc.label)},\n  "new": ${JSON.stringify(newSrc.label)},\n  "agents": ${JSON.stringify(agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })))},\n  "changes": [`,
+        `{\n  "old": ${jsonText(oldSrc.label)},\n  "new": ${jsonText(newSrc.label)},\n  "agents": ${jsonText(agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })))},\n  "changes": [`,
       );
       for await (const url of urls) {
         count++;
@@ -237,7 +268,7 @@ export const diffCommand: Command = {
         for (const raw of comparer.compare(url)) {
           const c = fix(raw);
           changedAgents.add(c.agent.label);
-          const item = JSON.stringify({
+          const item = jsonText({
             agent: c.agent.label,
             url: c.url,
             path: c.path,
@@ -251,6 +282,8 @@ export const diffCommand: Command = {
       }
       progress.done(count);
       if (unencoded > 0) notes.push(unencodedText(unencoded));
+      if (skipped.count > 0) notes.push(skippedText(skipped));
+      if (listed && count === 0) notes.push(`${urlKind}: none, so nothing was compared`);
       const summary = comparer.tallies().map((t) => ({
         agent: t.agent.label,
         compared: t.compared,
@@ -260,9 +293,9 @@ export const diffCommand: Command = {
         text: tallyText(t, what),
       }));
       await writeOut(
-        `${changed === 0 ? "" : "\n  "}],\n  "summary": ${JSON.stringify(summary)},\n  "changed": ${changed},\n  "urls": ${JSON.stringify({ count, from: fromSitemap !== null ? `sitemap:${sitemapArg}` : (urlsArg ?? "probes") })},\n  "notes": ${JSON.stringify(notes)}\n}\n`,
+        `${changed === 0 ? "" : "\n  "}],\n  "summary": ${jsonText(summary)},\n  "changed": ${changed},\n  "urls": ${jsonText({ count, from: fromSitemap !== null ? `sitemap:${sitemapArg}` : (urlsArg ?? "probes") })},\n  "notes": ${jsonText(notes)}\n}\n`,
       );
-      return changed > 0 ? EXIT.findings : EXIT.ok;
+      return status();
     }
 
     // Text: changes grouped per agent and per transition (same verdicts, same
@@ -290,6 +323,8 @@ export const diffCommand: Command = {
     }
     progress.done(count);
     if (unencoded > 0) notes.push(unencodedText(unencoded));
+    if (skipped.count > 0) notes.push(skippedText(skipped));
+    if (listed && count === 0) notes.push(`${urlKind}: none, so nothing was compared`);
 
     if (format === "github") {
       const side = (src: typeof oldSrc, name: string) =>
@@ -321,7 +356,7 @@ export const diffCommand: Command = {
         changed,
         changedAgents: changedAgents.size,
       });
-      return changed > 0 ? EXIT.findings : EXIT.ok;
+      return status();
     }
 
     const paint = makePaint();
@@ -379,7 +414,7 @@ export const diffCommand: Command = {
           : `${changed} verdict${changed === 1 ? "" : "s"} changed for ${changedAgents.size} agent${changedAgents.size === 1 ? "" : "s"}`
       }\n`,
     );
-    return changed > 0 ? EXIT.findings : EXIT.ok;
+    return status();
   },
 };
 

@@ -13,7 +13,7 @@ import { agentNameOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import {
   type DocumentedReading,
@@ -285,7 +285,7 @@ export const explainCommand: Command = {
         fileNotes: fileNotes,
         results: results.map(explanationJson),
       };
-      await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+      await writeOut(`${jsonText(json, 2)}\n`);
     } else {
       const paint = makePaint();
       let text = `robots.txt: ${esc(loaded.label)}\n`;

@@ -3,15 +3,15 @@
  * does (docs/protocol.md#access-method) and show what happened: status, redirect chain, bytes
  * read, truncation, cache lifetime, and a summary of the parsed file.
  */
-import { validateProductToken } from "../../match/agent-token.js";
 import { readCrawlDelay } from "../../match/directives.js";
 import type { RobotsSnapshot } from "../../node.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
+import { agentOption } from "../args.js";
 import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { isUrlArg, writeOut } from "../io.js";
 import { asCliError, checkFetchUrl, cliClient, describeSource, duration } from "../source.js";
 
@@ -128,14 +128,8 @@ export async function runFetch(
       "expected one http(s) URL, e.g. robots fetch https://example.com/; see robots fetch --help",
     );
   }
-  let agent: string | undefined;
-  if (opts.agent !== undefined) {
-    try {
-      agent = validateProductToken(opts.agent);
-    } catch (err) {
-      throw new CliError((err as Error).message);
-    }
-  }
+  // The one check every command gives --agent: a one-line reason and what to pass.
+  const agent = opts.agent === undefined ? undefined : agentOption(opts.agent);
   checkFetchUrl(positionals[0]!);
   const timeoutMs = parseTimeout(opts.timeout);
   const client = await cliClient({
@@ -154,7 +148,7 @@ export async function runFetch(
     const f = snap.lastFetch;
     const good = snap.entry.good;
     await writeOut(
-      `${JSON.stringify({
+      `${jsonText({
         robotsUrl: snap.source.robotsUrl,
         kind: f?.kind ?? null,
         status: f?.status ?? null,

@@ -9,7 +9,7 @@ import type { Profile } from "../../protocol/profile.js";
 import { colorEnabled, makePaint, type Paint } from "../color.js";
 import type { Command } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import { loadRobotsSource, type RobotsSource } from "../source.js";
 
@@ -78,7 +78,7 @@ function formatJson(label: string, note: string | undefined, result: LintResult)
     diagnostics: result.diagnostics,
   };
   if (note !== undefined) obj.note = note;
-  return `${JSON.stringify(obj)}\n`;
+  return `${jsonText(obj)}\n`;
 }
 
 function plural(n: number, word: string): string {
@@ -170,7 +170,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
       failed++;
       progress.clear();
       process.stderr.write(`robots: ${esc(loaded.message)}\n`);
-      out = format === "json" ? `${JSON.stringify({ file: arg, error: loaded.message })}\n` : "";
+      out = format === "json" ? `${jsonText({ file: arg, error: loaded.message })}\n` : "";
     } else {
       const { body, label, more } = loaded.source;
       const note =

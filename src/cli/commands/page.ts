@@ -12,10 +12,10 @@ import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { type UsagePreferences, usagePreferences } from "../../usage/usage-preferences.js";
 import { agentOption, formatOption } from "../args.js";
-import { parseTimeout } from "../check-url.js";
+import { blanket, parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
-import { esc } from "../escape.js";
+import { esc, jsonText } from "../escape.js";
 import { isUrlArg, readBodyArg, writeOut } from "../io.js";
 import { asCliError, cliClient, describeSource } from "../source.js";
 import { usageSentences } from "../usage-text.js";
@@ -256,13 +256,16 @@ async function runForUrl(
             problems: r.problems,
             usage,
           };
-    await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+    await writeOut(`${jsonText(json, 2)}\n`);
   } else {
     const out = [`page: ${shown(r.url)}`];
     for (const hop of r.redirects) out.push(`redirected to ${shown(hop)}`);
+    // Without rules in force (a server error, no robots.txt) no rule could match: say why.
     const rule =
       f.check.rule === null
-        ? "no rule matched"
+        ? f.check.source.basis === "rules"
+          ? "no rule matched"
+          : `no rule applies: ${blanket(f.check)}`
         : `line ${f.check.line}: ${f.check.rule.kind === "allow" ? "Allow" : "Disallow"}: ${shown(f.check.rule.value)}`;
     out.push(
       `robots.txt ${f.check.allowed ? "allows" : "disallows"} ${shown(f.url)} for ${agent} (${rule}; ${shown(f.check.source.robotsUrl)}: ${shown(describeSource(f.check.source))})`,
@@ -312,7 +315,7 @@ async function runForFile(
       problems,
       usage,
     };
-    await writeOut(`${JSON.stringify(json, null, 2)}\n`);
+    await writeOut(`${jsonText(json, 2)}\n`);
   } else {
     const out = [`page: ${arg === "-" ? "<stdin>" : shown(arg)}; ${headText(head)}`];
     for (const p of problems) out.push(problemText(p));

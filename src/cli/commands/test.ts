@@ -6,7 +6,6 @@
  * (text), GitHub Actions (workflow commands and a job summary), JUnit XML
  * and JSON: src/cli/test-output.ts.
  */
-import { createInterface } from "node:readline";
 import { listAgentsToCompare } from "../../diff/diff-robots.js";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
@@ -26,7 +25,14 @@ import {
   parseExpectations,
 } from "../expectations.js";
 import { describeRule } from "../format.js";
-import { openTextInput, READ_CAP, readBodyArg, writeOut } from "../io.js";
+import {
+  boundedLines,
+  openTextInput,
+  READ_CAP,
+  readBodyArg,
+  urlLineBounds,
+  writeOut,
+} from "../io.js";
 import {
   documentedReading,
   documentedVerdict,
@@ -115,7 +121,11 @@ export const testCommand: Command = {
     };
     const operatorRules = values["operator-rules"] === true;
     if (record !== undefined) {
-      formatOption(context.format, ["text"] as const, "text");
+      if (context.format !== undefined && context.format !== "text") {
+        throw new CliError(
+          `--record writes an expectations file (text): --format ${JSON.stringify(context.format)} does not apply`,
+        );
+      }
       if (positionals.length !== 1) {
         throw new CliError(
           `with --record, expected <robots.txt | url | ->, got ${positionals.length} argument(s); see robots test --help`,
@@ -352,9 +362,11 @@ async function readUrlList(
   arg: string,
 ): Promise<{ label: string; urls: { line: number; url: string }[] }> {
   const label = arg === "-" ? "<stdin>" : arg;
-  const rl = createInterface({
-    input: await openTextInput(arg),
-    crlfDelay: Number.POSITIVE_INFINITY,
+  // As an expectations file, at most 8 MiB: what is recorded from it must be readable.
+  const rl = boundedLines(await openTextInput(arg), {
+    ...urlLineBounds(label),
+    maxBytes: READ_CAP,
+    tooMuch: `${label} is larger than 8 MiB, the most an expectations file may be: record from fewer URLs`,
   });
   const urls: { line: number; url: string }[] = [];
   const problems: string[] = [];
