@@ -7,6 +7,7 @@
  */
 import { RobotsError } from "../errors.js";
 import { type AddressClassifier, classifyAddress, ipLiteral } from "../fetch/address-class.js";
+import type { FetchResult } from "../fetch/fetch-robots-txt.js";
 import type { RobotsOrigin } from "../fetch/origin.js";
 import type { AccessCheck, RobotsClientOptions, RobotsSnapshot } from "./client-types.js";
 import { robotsItselfState } from "./source-state.js";
@@ -103,4 +104,18 @@ export function refusedSnapshot(origin: RobotsOrigin): RobotsSnapshot {
     entry: { origin: origin.origin, good: null, error: null },
     lastFetch: null,
   };
+}
+
+/** A redirect target's robots.txt fetch refused at its origin's own address (checkRedirectTarget). */
+export class AddressRefused extends Error {}
+
+/** The fetch was refused before any request: its first hop's address is not public. */
+export function refusedAtOrigin(
+  result: FetchResult,
+): result is FetchResult & { kind: "unreachable" } {
+  return (
+    result.kind === "unreachable" &&
+    result.code === "ERR_ADDRESS_REFUSED" &&
+    result.redirects.length === 0
+  );
 }

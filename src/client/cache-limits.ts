@@ -4,6 +4,7 @@
  * positive number, or a floor above its ceiling, is RobotsError
  * `invalid-option`.
  */
+import type { EntryBounds } from "../cache/entry-codec.js";
 import { CACHE_DEFAULTS } from "../cache/lifetime.js";
 import { boundOption, MEMORY_STORE_DEFAULTS } from "../cache/memory-store.js";
 import { RobotsError } from "../errors.js";
@@ -13,12 +14,21 @@ import type { RobotsClientOptions } from "./client-types.js";
 
 const DAY = 24 * 3_600_000;
 
+/** How far in the future a stored timestamp may lie: clocks of a crawler fleet differ a little. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
 export interface CacheLimits {
   readonly lifetime: { ttlMs: number; minTtlMs: number; maxTtlMs: number };
   readonly retry: { retryMs: number; minRetryMs: number; maxRetryMs: number };
+  /** What a stored entry may hold and still be read (src/cache/entry-codec.ts). */
+  readonly bounds: EntryBounds;
 }
 
-export function cacheLimits(options: RobotsClientOptions, profile: Profile): CacheLimits {
+export function cacheLimits(
+  options: RobotsClientOptions,
+  profile: Profile,
+  fetch: { readonly maxBodyBytes: number; readonly maxRedirects: number },
+): CacheLimits {
   // docs/protocol.md#profiles: the 1996 draft's default expiry is 7 days.
   const defaultTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.ttlMs;
   const defaultMaxTtl = profile === "legacy1996" ? 7 * DAY : CACHE_DEFAULTS.maxTtlMs;
@@ -38,7 +48,14 @@ export function cacheLimits(options: RobotsClientOptions, profile: Profile): Cac
   if (retry.minRetryMs > retry.maxRetryMs) {
     throw new RobotsError("invalid-option", "minRetryMs must not exceed maxRetryMs");
   }
-  return { lifetime, retry };
+  const bounds: EntryBounds = {
+    maxBodyBytes: fetch.maxBodyBytes,
+    maxTtlMs: lifetime.maxTtlMs,
+    maxRetryMs: retry.maxRetryMs,
+    clockSkewMs: CLOCK_SKEW_MS,
+    maxRedirects: fetch.maxRedirects + 1,
+  };
+  return { lifetime, retry, bounds };
 }
 
 /** The in-process cache's bounds: origins and estimated bytes (src/client/retained-size.ts). */

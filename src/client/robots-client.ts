@@ -28,15 +28,15 @@ import {
 import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "../fetch/origin.js";
 import type { Transport } from "../fetch/transport.js";
 import { readProductToken, validateProductToken } from "../match/agent-token.js";
-import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
 import { readCrawlDelay } from "../match/directives.js";
-import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
 import {
   type AddressPolicy,
+  AddressRefused,
   addressPolicy,
   refusalOf,
+  refusedAtOrigin,
   refusedCheck,
   refusedSnapshot,
 } from "./address-policy.js";
@@ -49,6 +49,7 @@ import type {
   RobotsClientOptions,
   RobotsSnapshot,
 } from "./client-types.js";
+import { type Compiled, compileEntry, loadFacts, type Resolved } from "./compiled-entry.js";
 import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
@@ -71,33 +72,6 @@ import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 import { isUsable, rulesInForce } from "./timeline.js";
-
-/**
- * What applies while the good copy is fresh: its rules, or a blanket
- * verdict (no robots.txt; 401/403 under legacy1996). Decided once per copy
- * so a check on a fresh copy does no more than compare a timestamp.
- */
-type FreshVerdict = "rules" | "allow" | "disallow";
-
-/** A parsed, compiled entry: kept in process so checks never re-parse. */
-interface Compiled {
-  readonly entry: CachedEntry;
-  readonly robots: RobotsTxt | null;
-  readonly matcher: RobotsMatcher | null;
-  /** What applies until entry.good.expiresAt; null without a good copy. */
-  readonly fresh: FreshVerdict | null;
-  /** Store trouble met while this entry was loaded. */
-  readonly storeProblem: StoreProblem | null;
-}
-
-interface Resolved {
-  readonly compiled: Compiled;
-  readonly fetched: boolean;
-  readonly lastFetch: FetchResult | null;
-}
-
-/** How far in the future a stored timestamp may lie: clocks of a crawler fleet differ a little. */
-const CLOCK_SKEW_MS = 5 * 60_000;
 
 export class RobotsClient {
   /** close(), for `await using`; defined below where the runtime has Symbol.asyncDispose. */
@@ -169,17 +143,11 @@ export class RobotsClient {
     }
     this.profile = profile;
     this.#fetch = resolveFetchOptions(options);
-    const limits = cacheLimits(options, profile);
+    const limits = cacheLimits(options, profile, this.#fetch);
     this.#lifetime = limits.lifetime;
     this.#retry = limits.retry;
+    this.#bounds = limits.bounds;
     this.#storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
-    this.#bounds = {
-      maxBodyBytes: this.#fetch.maxBodyBytes,
-      maxTtlMs: this.#lifetime.maxTtlMs,
-      maxRetryMs: this.#retry.maxRetryMs,
-      clockSkewMs: CLOCK_SKEW_MS,
-      maxRedirects: this.#fetch.maxRedirects + 1,
-    };
     const { maxEntries, maxBytes } = cacheBounds(options, this.#fetch.maxBodyBytes);
     if (options.store !== undefined && !isStore(options.store)) {
       throw new RobotsError(
@@ -449,7 +417,7 @@ export class RobotsClient {
     const path = parsed.pathname + parsed.search;
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
-    const source = sourceState(origin, facts(resolved), r, now);
+    const source = sourceState(origin, loadFacts(resolved), r, now);
     if (r.basis === "rules") {
       const verdict = resolved.compiled.matcher!.check(requestTarget(parsed, origin.origin));
       return {
@@ -516,7 +484,7 @@ export class RobotsClient {
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
     return {
-      source: sourceState(origin, facts(resolved), r, now),
+      source: sourceState(origin, loadFacts(resolved), r, now),
       robots: r.basis === "rules" ? resolved.compiled.robots : null,
       entry: resolved.compiled.entry,
       lastFetch: resolved.lastFetch,
@@ -804,65 +772,10 @@ export class RobotsClient {
     previous: Compiled | undefined,
     storeProblem: StoreProblem | null,
   ): Compiled {
-    const compiled = this.#compile(entry, previous, storeProblem);
+    const compiled = compileEntry(entry, previous, storeProblem, this.profile, this.productToken);
     this.#compiled.set(key, compiled, retainedSize(compiled.entry, compiled.robots));
     return compiled;
   }
-
-  /** Parse and compile once per copy; an entry whose copy did not change reuses the matcher. */
-  #compile(
-    entry: CachedEntry,
-    previous: Compiled | undefined,
-    storeProblem: StoreProblem | null,
-  ): Compiled {
-    const good = entry.good;
-    if (good === null || good.kind !== "ok") {
-      const fresh =
-        good === null
-          ? null
-          : rulesInForce({ origin: entry.origin, good, error: null }, good.fetchedAt, this.profile)
-                .basis === "forbidden"
-            ? "disallow"
-            : "allow";
-      return { entry, robots: null, matcher: null, fresh, storeProblem };
-    }
-    if (
-      previous !== undefined &&
-      previous.robots !== null &&
-      previous.entry.good !== null &&
-      (previous.entry.good === good ||
-        (previous.entry.good.fetchedAt === good.fetchedAt &&
-          previous.entry.good.body.byteLength === good.body.byteLength))
-    ) {
-      return {
-        entry,
-        robots: previous.robots,
-        matcher: previous.matcher,
-        fresh: "rules",
-        storeProblem,
-      };
-    }
-    const robots = parseRobotsTxt(good.body, { profile: this.profile });
-    return {
-      entry,
-      robots,
-      matcher: compileMatcher(robots, this.productToken),
-      fresh: "rules",
-      storeProblem,
-    };
-  }
-}
-
-/** A redirect target's robots.txt fetch refused at its origin's own address (checkRedirectTarget). */
-class AddressRefused extends Error {}
-
-/** The fetch was refused before any request: its first hop's address is not public. */
-function refusedAtOrigin(result: FetchResult): result is FetchResult & { kind: "unreachable" } {
-  return (
-    result.kind === "unreachable" &&
-    result.code === "ERR_ADDRESS_REFUSED" &&
-    result.redirects.length === 0
-  );
 }
 
 function closedError(): RobotsError {
@@ -877,13 +790,4 @@ if (asyncDispose !== undefined) {
       return this.close();
     },
   });
-}
-
-function facts(resolved: Resolved) {
-  return {
-    entry: resolved.compiled.entry,
-    fetched: resolved.fetched,
-    fetchFailed: resolved.lastFetch?.kind === "unreachable",
-    storeProblem: resolved.compiled.storeProblem,
-  };
 }
