@@ -147,6 +147,56 @@ describe("robots (top level)", () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /^\d+\.\d+\.\d+\n$/);
   });
+  test("--version with a command or argument → exit 2, one line, nothing ignored", async () => {
+    for (const args of [
+      ["--version", "extra"],
+      ["check", "--version"],
+      ["extra", "--version"],
+    ]) {
+      const r = await robots(args);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.equal(r.stdout, "");
+      assert.match(
+        r.stderr,
+        /^robots: --version takes no command or arguments \(got "\w+"\)[^\n]*\n$/,
+      );
+    }
+  });
+  test("robots help and robots help <command> print what --help prints", async () => {
+    const main = await robots(["--help"]);
+    assert.equal(main.code, 0);
+    assert.match(main.stdout, /^Usage: robots <command>/);
+    for (const args of [["help"], ["help", "help"]]) {
+      const r = await robots(args);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [0, main.stdout, ""], args.join(" "));
+    }
+    for (const cmd of ["check", "lint", "diff", "serve"]) {
+      const want = await robots([cmd, "--help"]);
+      assert.equal(want.code, 0);
+      assert.match(want.stdout, new RegExp(`robots ${cmd} `));
+      for (const args of [
+        ["help", cmd],
+        ["--help", cmd],
+      ]) {
+        const r = await robots(args);
+        assert.deepEqual([r.code, r.stdout, r.stderr], [0, want.stdout, ""], args.join(" "));
+      }
+    }
+  });
+  test("robots help <unknown> → exit 2, one line listing the commands", async () => {
+    for (const args of [
+      ["help", "frobnicate"],
+      ["--help", "frobnicate"],
+    ]) {
+      const r = await robots(args);
+      assert.equal(r.code, 2);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, /^robots: unknown command "frobnicate"; commands: check, .*serve\n$/);
+    }
+    const two = await robots(["help", "check", "lint"]);
+    assert.equal(two.code, 2);
+    assert.match(two.stderr, /^robots: help takes one command name, not 2[^\n]*\n$/);
+  });
   test("an unknown command → exit 2 listing the commands", async () => {
     const r = await robots(["frobnicate"]);
     assert.equal(r.code, 2);

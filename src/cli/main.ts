@@ -35,9 +35,57 @@ Options for every command:
   --format text|json|…                  output format, where a command prints data
                                         (test: github, junit; diff: github)
   --help                                help for a command, with examples
-  --version                             print the version
+  --version                             print the version (takes no command)
 
-Run "robots <command> --help" for examples.`;
+Run "robots help <command>" or "robots <command> --help" for examples.`;
+}
+
+function unknownCommand(name: string): CliError {
+  return new CliError(
+    `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
+  );
+}
+
+/** Whether --version comes before any `--` (after it, every word is an argument). */
+function asksVersion(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === "--") return false;
+    if (a === "--version") return true;
+  }
+  return false;
+}
+
+/**
+ * `robots help [<command>]`: the same text as `robots --help` and
+ * `robots <command> --help`, on stdout, exit 0.
+ */
+function helpCommand(argv: string[]): number {
+  let positionals: string[];
+  try {
+    positionals = parseArgs({
+      args: joinOptionValues(argv, COMMON_OPTIONS),
+      options: COMMON_OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    }).positionals;
+  } catch (err) {
+    throw new CliError(`${describeArgError(err)}; see robots --help`);
+  }
+  const topics = positionals.slice(1);
+  if (topics.length > 1) {
+    throw new CliError(
+      `help takes one command name, not ${topics.length}; e.g. robots help ${topics[0]}`,
+    );
+  }
+  const topic = topics[0];
+  if (topic === undefined || topic === "help") {
+    process.stdout.write(`${mainHelp()}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[topic];
+  if (command === undefined) throw unknownCommand(topic);
+  process.stdout.write(`${command.help}\n`);
+  return EXIT.ok;
 }
 
 function version(): string {
@@ -58,15 +106,19 @@ function commandName(argv: string[]): string | undefined {
 
 export async function main(argv: string[]): Promise<number> {
   const name = commandName(argv);
+  // --version is about the tool, not a command: with anything else to run
+  // it is a usage error, never a silently ignored argument.
   const command = name === undefined ? undefined : COMMANDS[name];
-  if (name !== undefined && command === undefined) {
+  const options = { ...COMMON_OPTIONS, ...(command?.options ?? {}) };
+  if (name !== undefined && asksVersion(joinOptionValues(argv, options))) {
     throw new CliError(
-      `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
+      `--version takes no command or arguments (got ${JSON.stringify(name)}); run robots --version`,
     );
   }
+  if (name === "help") return helpCommand(argv);
+  if (name !== undefined && command === undefined) throw unknownCommand(name);
   let values: OptionValues;
   let positionals: string[];
-  const options = { ...COMMON_OPTIONS, ...(command?.options ?? {}) };
   try {
     const parsed = parseArgs({
       args: joinOptionValues(argv, options),
