@@ -173,3 +173,52 @@ describe("a server error disallows everything (docs/protocol.md#access-method)",
     );
   });
 });
+
+describe("--timeout bounds the robots.txt fetch of every command that fetches one", () => {
+  // A server that takes the request and never answers: only --timeout ends the fetch.
+  let silent: TestServer;
+  before(async () => {
+    silent = await startServer(() => {});
+  });
+  after(() => silent.close());
+  const robotsUrl = () => `${silent.origin}/robots.txt`;
+  const expectations = path.join(tmp, "silent.expect");
+  writeFileSync(expectations, "disallow FooBot /x\n");
+  const runs: [string, () => string[], number][] = [
+    ["check", () => ["check", `${silent.origin}/x`, "--agent", "FooBot"], 1],
+    ["explain", () => ["explain", robotsUrl(), "--agent", "FooBot", "/x"], 1],
+    ["lint", () => ["lint", robotsUrl()], 2],
+    ["agents", () => ["agents", robotsUrl()], 0],
+    ["agents --block", () => ["agents", "--block", "ai-training", robotsUrl()], 0],
+    ["diff", () => ["diff", robotsUrl(), "examples/site/robots.txt"], 1],
+    ["test", () => ["test", robotsUrl(), expectations], 0],
+    ["fetch", () => ["fetch", robotsUrl()], 1],
+  ];
+  for (const [name, args, code] of runs) {
+    test(name, async () => {
+      const r = await robots([...args(), "--timeout", "0.25"]);
+      assert.equal(r.code, code, r.stderr);
+      // The client's own words for the limit it was given (the default is 15000 ms).
+      assert.match(`${r.stdout}${r.stderr}`, /not complete within 250 ms/);
+    });
+  }
+  test("the same validation and message everywhere", async () => {
+    const commands = [...runs.map(([, args]) => args()), ["page", `${silent.origin}/x`]];
+    for (const args of commands) {
+      const cmd = args[0]!;
+      const r = await robots([...args, "--timeout", "soon"]);
+      assert.equal(r.code, 2, cmd);
+      assert.equal(
+        r.stderr,
+        'robots: invalid --timeout "soon": pass a number of seconds from 0.001 to 3600, e.g. --timeout 10\n',
+        cmd,
+      );
+      const help = await robots([cmd, "--help"]);
+      assert.match(
+        help.stdout,
+        /\n {2}--timeout <s> +give up fetching a robots\.txt after this many seconds\n? +\(0\.001 to 3600; default 15\)/,
+        cmd,
+      );
+    }
+  });
+});

@@ -68,7 +68,13 @@ describe("robots diff --sitemap (loopback server)", () => {
         res.writeHead(200, { "content-type": "application/xml" });
         res.write(urlset(["/blog/one"]).slice(0, 60), () => res.socket?.destroy());
       } else if (req.url === "/reset.xml") req.socket.destroy();
-      else {
+      else if (req.url === "/silent.xml") {
+        // Takes the request, never answers.
+      } else if (req.url === "/stall.xml") {
+        // Part of a sitemap, then nothing more.
+        res.writeHead(200, { "content-type": "application/xml" });
+        res.write(urlset(["/blog/one"]).slice(0, 60));
+      } else {
         res.writeHead(404);
         res.end();
       }
@@ -126,6 +132,29 @@ describe("robots diff --sitemap (loopback server)", () => {
     }
   });
 
+  test("--timeout bounds each sitemap request: no answer, or a body that stalls", async () => {
+    const cases: [string, RegExp][] = [
+      ["/silent.xml", /^robots: cannot fetch the sitemap .*: no complete answer within 0\.25 s/],
+      [
+        "/stall.xml",
+        /^robots: cannot read the sitemap .*: no complete answer within 0\.25 s \(--timeout\) after \d+ bytes\n$/,
+      ],
+    ];
+    for (const [p, why] of cases) {
+      const r = await robots([
+        "diff",
+        old,
+        neu,
+        "--sitemap",
+        `${server.origin}${p}`,
+        "--timeout",
+        "0.25",
+      ]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, why);
+      assert.equal(r.stderr.split("\n").length, 2, "one line");
+    }
+  });
   test("--urls and --sitemap together are refused", async () => {
     const r = await robots(["diff", old, neu, "--urls", "-", "--sitemap", "x.xml"]);
     assert.equal(r.code, 2);

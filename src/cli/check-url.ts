@@ -5,11 +5,12 @@
  */
 import type { AccessCheck, RobotsSnapshot } from "../node.js";
 import type { Profile } from "../protocol/profile.js";
-import { CliError, EXIT } from "./errors.js";
+import { EXIT } from "./errors.js";
 import { esc, jsonText } from "./escape.js";
 import { describeGroups, describeRule, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";
 import { asCliError, checkFetchUrl, cliClient, describeSource } from "./source.js";
+import { parseTimeout, timeoutSpread } from "./timeout.js";
 
 export interface UrlCheckOptions {
   readonly agent: string;
@@ -19,27 +20,13 @@ export interface UrlCheckOptions {
   readonly timeout?: string | undefined;
 }
 
-/** Parse --timeout <seconds> into ms. */
-export function parseTimeout(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const s = value.trim() === "" ? Number.NaN : Number(value);
-  // A millisecond is the client's smallest timeout: smaller values would
-  // reach it as 0 and fail with the client's option name, not --timeout.
-  if (!Number.isFinite(s) || s < 0.001 || s > 3600) {
-    throw new CliError(
-      `invalid --timeout ${JSON.stringify(value)}: pass a number of seconds from 0.001 to 3600, e.g. --timeout 10`,
-    );
-  }
-  return Math.round(s * 1000);
-}
-
 export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<number> {
   checkFetchUrl(url);
   const timeoutMs = parseTimeout(opts.timeout);
   const client = await cliClient({
     profile: opts.profile,
     agent: opts.agent,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...timeoutSpread(timeoutMs),
   });
   let result: AccessCheck;
   let snap: RobotsSnapshot | null = null;

@@ -3,8 +3,9 @@
  * the sitemaps a sitemap index lists, read with src/diff/sitemap-locs.ts.
  * Bounded everywhere: each sitemap is read up to the protocol's 50 MiB and
  * 50,000 URLs, an index is followed one level deep and for at most
- * MAX_CHILD_SITEMAPS sitemaps, and every request has a time limit. Each
- * bound reached is said in a note.
+ * MAX_CHILD_SITEMAPS sitemaps, and every request has a time limit
+ * (--timeout, default DEFAULT_TIMEOUT_MS). Each bound reached is said in a
+ * note.
  */
 import { MAX_SITEMAP_LOCS, readSitemapLocs } from "../diff/sitemap-locs.js";
 import { CliError } from "./errors.js";
@@ -16,7 +17,8 @@ const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 export const MAX_CHILD_SITEMAPS = 20;
 /** Page URLs taken in all. */
 const MAX_URLS = 200_000;
-const TIMEOUT_MS = 30_000;
+/** Each sitemap request's time limit when --timeout is not given. */
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface SitemapUrls {
   readonly urls: readonly string[];
@@ -24,14 +26,15 @@ export interface SitemapUrls {
 }
 
 /** Why a sitemap request failed, in words (undici's codes and causes are no message for people). */
-function failure(err: unknown): string {
+function failure(err: unknown, timeoutMs: number): string {
   const e = err as {
     name?: string;
     message?: string;
     code?: string;
     cause?: { code?: string; message?: string };
   };
-  if (e.name === "TimeoutError") return `no complete answer within ${TIMEOUT_MS / 1000} s`;
+  if (e.name === "TimeoutError")
+    return `no complete answer within ${timeoutMs / 1000} s (--timeout)`;
   const code = e.cause?.code ?? e.code;
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE") {
@@ -43,12 +46,12 @@ function failure(err: unknown): string {
   return code === undefined ? message : `${message} (${code})`;
 }
 
-async function readUrl(url: string): Promise<{ text: string; more: boolean }> {
+async function readUrl(url: string, timeoutMs: number): Promise<{ text: string; more: boolean }> {
   let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: "follow" });
+    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
   } catch (err) {
-    throw new CliError(`cannot fetch the sitemap ${url}: ${failure(err)}`);
+    throw new CliError(`cannot fetch the sitemap ${url}: ${failure(err, timeoutMs)}`);
   }
   if (!res.ok || res.body === null) {
     await res.body?.cancel();
@@ -74,25 +77,34 @@ async function readUrl(url: string): Promise<{ text: string; more: boolean }> {
     }
   } catch (err) {
     // The body broke off (a reset, the time limit): a partial sitemap is no list to compare.
-    throw new CliError(`cannot read the sitemap ${url}: ${failure(err)} after ${size} bytes`);
+    throw new CliError(
+      `cannot read the sitemap ${url}: ${failure(err, timeoutMs)} after ${size} bytes`,
+    );
   }
   return { text: new TextDecoder().decode(Buffer.concat(chunks, size)), more };
 }
 
-async function readSource(arg: string): Promise<{ text: string; more: boolean }> {
+async function readSource(
+  arg: string,
+  timeoutMs: number,
+): Promise<{ text: string; more: boolean }> {
   if (isUrlArg(arg)) {
     if (!/^https?:\/\//i.test(arg)) throw new CliError(`not an http(s) sitemap URL: ${arg}`);
-    return readUrl(arg);
+    return readUrl(arg, timeoutMs);
   }
   const { bytes, more } = await readBodyArg(arg, MAX_SITEMAP_BYTES);
   return { text: new TextDecoder().decode(bytes), more };
 }
 
 /** The page URLs of the sitemap (or sitemap index) at `arg`, with a note per bound reached. */
-export async function sitemapUrls(arg: string): Promise<SitemapUrls> {
+export async function sitemapUrls(
+  arg: string,
+  options: { readonly timeoutMs?: number } = {},
+): Promise<SitemapUrls> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const notes: string[] = [];
   const label = arg === "-" ? "<stdin>" : arg;
-  const top = await readSource(arg);
+  const top = await readSource(arg, timeoutMs);
   if (top.more) notes.push(`${label} is larger than 50 MiB: only its first 50 MiB were read`);
   const first = readSitemapLocs(top.text);
   if (first.truncated)
@@ -117,7 +129,7 @@ export async function sitemapUrls(arg: string): Promise<SitemapUrls> {
       notes.push(`skipped a sitemap that is not an http(s) URL: ${child}`);
       continue;
     }
-    const read = await readUrl(child);
+    const read = await readUrl(child, timeoutMs);
     if (read.more) notes.push(`${child} is larger than 50 MiB: only its first 50 MiB were read`);
     const locs = readSitemapLocs(read.text, Math.min(MAX_SITEMAP_LOCS, MAX_URLS - urls.length));
     if (locs.index) {

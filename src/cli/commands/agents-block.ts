@@ -17,6 +17,7 @@ import { EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import { loadReading } from "../reading.js";
+import { timeoutSpread } from "../timeout.js";
 
 function say(lines: readonly string[]): void {
   for (const l of lines) process.stderr.write(`${l}\n`);
@@ -77,7 +78,13 @@ function checkText(check: BlockCheck, label: string): string[] {
 export async function runBlock(
   categories: readonly CrawlerCategory[],
   file: string | undefined,
-  options: { format: "text" | "json"; wholeFile: boolean; profile: Profile },
+  options: {
+    format: "text" | "json";
+    wholeFile: boolean;
+    profile: Profile;
+    /** --timeout for a fetched robots.txt, in ms. */
+    timeoutMs?: number;
+  },
 ): Promise<number> {
   const plan = planBlock(categories, CRAWLERS, { profile: options.profile });
   let check: BlockCheck | null = null;
@@ -87,6 +94,7 @@ export async function runBlock(
     const reading = await loadReading(file, {
       profile: options.profile,
       wholeFile: options.wholeFile,
+      ...timeoutSpread(options.timeoutMs),
     });
     label = reading.source.label;
     if (disallowsEverything(reading.source)) {

@@ -31,6 +31,7 @@ import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import { OPERATOR_RULES_HELP, OPERATOR_RULES_OPTION } from "../operator-rules.js";
 import { loadReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
+import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 import { agentsUsage } from "../usage-text.js";
 import { runBlock } from "./agents-block.js";
 
@@ -66,6 +67,7 @@ Options:
                     (--purpose is another name for it)
   --block <list>    print a group blocking these categories (as --category)
   --format <f>      text (default: a table per category) or json
+${timeoutHelp()}
 ${WHOLE_FILE_HELP}
 ${OPERATOR_RULES_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
@@ -210,12 +212,14 @@ export const agentsCommand: Command = {
     category: { type: "string" },
     purpose: { type: "string" },
     block: { type: "string" },
+    ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
     ...OPERATOR_RULES_OPTION,
   },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
     const wholeFile = values["whole-file"] === true;
+    const timeoutMs = timeoutOption(values);
     const block = categoryFilter(str(values, "block"), "--block");
     const categoryValue = str(values, "category") ?? str(values, "purpose");
     if (block !== null) {
@@ -227,7 +231,12 @@ export const agentsCommand: Command = {
           `--block takes at most one <robots.txt> to check against, got ${positionals.length}`,
         );
       }
-      return runBlock([...block], positionals[0], { format, wholeFile, profile: context.profile });
+      return runBlock([...block], positionals[0], {
+        format,
+        wholeFile,
+        profile: context.profile,
+        ...timeoutSpread(timeoutMs),
+      });
     }
     if (positionals.length !== 1) {
       throw new CliError(
@@ -238,7 +247,11 @@ export const agentsCommand: Command = {
       categoryValue,
       str(values, "category") === undefined ? "--purpose" : "--category",
     );
-    const reading = await loadReading(positionals[0]!, { profile: context.profile, wholeFile });
+    const reading = await loadReading(positionals[0]!, {
+      profile: context.profile,
+      wholeFile,
+      ...timeoutSpread(timeoutMs),
+    });
     const loaded = reading.source;
     const failed = disallowsEverything(loaded);
     // While the fetch outcome disallows everything, every crawler is blocked (docs/protocol.md#access-method).

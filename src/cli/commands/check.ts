@@ -10,7 +10,7 @@ import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js"
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
 import { agentOption, urlArgument } from "../args.js";
-import { parseTimeout, runUrlCheck } from "../check-url.js";
+import { runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
@@ -33,6 +33,7 @@ import {
   WHOLE_FILE_OPTION,
 } from "../reading.js";
 import type { RobotsSource } from "../source.js";
+import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
 
 export const checkHelp = `Usage:
   robots check <robots.txt | url | -> <agent> <url>
@@ -63,7 +64,7 @@ Options:
   --robots <f | url>  the robots.txt for bulk checks: a file or an http(s) URL
                       ("-" is not allowed: the URLs come on stdin)
   --format <f>        text (default), tsv or json (JSON Lines in bulk mode)
-  --timeout <s>       with a URL: give up fetching robots.txt after this many seconds (default 15)
+${timeoutHelp({ column: 22 })}
 ${WHOLE_FILE_HELP}
 ${OPERATOR_RULES_HELP}
   --profile <p>       google (default), rfc9309 or legacy1996
@@ -154,7 +155,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
       profile: opts.profile,
       agent,
       wholeFile,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...timeoutSpread(timeoutMs),
     });
     return bulk(reading, agent, format, opts.profile);
   }
@@ -191,7 +192,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     profile: opts.profile,
     agent,
     wholeFile,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...timeoutSpread(timeoutMs),
   });
   const source = reading.source;
   const robots = parseRobotsTxt(reading.bytes, { profile: opts.profile });
@@ -364,7 +365,7 @@ export const checkCommand: Command = {
   options: {
     agent: { type: "string" },
     robots: { type: "string" },
-    timeout: { type: "string" },
+    ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
     ...OPERATOR_RULES_OPTION,
   },

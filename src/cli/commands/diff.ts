@@ -25,6 +25,7 @@ import { boundedLines, openTextInput, urlLineBounds, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
 import { loadReading, percentEncode, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 import { sitemapUrls } from "../sitemap-source.js";
+import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
 export const diffHelp = `Usage: robots diff <old> <new> [--urls FILE | --sitemap S] [--agent a,b] [--format text|json|github]
 
@@ -52,6 +53,7 @@ Options:
   --format <f>      text (default), json (one JSON document) or github (an
                     annotation per agent and kind of change on <new>, a table
                     in $GITHUB_STEP_SUMMARY, changed=<n> in $GITHUB_OUTPUT)
+${timeoutHelp({ also: "with --sitemap, it bounds each sitemap request too (default 30)" })}
 ${WHOLE_FILE_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
@@ -157,6 +159,7 @@ export const diffCommand: Command = {
     urls: { type: "string" },
     sitemap: { type: "string" },
     agent: { type: "string" },
+    ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
   },
   async run(positionals, values, context) {
@@ -178,9 +181,15 @@ export const diffCommand: Command = {
         "only one of <old>, <new>, --urls and --sitemap can be - (standard input)",
       );
     }
-    const fromSitemap = sitemapArg === undefined ? null : await sitemapUrls(sitemapArg);
     const requested = agentNameListOption(str(values, "agent"))?.map((a) => a.name);
-    const options = { profile: context.profile, wholeFile: values["whole-file"] === true };
+    const timeoutMs = timeoutOption(values);
+    const fromSitemap =
+      sitemapArg === undefined ? null : await sitemapUrls(sitemapArg, timeoutSpread(timeoutMs));
+    const options = {
+      profile: context.profile,
+      wholeFile: values["whole-file"] === true,
+      ...timeoutSpread(timeoutMs),
+    };
     const oldReading = await loadReading(oldArg, options);
     const newReading = await loadReading(newArg, options);
     const oldSrc = oldReading.source;

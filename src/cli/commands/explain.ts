@@ -24,6 +24,7 @@ import {
   verdictText,
 } from "../operator-rules.js";
 import { loadReading, otherReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
+import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
 export const explainHelp = `Usage: robots explain <robots.txt | url | -> --agent <token> <url>...
 
@@ -51,6 +52,7 @@ Options:
                     it is ("MJ12bot" as "MJ", "Googlebot/2.1" as "Googlebot"),
                     with a note
   --format <f>      text (default) or json (one JSON document)
+${timeoutHelp()}
 ${WHOLE_FILE_HELP}
 ${OPERATOR_RULES_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
@@ -221,7 +223,12 @@ function fetchFailed(url: string, agent: string): UrlExplanation {
 export const explainCommand: Command = {
   summary: "why a URL is allowed or disallowed: groups, deciding line, rules that lost",
   help: explainHelp,
-  options: { agent: { type: "string" }, ...WHOLE_FILE_OPTION, ...OPERATOR_RULES_OPTION },
+  options: {
+    agent: { type: "string" },
+    ...TIMEOUT_OPTION,
+    ...WHOLE_FILE_OPTION,
+    ...OPERATOR_RULES_OPTION,
+  },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
     const [source, ...urlArgs] = positionals;
@@ -241,7 +248,12 @@ export const explainCommand: Command = {
     }
     const urls = urlArgs.map(urlArgument);
     const wholeFile = values["whole-file"] === true;
-    const reading = await loadReading(source, { profile: context.profile, agent, wholeFile });
+    const reading = await loadReading(source, {
+      profile: context.profile,
+      agent,
+      wholeFile,
+      ...timeoutSpread(timeoutOption(values)),
+    });
     const loaded = reading.source;
     // The bytes the verdicts use: the crawler's view, or the whole file.
     const doc = parseDocument(reading.bytes, {

@@ -8,12 +8,12 @@ import type { RobotsSnapshot } from "../../node.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { agentOption } from "../args.js";
-import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { isUrlArg, writeOut } from "../io.js";
 import { asCliError, checkFetchUrl, cliClient, describeSource, duration } from "../source.js";
+import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
 
 export const fetchHelp = `Usage:
   robots fetch <url> [--agent <token>] [--timeout <seconds>] [--format text|json]
@@ -30,7 +30,7 @@ server error (429, 5xx, network failure, timeout), 2 for invalid input.
 Options:
   --agent <token>     product token sent in the User-Agent header and used for
                       the crawl-delay line (default robots-exclusion)
-  --timeout <s>       give up after this many seconds (default 15)
+${timeoutHelp({ column: 22 })}
   --format <f>        text (default) or json
   --profile <p>       google (default), rfc9309 or legacy1996
 
@@ -135,7 +135,7 @@ export async function runFetch(
   const client = await cliClient({
     profile,
     ...(agent === undefined ? {} : { agent }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...timeoutSpread(timeoutMs),
   });
   let snap: RobotsSnapshot;
   try {
@@ -185,7 +185,7 @@ export async function runFetch(
 export const fetchCommand: Command = {
   summary: "fetch a site's robots.txt as a crawler would (status, redirects, size, cache)",
   help: fetchHelp,
-  options: { agent: { type: "string" }, timeout: { type: "string" } },
+  options: { agent: { type: "string" }, ...TIMEOUT_OPTION },
   run(positionals, values, context) {
     return runFetch(
       positionals,

@@ -12,6 +12,7 @@ import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import { loadRobotsSource, type RobotsSource } from "../source.js";
+import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
 export const lintHelp = `Usage:
   robots lint <robots.txt | url | ->... [--format text|json] [--strict]
@@ -33,9 +34,10 @@ Exit status: 0 no errors, 1 errors (with --strict, warnings too), 2 usage or
 I/O error (the other files are still linted).
 
 Options:
-  --format <f>    text (default) or json
-  --strict        treat warnings as errors for the exit status
-  --profile <p>   google (default), rfc9309 or legacy1996
+  --format <f>      text (default) or json
+  --strict          treat warnings as errors for the exit status
+${timeoutHelp()}
+  --profile <p>     google (default), rfc9309 or legacy1996
 
 Examples:
   robots lint public/robots.txt
@@ -48,6 +50,8 @@ export interface LintCommandOptions {
   readonly profile: Profile;
   readonly format?: string | undefined;
   readonly strict?: boolean;
+  /** Total fetch timeout in ms for URL arguments (--timeout; default the client's). */
+  readonly timeoutMs?: number | undefined;
 }
 
 function severityStyle(paint: Paint, sev: Severity): (s: string) => string {
@@ -88,9 +92,12 @@ function plural(n: number, word: string): string {
 type Loaded = { ok: true; source: RobotsSource } | { ok: false; message: string };
 
 /** Load without rejecting, so a read can run ahead while the previous file is linted. */
-async function load(arg: string, profile: Profile): Promise<Loaded> {
+async function load(arg: string, opts: LintCommandOptions): Promise<Loaded> {
   try {
-    const source = await loadRobotsSource(arg, { profile });
+    const source = await loadRobotsSource(arg, {
+      profile: opts.profile,
+      ...timeoutSpread(opts.timeoutMs),
+    });
     // A failing fetch is never "no problems": there is no file to lint, and
     // crawlers meanwhile follow the fetch outcome (docs/protocol.md#access-method).
     const failing = failingFetch(source);
@@ -159,11 +166,11 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
   const progress = new Progress(args.length);
   const totals = { error: 0, warning: 0, info: 0 };
   let failed = 0;
-  let next = load(args[0]!, opts.profile);
+  let next = load(args[0]!, opts);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const loaded = await next;
-    if (i + 1 < args.length) next = load(args[i + 1]!, opts.profile);
+    if (i + 1 < args.length) next = load(args[i + 1]!, opts);
     progress.update(i + 1, arg);
     let out: string;
     if (!loaded.ok) {
@@ -214,12 +221,13 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
 export const lintCommand: Command = {
   summary: "how crawlers read each line, and what will not work as meant",
   help: lintHelp,
-  options: { strict: { type: "boolean" } },
+  options: { strict: { type: "boolean" }, ...TIMEOUT_OPTION },
   run(positionals, values, context) {
     return runLint(positionals, {
       profile: context.profile,
       format: context.format,
       strict: values.strict === true,
+      timeoutMs: timeoutOption(values),
     });
   },
 };

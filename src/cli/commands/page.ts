@@ -12,12 +12,13 @@ import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { type UsagePreferences, usagePreferences } from "../../usage/usage-preferences.js";
 import { agentOption, formatOption } from "../args.js";
-import { blanket, parseTimeout } from "../check-url.js";
+import { blanket } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { isUrlArg, readBodyArg, writeOut } from "../io.js";
 import { asCliError, cliClient, describeSource } from "../source.js";
+import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
 import { usageSentences } from "../usage-text.js";
 
 export const pageHelp = `Usage:
@@ -50,7 +51,7 @@ unavailable_after date that has passed, or robots.txt disallows it),
 Options:
   --agent <token>      the crawler's product token (default Googlebot)
   --header <h>         a response header, "Name: value" (files and - only)
-  --timeout <s>        with a URL: give up after this many seconds (default 15)
+${timeoutHelp({ column: 23, also: "with a URL, it bounds the page request too (redirects included)" })}
   --format <f>         text (default) or json
 
 Examples:
@@ -192,12 +193,12 @@ async function runForUrl(
   const client = await cliClient({
     profile,
     agent,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...timeoutSpread(timeoutMs),
   });
   const { fetchPageRules } = await import("../../page-rules.js");
   let r: PageRulesResult;
   try {
-    r = await fetchPageRules(url, { client, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    r = await fetchPageRules(url, { client, ...timeoutSpread(timeoutMs) });
   } catch (err) {
     throw asCliError(err);
   }
@@ -332,7 +333,7 @@ export const pageCommand: Command = {
   options: {
     agent: { type: "string" },
     header: { type: "string", multiple: true },
-    timeout: { type: "string" },
+    ...TIMEOUT_OPTION,
   },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");

@@ -12,7 +12,6 @@ import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js"
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
 import { agentOption, formatOption, urlArgument } from "../args.js";
-import { parseTimeout } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc } from "../escape.js";
@@ -51,6 +50,7 @@ import {
 } from "../reading.js";
 import { CLI_AGENT } from "../source.js";
 import { type Check, printProblems, printResults, type TestRun } from "../test-output.js";
+import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
 export const testHelp = `Usage:
   robots test <robots.txt | url | -> <expectations> [--format text|github|junit|json]
@@ -88,7 +88,7 @@ Options:
   --record <urls>   write an expectations file from today's verdicts ("-": stdin)
   --agent <a,b,*>   with --record: the agents (default: every agent the file
                     names, and "*")
-  --timeout <s>     with a URL: give up fetching robots.txt after this many seconds (default 15)
+${timeoutHelp()}
 ${WHOLE_FILE_HELP}
 ${OPERATOR_RULES_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
@@ -106,18 +106,18 @@ export const testCommand: Command = {
   options: {
     record: { type: "string" },
     agent: { type: "string" },
-    timeout: { type: "string" },
+    ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
     ...OPERATOR_RULES_OPTION,
   },
   async run(positionals, values, context) {
     const record = str(values, "record");
-    const timeoutMs = parseTimeout(str(values, "timeout"));
+    const timeoutMs = timeoutOption(values);
     const readingOptions = {
       profile: context.profile,
       agent: CLI_AGENT,
       wholeFile: values["whole-file"] === true,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...timeoutSpread(timeoutMs),
     };
     const operatorRules = values["operator-rules"] === true;
     if (record !== undefined) {
