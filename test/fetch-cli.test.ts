@@ -5,6 +5,9 @@
  * invalid input with a one-line message; and `robots fetch`.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, it } from "node:test";
 import { crawlerView } from "../src/protocol/size-limit.js";
 import { ROBOTS, SCENARIOS } from "./fetch-scenarios.js";
@@ -187,6 +190,68 @@ describe("robots fetch <url>", { concurrency: 2 }, () => {
       assert.match(failed.stdout, /cache: retry in/);
     } finally {
       await Promise.all([big.close(), down.close()]);
+    }
+  });
+});
+
+describe("an HTML page served as robots.txt: fetch and check <url> say so, as check <file> does", () => {
+  const page =
+    "<!doctype html>\n<html><head><title>Not found</title></head><body>oops</body></html>\n";
+  it("a note in text, in JSON, and on stderr next to TSV, in the same words", async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(page);
+    });
+    const dir = mkdtempSync(path.join(tmpdir(), "robots-fetch-html-"));
+    try {
+      // The words of the file reading, where the note was first said.
+      const file = path.join(dir, "robots.txt");
+      writeFileSync(file, page);
+      const local = await robots(["check", file, "FooBot", "/x"]);
+      const note = /^ {2}note: (line 1: This is an HTML page, not a robots\.txt.*)$/m.exec(
+        local.stdout,
+      )?.[1];
+      assert.ok(note !== undefined, local.stdout);
+      const fetched = await robots(["fetch", `${server.origin}/`]);
+      assert.equal(fetched.code, 0, fetched.stderr);
+      assert.ok(fetched.stdout.includes(`\n  note: ${note}\n`), fetched.stdout);
+      const json = await robots(["fetch", `${server.origin}/`, "--format", "json"]);
+      assert.deepEqual((JSON.parse(json.stdout) as { notes: string[] }).notes, [note]);
+      const check = await robots(["check", `${server.origin}/x`, "--agent", "FooBot"]);
+      assert.equal(check.code, 0, check.stderr);
+      assert.ok(check.stdout.includes(`\n  note: ${note}\n`), check.stdout);
+      const checkJson = await robots([
+        "check",
+        `${server.origin}/x`,
+        "--agent",
+        "FooBot",
+        "--format",
+        "json",
+      ]);
+      assert.deepEqual((JSON.parse(checkJson.stdout) as { notes: string[] }).notes, [note]);
+      const tsv = await robots([
+        "check",
+        `${server.origin}/x`,
+        "--agent",
+        "FooBot",
+        "--format",
+        "tsv",
+      ]);
+      assert.equal(tsv.stderr, `robots: note: ${note}\n`);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("a robots.txt has no such note", async () => {
+    const server = await startServer(serveText(ROBOTS));
+    try {
+      const fetched = await robots(["fetch", `${server.origin}/`, "--format", "json"]);
+      assert.deepEqual((JSON.parse(fetched.stdout) as { notes: string[] }).notes, []);
+      const text = await robots(["fetch", `${server.origin}/`]);
+      assert.doesNotMatch(text.stdout, /note:/);
+    } finally {
+      await server.close();
     }
   });
 });

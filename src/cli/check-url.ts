@@ -9,6 +9,7 @@ import { EXIT } from "./errors.js";
 import { esc, jsonText } from "./escape.js";
 import { describeGroups, describeRule, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";
+import { bodyNotes } from "./reading.js";
 import { asCliError, checkFetchUrl, cliClient, describeSource } from "./source.js";
 import { parseTimeout, timeoutSpread } from "./timeout.js";
 
@@ -37,11 +38,21 @@ export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<n
   } catch (err) {
     throw asCliError(err);
   }
-  await writeOut(formatUrlCheck(result, snap, opts.format));
+  // The body in force, when it is no robots.txt as people expect one (an HTML page…).
+  const good = snap?.entry.good;
+  const notes = good?.kind === "ok" ? bodyNotes(good.body, opts.profile) : [];
+  if (opts.format === "tsv")
+    for (const n of notes) process.stderr.write(`robots: note: ${esc(n)}\n`);
+  await writeOut(formatUrlCheck(result, snap, opts.format, notes));
   return result.allowed ? EXIT.allowed : EXIT.disallowed;
 }
 
-function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: string): string {
+function formatUrlCheck(
+  r: AccessCheck,
+  snap: RobotsSnapshot | null,
+  format: string,
+  notes: readonly string[],
+): string {
   if (format === "json") {
     return `${jsonText({
       url: r.url,
@@ -60,6 +71,7 @@ function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: str
       agent: r.agent,
       groups: r.verdict?.groups ?? [],
       source: r.source,
+      ...(notes.length === 0 ? {} : { notes }),
     })}\n`;
   }
   if (format === "tsv") {
@@ -75,6 +87,7 @@ function formatUrlCheck(r: AccessCheck, snap: RobotsSnapshot | null, format: str
     lines.push(`  no rule applies: ${blanket(r)}`);
   }
   lines.push(`  source: ${r.source.robotsUrl}: ${describeSource(r.source)}`);
+  for (const n of notes) lines.push(`  note: ${n}`);
   return `${lines.map(esc).join("\n")}\n`;
 }
 

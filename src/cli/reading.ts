@@ -113,15 +113,27 @@ export function readSource(
       "the fetched file was cut at the client's 500 KiB limit, so --whole-file reads only that",
     );
   }
-  // The linter is the one home of these checks; a BOM or an HTML page shows
-  // within the bytes the verdicts use.
-  for (const d of lintRobotsTxt(bytes, { profile: options.profile, lines: false }).diagnostics) {
+  // A BOM or an HTML page shows within the bytes the verdicts use.
+  notes.push(...bodyNotes(bytes, options.profile));
+  return { source, wholeFile: options.wholeFile, bytes, otherBytes, notes };
+}
+
+/**
+ * The notes that say a body is not read as a person reading it would
+ * expect: a byte-order mark, an HTML page, binary data or a UTF-16 file
+ * instead of a robots.txt. The linter is the one home of these checks and
+ * their words; every command that reads a robots.txt prints these notes
+ * (`fetch` too).
+ */
+export function bodyNotes(bytes: Uint8Array, profile: Profile): string[] {
+  const notes: string[] = [];
+  for (const d of lintRobotsTxt(bytes, { profile, lines: false }).diagnostics) {
     // invalid-utf8 is an error only for a UTF-16 file, in which crawlers find no rules.
     if (READING_IDS.has(d.id) || (d.id === "invalid-utf8" && d.severity === "error")) {
       notes.push(`line ${d.line}: ${d.message}`);
     }
   }
-  return { source, wholeFile: options.wholeFile, bytes, otherBytes, notes };
+  return notes;
 }
 
 /**

@@ -12,6 +12,7 @@ import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { isUrlArg, writeOut } from "../io.js";
+import { bodyNotes } from "../reading.js";
 import { asCliError, checkFetchUrl, cliClient, describeSource, duration } from "../source.js";
 import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
 
@@ -64,6 +65,12 @@ function summary(robots: RobotsTxt, agent: string | undefined, base: string) {
   };
 }
 
+/** What the body in force is, when it is no robots.txt as people expect one (an HTML page…). */
+function notes(snap: RobotsSnapshot, profile: Profile): string[] {
+  const good = snap.entry.good;
+  return good?.kind === "ok" ? bodyNotes(good.body, profile) : [];
+}
+
 function render(
   snap: RobotsSnapshot,
   agent: string | undefined,
@@ -109,6 +116,7 @@ function render(
     if (sum.crawlDelay !== undefined) out.push(`  crawl-delay for ${agent}: ${sum.crawlDelay} s`);
     for (const url of sum.sitemaps) out.push(`  sitemap: ${url}`);
   }
+  for (const n of notes(snap, profile)) out.push(`  note: ${n}`);
   // Every line may quote the server (a redirect target, a content type, an
   // error message, user-agent names, sitemaps): one escape for all of them.
   return `${out.map(esc).join("\n")}\n`;
@@ -166,6 +174,7 @@ export async function runFetch(
               ? null
               : good.expiresAt - good.fetchedAt,
         source: snap.source,
+        notes: notes(snap, profile),
         parsed:
           good?.kind === "ok"
             ? summary(
