@@ -225,3 +225,45 @@ describe("bodies that are no robots.txt", () => {
     assert.ok(r.diagnostics.some((d) => d.id === "pattern-without-leading-slash"));
   });
 });
+
+describe("findings quote text from the file once, escaped once", () => {
+  const ESC = "\u001b[2J";
+  /** Every finding's message and fix for `body`, keyed by id. */
+  function texts(body: string): Map<string, string> {
+    return new Map(lintRobotsTxt(body).diagnostics.map((d) => [d.id, `${d.message} ${d.fix}`]));
+  }
+  const cases: [string, string, string][] = [
+    ["invalid-line", `User-agent: *\nDisallow: /\nFoo${ESC} bar\n`, `"Foo\\x1b[2J bar"`],
+    ["pattern-with-space", `User-agent: *\nDisallow: /a b${ESC}\n`, `"/a b\\x1b[2J"`],
+    ["pattern-without-leading-slash", `User-agent: *\nDisallow: a${ESC}\n`, `"a\\x1b[2J"`],
+    ["sitemap-not-absolute", `Sitemap: /s${ESC}\n`, `"/s\\x1b[2J"`],
+    ["user-agent-token-cut", `User-agent: FooBot${ESC}\nDisallow: /\n`, `"FooBot\\x1b[2J"`],
+    ["invalid-crawl-delay", `User-agent: *\nDisallow: /\nCrawl-delay: 1${ESC}\n`, `"1\\x1b[2J"`],
+    ["conflicting-rules", `User-agent: *\nAllow: /a${ESC}\nDisallow: /a${ESC}\n`, `"/a\\x1b[2J"`],
+    ["duplicate-rule", `User-agent: *\nDisallow: /a${ESC}\nDisallow: /a${ESC}\n`, `/a\\x1b[2J`],
+  ];
+  for (const [id, body, shown] of cases) {
+    test(`${id}: ESC shows as \\x1b, not \\\\x1b, and never raw`, () => {
+      const text = texts(body).get(id);
+      assert.ok(text !== undefined, `${id} fires: ${[...texts(body).keys()].join(", ")}`);
+      assert.ok(text.includes(shown), text);
+      assert.doesNotMatch(text, /\\\\x1b/);
+      assert.doesNotMatch(text, /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);
+    });
+  }
+  test("a backslash in the file is doubled, so it never reads as an escape", () => {
+    // The four characters \x1b as written, next to a real ESC byte.
+    const text = texts(`User-agent: *\nDisallow: /a\\x1b b${ESC}\n`).get("pattern-with-space")!;
+    assert.ok(text.includes(`"/a\\\\x1b b\\x1b[2J"`), text);
+    // No fix asks to write an escaped value as if it were the text.
+    assert.match(text, /write %20 for each space or tab/i);
+  });
+  test("a quote and a tab are escaped as JSON writes them", () => {
+    const text = texts(`User-agent: *\nDisallow: /a"b\tc\n`).get("pattern-with-space")!;
+    assert.ok(text.startsWith(`"/a\\"b\\tc" contains whitespace`), text);
+  });
+  test("C1 and bidirectional controls show as \\u escapes", () => {
+    const text = texts("User-agent: *\nDisallow: /a b\u009b\u202e\n").get("pattern-with-space")!;
+    assert.ok(text.includes(`"/a b\\u009b\\u202e"`), text);
+  });
+});

@@ -196,3 +196,17 @@ test("a URL is fetched through the client and linted", async (t) => {
   assert.match(o.note, /HTTP 200/);
   assert.equal(o.diagnostics[0].id, "accepted-typo");
 });
+
+test("a control character in the file is quoted escaped once, in text and in JSON", async () => {
+  const nasty = file("nasty.txt", "User-agent: *\nDisallow: /a b\u001b[2J\n");
+  const text = await lint([nasty]);
+  assert.equal(text.code, 1);
+  assert.ok(text.stdout.includes(`"/a b\\x1b[2J" contains whitespace`), text.stdout);
+  assert.doesNotMatch(text.stdout, /\\\\x1b|\u001b/);
+  const json = await lint(["--format", "json", nasty]);
+  const out = JSON.parse(json.stdout) as { diagnostics: { id: string; message: string }[] };
+  const d = out.diagnostics.find((x) => x.id === "pattern-with-space")!;
+  // The message value holds the escape once: backslash, x, 1, b.
+  assert.ok(d.message.startsWith(`"/a b\\x1b[2J" contains whitespace`), d.message);
+  assert.doesNotMatch(json.stdout, /\u001b/);
+});

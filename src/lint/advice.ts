@@ -8,6 +8,7 @@
  */
 import { CRAWLERS } from "../data/crawlers.js";
 import { delaySeconds, isPlainDelay } from "../protocol/crawl-delay.js";
+import { escapeText, quote } from "./text.js";
 
 /**
  * File extensions that also look like top-level domains (`wp-login.php`,
@@ -52,11 +53,12 @@ export function splitHost(text: string): { host: string; path: string } | null {
 const MAX_QUOTED = 200;
 
 /**
- * Can `value` (a linter snippet: control characters shown as `\xNN`, bytes
- * that are not UTF-8 as U+FFFD) be quoted in a fix as text to write, exactly?
+ * Can `value` (a linter snippet, escapeText: a backslash doubled, control
+ * characters shown as `\xNN`; bytes that are not UTF-8 as U+FFFD) be quoted
+ * in a fix as text to write, exactly? Not when it holds any escape.
  */
 export function isQuotable(value: string): boolean {
-  return value.length <= MAX_QUOTED && !/\\x[0-9a-f]{2}|\ufffd/.test(value);
+  return value.length <= MAX_QUOTED && !/\\|\ufffd/.test(value);
 }
 
 /**
@@ -92,7 +94,7 @@ export function describeRelativePattern(
   written: string,
   name: string,
 ): { message: string; fix: string } {
-  const shown = JSON.stringify(shorten(written, 60));
+  const shown = quote(shorten(written, 60));
   const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/([^/]*)(\/.*)?$/i.exec(written);
   const split = url !== null ? { host: url[1] ?? "", path: url[2] ?? "" } : splitHost(written);
   const allow = allowCaveat(name);
@@ -244,8 +246,8 @@ export function describeCutAgent(
   token: string,
   stop: string,
 ): { severity: "warning" | "info"; message: string; fix: string } {
-  const quoted = JSON.stringify(written);
-  const reads = `${quoted} names the token ${JSON.stringify(token)}: a user-agent name is only letters, "-" and "_"`;
+  const quoted = quote(written);
+  const reads = `${quoted} names the token ${quote(token)}: a user-agent name is only letters, "-" and "_"`;
   const meant = meantCrawler(written);
   if (stop === "/" && !/[\s;()]/.test(written)) {
     // "Googlebot/2.1": the version is dropped; the name is the crawler's.
@@ -260,7 +262,7 @@ export function describeCutAgent(
     // whole name; no spelling makes Google-style parsers read it.
     return {
       severity: "info",
-      message: `${reads}, so parsers that follow Google read the token ${JSON.stringify(token)}; the line means ${meant}${operatorOf(meant)}, whose own parser matches its full name`,
+      message: `${reads}, so parsers that follow Google read the token ${quote(token)}; the line means ${meant}${operatorOf(meant)}, whose own parser matches its full name`,
       fix: `keep "User-agent: ${written}" for ${meant}: it is the crawler's documented name, and no spelling makes Google-style parsers read the digits`,
     };
   }
@@ -307,7 +309,7 @@ export function describeSpacedPattern(
   name: string,
 ): { message: string; fix: string } {
   const parts = written.split(/[ \t]+/);
-  const message = `${JSON.stringify(shorten(written, 60))} contains whitespace: crawlers send a space in a URL as %20, so this rule never matches`;
+  const message = `${quote(shorten(written, 60))} contains whitespace: crawlers send a space in a URL as %20, so this rule never matches`;
   const allow = allowCaveat(name);
   if (!isQuotable(written)) {
     return { message, fix: `write %20 for each space or tab in the value${allow}` };
@@ -339,7 +341,7 @@ export function describeCrawlDelay(value: string): { message: string; fix: strin
   const fix = 'write a number of seconds, e.g. "Crawl-delay: 10"';
   if (value.trim() === "") return { message: "the Crawl-delay line has no value", fix };
   const seconds = delaySeconds(value);
-  const quoted = JSON.stringify(value);
+  const quoted = quote(escapeText(value));
   if (seconds === undefined) {
     return {
       message: `${quoted} is not a number of seconds: crawlers that honour Crawl-delay ignore this line`,

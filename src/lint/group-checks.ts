@@ -11,6 +11,7 @@ import { extendsToDirectory } from "../protocol/index-html.js";
 import { asciiLower } from "../protocol/product-token.js";
 import { ruleText as fullRuleText } from "../protocol/rule-text.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { escapeText, quote } from "./text.js";
 
 type Report = (d: Diagnostic) => void;
 
@@ -22,9 +23,9 @@ type Report = (d: Diagnostic) => void;
  */
 const SHADOW_BUDGET = 4_000_000;
 
-/** A rule as a finding quotes it: its value cut at 60 characters. */
+/** A rule as a finding quotes it: its value cut at 60 characters, escaped (escapeText). */
 function ruleText(r: Rule): string {
-  return fullRuleText(r, 60);
+  return escapeText(fullRuleText(r, 60));
 }
 
 function agentName(token: string, global: boolean): string {
@@ -32,7 +33,7 @@ function agentName(token: string, global: boolean): string {
 }
 
 function listNames(names: readonly string[]): string {
-  const shown = names.slice(0, 3).map((n) => JSON.stringify(n));
+  const shown = names.slice(0, 3).map((n) => quote(escapeText(n)));
   return names.length > 3 ? `${shown.join(", ")} and ${names.length - 3} more` : shown.join(", ");
 }
 
@@ -59,8 +60,8 @@ function checkMergedGroups(robots: RobotsTxt, report: Report): void {
         id: "merged-groups",
         severity: "warning",
         line: a.line,
-        message: `${JSON.stringify(name)} is also named in the group at line ${firstLine}: Google and RFC 9309 crawlers merge the rules of all its groups, but crawlers that follow the 1996 draft use only the first group`,
-        fix: `put every rule for ${JSON.stringify(name)} in one group`,
+        message: `${quote(escapeText(name))} is also named in the group at line ${firstLine}: Google and RFC 9309 crawlers merge the rules of all its groups, but crawlers that follow the 1996 draft use only the first group`,
+        fix: `put every rule for ${quote(escapeText(name))} in one group`,
         related: [firstLine],
       });
     }
@@ -204,7 +205,7 @@ function checkGroupRules(group: Group, report: Report, budget: Budget): void {
         id: "conflicting-rules",
         severity: "warning",
         line: r.line,
-        message: `${JSON.stringify(r.pattern)} is both allowed (line ${allowLine}) and disallowed (line ${disallowLine}) in this group: Google lets Allow win a tie, so the Disallow never applies, while crawlers that take the first matching rule obey line ${Math.min(allowLine, disallowLine)}`,
+        message: `${quote(escapeText(r.pattern))} is both allowed (line ${allowLine}) and disallowed (line ${disallowLine}) in this group: Google lets Allow win a tie, so the Disallow never applies, while crawlers that take the first matching rule obey line ${Math.min(allowLine, disallowLine)}`,
         fix: "keep only the rule you mean",
         related: [other.line],
       });

@@ -48,7 +48,9 @@ import {
   type ByteScan,
   columnOf,
   editDistance,
+  escapeText,
   fullSnippet,
+  quote,
   scanBytes,
   snippet,
 } from "./text.js";
@@ -391,8 +393,8 @@ class Linter {
         "warning",
         ev,
         keyCol,
-        `${JSON.stringify(written)} is a misspelling of ${JSON.stringify(canonical)} that Google accepts; crawlers that follow RFC 9309 strictly ignore this line`,
-        `write ${JSON.stringify(canonical)}`,
+        `${quote(written)} is a misspelling of ${quote(canonical)} that Google accepts; crawlers that follow RFC 9309 strictly ignore this line`,
+        `write ${quote(canonical)}`,
       );
     } else if (ev.keyEnd - ev.keyStart > canonical.length) {
       this.#at(
@@ -400,8 +402,8 @@ class Linter {
         "warning",
         ev,
         keyCol,
-        `${JSON.stringify(written)} is read as ${JSON.stringify(canonical)} because Google matches keys by prefix; crawlers that follow RFC 9309 strictly ignore this line`,
-        `write ${JSON.stringify(canonical)}`,
+        `${quote(written)} is read as ${quote(canonical)} because Google matches keys by prefix; crawlers that follow RFC 9309 strictly ignore this line`,
+        `write ${quote(canonical)}`,
       );
     }
   }
@@ -413,7 +415,7 @@ class Linter {
       "warning",
       ev,
       columnOf(b, ev.start, ev.keyEnd),
-      `no colon after ${JSON.stringify(snippet(b, ev.keyStart, ev.keyEnd, 40))}: Google accepts whitespace instead, other crawlers ignore the line`,
+      `no colon after ${quote(snippet(b, ev.keyStart, ev.keyEnd, 40))}: Google accepts whitespace instead, other crawlers ignore the line`,
       isQuotable(value) ? `write "${canonical}: ${value}"` : `write a colon after ${canonical}`,
     );
   }
@@ -442,7 +444,7 @@ class Linter {
         "info",
         ev,
         col,
-        `${JSON.stringify(written)} is read as "*": the text after the * is ignored`,
+        `${quote(written)} is read as "*": the text after the * is ignored`,
         'write "User-agent: *"',
       );
       return;
@@ -461,8 +463,8 @@ class Linter {
         ev,
         cutCol,
         b[vs] === 0x2a
-          ? `${JSON.stringify(written)} is not the wildcard (a * must stand alone): crawlers read an empty name, so this group applies to no crawler`
-          : `${JSON.stringify(written)} does not start with a letter, "-" or "_": Google's parser reads an empty name, so for it this group applies to no crawler`,
+          ? `${quote(written)} is not the wildcard (a * must stand alone): crawlers read an empty name, so this group applies to no crawler`
+          : `${quote(written)} does not start with a letter, "-" or "_": Google's parser reads an empty name, so for it this group applies to no crawler`,
         b[vs] === 0x2a
           ? `write "User-agent: *" for every crawler${STAR_CAVEAT}, or the crawler's name`
           : "name the crawler by its product token (letters, - and _ only); a crawler whose name starts otherwise can only be reached through *",
@@ -566,7 +568,7 @@ class Linter {
       columnOf(b, ev.start, vs),
       ve === vs
         ? "the Sitemap line has no URL"
-        : `${JSON.stringify(written)} is not an absolute http(s) URL: Google and Bing ignore relative sitemap locations`,
+        : `${quote(written)} is not an absolute http(s) URL: Google and Bing ignore relative sitemap locations`,
       sitemapFix(ve === vs ? "" : written),
     );
   }
@@ -580,7 +582,7 @@ class Linter {
       return;
     }
     const lower = asciiLowerBytes(b, ks, ke);
-    const written = latin1(b, ks, ke);
+    const written = escapeText(latin1(b, ks, ke));
     const support = UNUSED_KEYS.has(lower) ? DIRECTIVE_SUPPORT[lower] : undefined;
     if (support !== undefined) {
       if (ev.missingColon) this.#missingColon(ev, b, support.name);
@@ -625,10 +627,10 @@ class Linter {
       ev,
       columnOf(b, ev.start, ks),
       guess !== undefined
-        ? `unknown key ${JSON.stringify(written)} (did you mean ${JSON.stringify(guess)}?): crawlers ignore this line${access ? `, so this ${guess} line has no effect` : ""}`
-        : `unknown key ${JSON.stringify(written)}: crawlers ignore this line`,
+        ? `unknown key ${quote(written)} (did you mean ${quote(guess)}?): crawlers ignore this line${access ? `, so this ${guess} line has no effect` : ""}`
+        : `unknown key ${quote(written)}: crawlers ignore this line`,
       guess !== undefined
-        ? `remove the line, or write ${JSON.stringify(guess)}${restoredCaveat(guess)}`
+        ? `remove the line, or write ${quote(guess)}${restoredCaveat(guess)}`
         : "remove the line, or make it a comment with #",
     );
     if (guess === "Allow" || guess === "Disallow") this.#addsRule();
@@ -662,22 +664,22 @@ class Linter {
       message = `an invisible character (${invisible}) before "${canonical}" makes the key unrecognisable, so crawlers ignore this line`;
       fix = `delete the invisible character at the start of the line${restoredCaveat(canonical)}`;
     } else if (canonical !== undefined) {
-      message = `${JSON.stringify(text)} is not a directive: ${canonical === "Allow" ? "an" : "a"} ${canonical} line needs "${canonical}:" followed by one value, so crawlers ignore it`;
+      message = `${quote(text)} is not a directive: ${canonical === "Allow" ? "an" : "a"} ${canonical} line needs "${canonical}:" followed by one value, so crawlers ignore it`;
       fix = `write "${canonical}: <value>", one value per line`;
     } else if (b[s] === 0x3a /* : */) {
-      message = `${JSON.stringify(text)} has no key before the colon, so crawlers ignore it`;
+      message = `${quote(text)} has no key before the colon, so crawlers ignore it`;
       fix = "add the key, or remove the line";
     } else if (/^(<<<<<<<|=======|>>>>>>>)/.test(text)) {
-      message = `${JSON.stringify(text)} is a leftover merge-conflict marker; crawlers ignore the line`;
+      message = `${quote(text)} is a leftover merge-conflict marker; crawlers ignore the line`;
       fix = "resolve the merge conflict and remove the markers";
     } else if (/^https?:\/\//i.test(text)) {
-      message = `${JSON.stringify(text)} is a URL without a key, so crawlers ignore it`;
+      message = `${quote(text)} is a URL without a key, so crawlers ignore it`;
       const whole = fullSnippet(b, s, e);
       fix = isQuotable(whole)
         ? `if it is a sitemap, write "Sitemap: ${whole}"`
         : 'if it is a sitemap, put "Sitemap: " in front of it';
     } else if (b[s] === 0x2f /* / */ && !/\s/.test(text)) {
-      message = `${JSON.stringify(text)} is a path without a key, so crawlers ignore it`;
+      message = `${quote(text)} is a path without a key, so crawlers ignore it`;
       const whole = fullSnippet(b, s, e);
       // "/" alone would block the whole site: name the key, not the verdict.
       fix =
@@ -685,7 +687,7 @@ class Linter {
           ? `add the key it was meant to have: Disallow (block the whole site) or Allow (allow everything, overriding every Disallow rule that is not longer)`
           : `${isQuotable(whole) ? `write "Disallow: ${whole}"` : 'put "Disallow: " in front of it'} (or "Allow: …" to allow it, which overrides every Disallow rule that is not longer)`;
     } else {
-      message = `${JSON.stringify(text)} is not a robots.txt directive ("key: value"), so crawlers ignore it`;
+      message = `${quote(text)} is not a robots.txt directive ("key: value"), so crawlers ignore it`;
       fix = "make it a comment by starting it with #, or remove it";
     }
     this.#at("invalid-line", access ? "error" : "warning", ev, undefined, message, fix);

@@ -83,20 +83,50 @@ export function columnOf(body: Uint8Array, lineStart: number, offset: number): n
   return col;
 }
 
-/** Bytes [start, end) as text for a message, shortened to about `max` characters. */
-export function snippet(body: Uint8Array, start: number, end: number, max = 60): string {
-  const cut = end - start > max * 4 ? start + max * 4 : end;
-  let text = decodeText(body, start, cut);
-  // Control characters would garble a terminal; show them as escapes.
-  text = text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
-  if (text.length > max) return `${text.slice(0, max - 1)}…`;
-  return cut < end ? `${text}…` : text;
+/**
+ * Text from a file as a finding shows it: the one escape it gets. A
+ * backslash is doubled, so what follows shows what the file holds:
+ * control characters (ESC, BEL, CR, DEL…) as `\xNN`, C1 controls,
+ * bidirectional controls and line separators as `\uNNNN`. They would
+ * garble a terminal or make a line read differently. A tab stays (quote
+ * writes it as `\t`); everything else is left as it is.
+ */
+export function escapeText(text: string): string {
+  if (!TO_ESCAPE.test(text)) return text;
+  return text.replace(TO_ESCAPE_ALL, (c) => {
+    if (c === "\\") return "\\\\";
+    const cp = c.charCodeAt(0);
+    return cp < 0x80
+      ? `\\x${cp.toString(16).padStart(2, "0")}`
+      : `\\u${cp.toString(16).padStart(4, "0")}`;
+  });
 }
 
-/** Bytes [start, end) as text for a message, whole: control characters escaped, never cut. */
+const TO_ESCAPE =
+  /[\\\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
+const TO_ESCAPE_ALL = new RegExp(TO_ESCAPE.source, "g");
+
+/**
+ * How a finding quotes text: `"…"`, the one quoting helper of the linter.
+ * `shown` is already escaped (a snippet, or escapeText of other text from
+ * the file): it is not escaped again, so an ESC byte shows as `\x1b`, not
+ * `\\x1b`. Only what the quotes themselves need is added: `"` as `\"`
+ * and a tab as `\t`, as JSON writes them, which keeps the quoted text
+ * unambiguous (every backslash in it starts an escape).
+ */
+export function quote(shown: string): string {
+  return `"${shown.replace(/["\t]/g, (c) => (c === "\t" ? "\\t" : '\\"'))}"`;
+}
+
+/** Bytes [start, end) as text for a message (escapeText), shortened to about `max` characters. */
+export function snippet(body: Uint8Array, start: number, end: number, max = 60): string {
+  const cut = end - start > max * 4 ? start + max * 4 : end;
+  const text = decodeText(body, start, cut);
+  if (text.length > max) return escapeText(`${text.slice(0, max - 1)}…`);
+  return escapeText(cut < end ? `${text}…` : text);
+}
+
+/** Bytes [start, end) as text for a message, whole: escaped (escapeText), never cut. */
 export function fullSnippet(body: Uint8Array, start: number, end: number): string {
   return snippet(body, start, end, (end - start) * 4 + 1);
 }

@@ -23,6 +23,7 @@ import {
   readUsageStatement,
 } from "../usage/vocabulary.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { escapeText, quote } from "./text.js";
 
 type Report = (d: Diagnostic) => void;
 
@@ -59,7 +60,7 @@ const NEGATIVE = new Set([
 const POSITIVE = new Set(["y", "yes", "true", "1", "?1", "allow", "allowed", "on", '"y"', '"yes"']);
 
 function quoted(s: string, max = 60): string {
-  return JSON.stringify(s.length > max ? `${s.slice(0, max - 1)}…` : s);
+  return quote(escapeText(s.length > max ? `${s.slice(0, max - 1)}…` : s));
 }
 
 /** A rewrite that states "allowed" where the line now states nothing is offered only conditionally. */
