@@ -5,7 +5,7 @@
  * the CLI, explanations and the linter all read a body through
  * `crawlerView`.
  */
-import { decodeText, isAsciiSpace } from "../parse/bytes.js";
+import { decodeText } from "../parse/bytes.js";
 import { LineScanner } from "../parse/scan-lines.js";
 import type { Profile } from "./profile.js";
 
@@ -44,14 +44,11 @@ export interface CrawlerView {
  * that parses what it read does: a prefix of a pattern matches every path
  * the whole pattern matches, so `Disallow: /private-area` cut to
  * `Disallow: /priv` disallows what the whole line does (save where an Allow
- * rule longer than the cut pattern decides), and never less than dropping
- * the line would. Any other
+ * rule longer than the cut pattern decides, or legacy1996 decodes an escape
+ * the limit cut), and never less than dropping the line would. Any other
  * cut line is dropped: `Allow: /private/page` cut to `Allow: /private` would
  * allow more than the file says, a cut `User-agent:` token could start a
- * group for a shorter name, a cut sitemap URL is wrong. A `%` escape the
- * limit leaves incomplete (`/a%4` of `/a%41`) is dropped from the applied
- * value: the legacy1996 profile decodes escapes, and `/a%4` is no prefix of
- * the decoded `/aA`.
+ * group for a shorter name, a cut sitemap URL is wrong.
  *
  * A line whose last byte is the limit's last and whose line ending is the
  * byte right after it is not cut: all of it was read, and it applies (the
@@ -95,7 +92,7 @@ export function cutView(body: Uint8Array, limit: number, profile: Profile): Craw
 
 /**
  * Where the applied part of the cut line `body[start, limit)` ends, read by
- * the parser's own line reader under `profile`: past `start` when it is a
+ * the parser's own line reader under `profile`: `limit` when it is a
  * Disallow rule whose value is not empty, else `start` (it is dropped).
  */
 function appliedEnd(body: Uint8Array, start: number, limit: number, profile: Profile): number {
@@ -103,22 +100,7 @@ function appliedEnd(body: Uint8Array, start: number, limit: number, profile: Pro
   scanner.next();
   const ev = scanner.event;
   if (ev.kind !== "disallow") return start;
-  const vs = ev.valueStart;
-  let end = limit;
-  if (ev.valueEnd === limit) {
-    // The value runs to the cut: an escape it leaves incomplete is dropped.
-    if (limit - 1 >= vs && body[limit - 1] === 0x25) end = limit - 1;
-    else if (limit - 2 >= vs && body[limit - 2] === 0x25 && isHexDigit(body[limit - 1]!)) {
-      end = limit - 2;
-    }
-  }
-  let e = Math.min(end, ev.valueEnd);
-  while (e > vs && isAsciiSpace(body[e - 1]!)) e--;
-  return e > vs ? end : start;
-}
-
-function isHexDigit(b: number): boolean {
-  return (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x66);
+  return ev.valueEnd > ev.valueStart ? limit : start;
 }
 
 /**
