@@ -17,7 +17,12 @@ import { MAX_LINE_BYTES } from "../protocol/line-length.js";
 import { isGlobalAgent, isProductTokenChar } from "../protocol/product-token.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { ruleKey } from "../protocol/rule-text.js";
-import { crawlerView, describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import {
+  crawlerView,
+  cutLineFate,
+  describeLimit,
+  ROBOTS_TXT_SIZE_LIMIT,
+} from "../protocol/size-limit.js";
 import {
   AGENT_CAVEAT,
   allowCaveat,
@@ -113,6 +118,10 @@ function closestKey(lower: string): string | undefined {
 interface ReadLimit {
   readonly limit: number;
   readonly kept: number;
+  /** Where the line the limit cuts starts, when it applies as read (crawlerView); else -1. */
+  readonly appliedCut: number;
+  /** What became of the cut line, for the message (cutLineFate). */
+  readonly fate: string;
 }
 
 /** One linting run: the state the line visitor needs between lines. */
@@ -152,6 +161,8 @@ class Linter {
   /** file-over-limit: the first line crawlers do not read, and where the limit cuts it. */
   #firstIgnored = 0;
   #cutColumn: number | undefined;
+  /** The line the limit cuts, when it applies as read; else 0. */
+  #appliedCutLine = 0;
   #ignoredDirectives = 0;
   /** rule-outside-group: rules before the first User-agent line. */
   #orphans = 0;
@@ -274,7 +285,14 @@ class Linter {
 
   /** file-over-limit bookkeeping (docs/protocol.md#access-method: lines past the cut are not read). */
   #trackLimit(ev: LineEvent, b: Uint8Array): void {
-    const { limit, kept } = this.#read;
+    const { limit, kept, appliedCut } = this.#read;
+    if (ev.start === appliedCut) {
+      // Applied up to the limit; the rest of it is not read.
+      this.#appliedCutLine = ev.line;
+      this.#cutColumn = columnOf(b, ev.start, limit);
+      this.#ignoredDirectives++;
+      return;
+    }
     if (kept < 0 || ev.start < kept) return;
     if (this.#firstIgnored === 0) {
       this.#firstIgnored = ev.line;
@@ -722,14 +740,20 @@ class Linter {
     // A final empty line after the last line ending is not a line (conformance README).
     if (this.#wantLines && this.#lastLine > 1 && this.#lastStart === body.length) this.lines.pop();
     if (this.#problem !== undefined) this.report({ ...this.#problem, severity: "error", line: 1 });
-    const { limit, kept } = this.#read;
-    if (this.#firstIgnored !== 0 && hasContentFrom(body, kept)) {
+    const { limit, kept, fate } = this.#read;
+    const applied = this.#appliedCutLine;
+    if ((this.#firstIgnored !== 0 || applied !== 0) && hasContentFrom(body, kept)) {
       const cut = this.#cutColumn;
+      const first = this.#firstIgnored;
+      const upTo =
+        applied !== 0
+          ? `, and the limit cuts line ${applied}, which ${fate} (it may disallow more than the whole line), so the rest of line ${applied} and everything after it is ignored`
+          : `${cut === undefined ? "" : `, and drop line ${first} because the limit cuts it`}, so everything from line ${first} on is ignored${this.#ignoredDirectives > 0 ? "" : " (only blank lines and comments)"}`;
       const d: Diagnostic = {
         id: "file-over-limit",
         severity: this.#ignoredDirectives > 0 ? "error" : "info",
-        line: this.#firstIgnored,
-        message: `the file is ${describeLimit(body.length)}; crawlers read only the first ${describeLimit(limit)}${cut === undefined ? "" : `, and drop line ${this.#firstIgnored} because the limit cuts it`}, so everything from line ${this.#firstIgnored} on is ignored${this.#ignoredDirectives > 0 ? "" : " (only blank lines and comments)"}`,
+        line: applied !== 0 ? applied : first,
+        message: `the file is ${describeLimit(body.length)}; crawlers read only the first ${describeLimit(limit)}${upTo}`,
         fix: "make the file smaller: remove comments and redundant rules, and merge paths with wildcards",
       };
       this.report(cut === undefined ? d : { ...d, column: cut });
@@ -872,8 +896,13 @@ export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = 
   const bytes = toBytes(body);
   const bomEnd = bomPrefixLength(bytes);
   const problem = bodyProblem(bytes, bomEnd);
-  const view = crawlerView(bytes, limit);
-  const read: ReadLimit = { limit, kept: view.truncated ? view.bytes.length : -1 };
+  const view = crawlerView(bytes, limit, profile);
+  const read: ReadLimit = {
+    limit,
+    kept: view.truncated ? view.bytes.length : -1,
+    appliedCut: view.cut?.applied === true ? view.cut.start : -1,
+    fate: cutLineFate(bytes, view),
+  };
   let linter = new Linter(options.lines !== false, read, problem);
   let robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
   if (

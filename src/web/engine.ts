@@ -34,7 +34,7 @@ export const MAX_PROBES = 5000;
  * as long again on a rule-heavy file.
  */
 export function crawlerRobots(text: string, profile: Profile): RobotsTxt {
-  return parseRobotsTxt(crawlerView(encodeUtf8(text)).bytes, { profile });
+  return parseRobotsTxt(crawlerView(encodeUtf8(text), undefined, profile).bytes, { profile });
 }
 
 /** A comma-separated crawler list: trimmed, empty entries and repeats dropped. */
