@@ -17,7 +17,7 @@ import {
   RobotsClient,
   type Transport,
 } from "../src/node.js";
-import { crawlerView } from "../src/protocol/size-limit.js";
+import { crawlerView } from "../src/parse/crawler-view.js";
 import { bigBody, gzipBomb, ROBOTS } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { crawlerView } from "../src/protocol/size-limit.js";
+import { crawlerView } from "../src/parse/crawler-view.js";
 import { ROBOTS, SCENARIOS } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";

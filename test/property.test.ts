@@ -10,10 +10,10 @@ import fc from "fast-check";
 import { compileMatcher, parseRobotsTxt, readPath } from "../src/index.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { encodeUtf8, normalizePattern } from "../src/parse/bytes.js";
+import { crawlerView } from "../src/parse/crawler-view.js";
 import { type LineEvent, scanLines, setQuickLines } from "../src/parse/scan-lines.js";
 import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
 import type { Profile } from "../src/protocol/profile.js";
-import { crawlerView } from "../src/protocol/size-limit.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 

@@ -16,6 +16,7 @@ import {
   RobotsError,
   reportCrawlers,
 } from "../src/index.js";
+import { crawlerView, cutLineFate } from "../src/parse/crawler-view.js";
 import { bomPrefixLength } from "../src/protocol/byte-order-mark.js";
 import { disallows } from "../src/protocol/empty-rule.js";
 import {
@@ -35,12 +36,7 @@ import {
 } from "../src/protocol/product-token.js";
 import { checkProfile, PROFILES } from "../src/protocol/profile.js";
 import { ruleText } from "../src/protocol/rule-text.js";
-import {
-  crawlerView,
-  cutLineFate,
-  describeLimit,
-  ROBOTS_TXT_SIZE_LIMIT,
-} from "../src/protocol/size-limit.js";
+import { describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 
 const enc = new TextEncoder();
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 300);

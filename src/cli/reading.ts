@@ -13,15 +13,11 @@
  */
 import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
+import { crawlerView, cutLineFate, endsWithLineEnd } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { requestForm } from "../protocol/percent-encoding.js";
 import type { Profile } from "../protocol/profile.js";
-import {
-  crawlerView,
-  cutLineFate,
-  endsWithLineEnd,
-  ROBOTS_TXT_SIZE_LIMIT,
-} from "../protocol/size-limit.js";
+import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { CliError } from "./errors.js";
 import { READ_CAP } from "./io.js";
 import { loadRobotsSource, type RobotsSource, type SourceOptions } from "./source.js";

@@ -5,14 +5,10 @@
  */
 import { RobotsError } from "../errors.js";
 import { decodeText, toBytes } from "../parse/bytes.js";
+import { crawlerView, cutLineFate, endsWithLineEnd } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
-import {
-  crawlerView,
-  cutLineFate,
-  endsWithLineEnd,
-  ROBOTS_TXT_SIZE_LIMIT,
-} from "../protocol/size-limit.js";
+import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 
 export interface DocumentOptions {
   readonly profile?: Profile;

@@ -3,14 +3,14 @@
  * §2.5). The transport hands over the DECODED body as a pull stream (see
  * TransportResponse); we keep one byte past `limit`, stop pulling there (so
  * a decompression bomb is inflated only that far), and apply the cut-line
- * rule of src/protocol/size-limit.ts: when the body is longer than the
+ * rule of src/parse/crawler-view.ts: when the body is longer than the
  * limit, the line the limit cuts applies as read when it is a Disallow rule,
  * and is dropped otherwise. The view is the `google` profile's, which every
  * profile can apply (see crawlerView).
  *
  * No `node:` imports: the Node transport does the decoding.
  */
-import { crawlerView, cutView } from "../protocol/size-limit.js";
+import { crawlerView, cutView } from "../parse/crawler-view.js";
 import { planDecoding } from "./content-encoding.js";
 import type { TransportResponse } from "./transport.js";
 

@@ -637,7 +637,7 @@ export class LineScanner {
 
   /**
    * `from`: the offset of the first line to read, a line start (the line
-   * the size limit cuts, src/protocol/size-limit.ts); a byte-order mark is
+   * the size limit cuts, src/parse/crawler-view.ts); a byte-order mark is
    * skipped only at offset 0.
    */
   constructor(body: Uint8Array, profile: Profile, from = 0) {

@@ -27,10 +27,10 @@ import {
 import { probePaths } from "../diff/probe-paths.js";
 import { compileMatcher } from "../match/compile.js";
 import { selectGroups } from "../match/select-groups.js";
+import { crawlerView } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { asciiLower, isProductTokenChar } from "../protocol/product-token.js";
 import type { Profile } from "../protocol/profile.js";
-import { crawlerView } from "../protocol/size-limit.js";
 
 export interface BlockLine {
   /** The value written after `User-agent:`. */
