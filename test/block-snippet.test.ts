@@ -20,9 +20,10 @@ import {
 } from "../src/data/crawlers.js";
 import { lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { compileMatcher } from "../src/match/compile.js";
+import { crawlerView } from "../src/parse/crawler-view.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { asciiLower } from "../src/protocol/product-token.js";
-import { crawlerView, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
+import { ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 import { checkBlock, isBlockedEverywhere, planBlock } from "../src/report/block-snippet.js";
 import { CORPUS_DIR, hasShared } from "./helpers/shared.js";
 import { robots } from "./helpers/subprocess.js";

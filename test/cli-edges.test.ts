@@ -74,7 +74,38 @@ describe("one reading everywhere (docs/protocol.md#access-method Size)", () => {
     ]) {
       const r = await robots(args);
       assert.equal(r.code, 1, `${args[0]}: ${r.stdout}`);
+      assert.match(r.stdout, /line 4, which the limit cuts, is dropped/, args[0]);
     }
+  });
+
+  test("a Disallow line the limit cuts applies as read in every command, which say so", async () => {
+    // 15 bytes of "Disallow: /private-area$" lie within the limit: "Disallow: /priv".
+    const head = "User-agent: *\n";
+    const filler = `#${"x".repeat(500 * 1024 - head.length - 15 - 2)}\n`;
+    const cut = path.join(tmp, "cut-disallow.txt");
+    writeFileSync(cut, `${head}${filler}Disallow: /private-area$\nAllow: /\n`);
+    const said = /line 3, which the limit cuts, applies as read: "Disallow: \/priv"/;
+    for (const url of ["/private-area", "/privacy"]) {
+      const check = await robots(["check", cut, "FooBot", url]);
+      assert.equal(check.code, 1, check.stdout);
+      assert.ok(
+        check.stdout.startsWith(`DISALLOWED ${url}\n  line 3: Disallow: /priv\n`),
+        check.stdout,
+      );
+      assert.match(check.stdout, said);
+    }
+    const allowed = await robots(["check", cut, "FooBot", "/public"]);
+    assert.equal(allowed.code, 0, allowed.stdout);
+    const explain = await robots(["explain", cut, "--agent", "FooBot", "/private-area"]);
+    assert.equal(explain.code, 1, explain.stdout);
+    assert.match(explain.stdout, said);
+    // --whole-file reads the whole line, and says crawlers read it cut.
+    const whole = await robots(["check", cut, "FooBot", "/privacy", "--whole-file"]);
+    assert.match(whole.stdout, /^ALLOWED/m);
+    assert.match(whole.stdout, said);
+    const lint = await robots(["lint", cut]);
+    assert.match(lint.stdout, /file-over-limit/);
+    assert.match(lint.stdout, /the limit cuts line 3, which applies as read: "Disallow: \/priv"/);
   });
 
   test("a BOM, an HTML page and an unencoded URL are said in the output", async () => {

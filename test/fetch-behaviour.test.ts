@@ -17,7 +17,7 @@ import {
   RobotsClient,
   type Transport,
 } from "../src/node.js";
-import { crawlerView } from "../src/protocol/size-limit.js";
+import { crawlerView } from "../src/parse/crawler-view.js";
 import { bigBody, gzipBomb, ROBOTS } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
 
@@ -120,7 +120,8 @@ describe("size limit and decoding (docs/protocol.md#access-method Size)", () => 
       ["exactly the limit, no final line ending", exact, false, false],
       ["one byte over: the last line's LF", `${exact}\n`, false, true],
       ["one byte over: the last line's CR", `${exact}\r`, false, true],
-      ["over, the line continues past the limit: cut and dropped", `${exact}x\n`, true, true],
+      // "Disallow: /privatex" read as "Disallow: /private": it applies as read.
+      ["over, the line continues past the limit: cut, applied", `${exact}x\n`, false, true],
     ];
     for (const [label, body, allowed, truncated] of cases) {
       for (const encoding of ["identity", "gzip"]) {
@@ -131,6 +132,84 @@ describe("size limit and decoding (docs/protocol.md#access-method Size)", () => 
           assert.equal(r.allowed, allowed, `${label}, ${encoding}`);
           assert.equal(r.source.truncated, truncated, `${label}, ${encoding}`);
           assert.ok(r.source.bytes! <= MIN_BODY_BYTES);
+        } finally {
+          await server.close();
+        }
+      }
+    }
+  });
+
+  it("the line the limit cuts: a Disallow applies as read, an Allow or User-agent is dropped", async () => {
+    // docs/protocol.md#size-limit. Each body: `head`, a comment filling up to
+    // the limit less `read` bytes, then `line`, of which `read` bytes lie
+    // within the limit, then lines crawlers never read.
+    const cases: {
+      label: string;
+      head: string;
+      line: string;
+      read: number;
+      applied: string;
+      verdicts: [string, boolean][];
+    }[] = [
+      {
+        label: "Disallow: /private-area$ read as Disallow: /priv",
+        head: "User-agent: *\n",
+        line: "Disallow: /private-area$",
+        read: 15,
+        applied: "Disallow: /priv",
+        // Disallowed by the whole line and by the line as read; /privacy by the latter.
+        verdicts: [
+          ["/private-area", false],
+          ["/privacy", false],
+          ["/public", true],
+        ],
+      },
+      {
+        label: "Allow: /private/page read as Allow: /private: dropped",
+        head: "User-agent: *\nDisallow: /private\n",
+        line: "Allow: /private/page",
+        read: 15,
+        applied: "",
+        verdicts: [
+          ["/private/other", false],
+          ["/private/page", false],
+          ["/public", true],
+        ],
+      },
+      {
+        // Read as a group for TestBot with no rules, it would let TestBot
+        // (this client's token) out of the `*` group.
+        label: "User-agent: TestBotX read as User-agent: TestBot: dropped",
+        head: "User-agent: *\nDisallow: /private\n",
+        line: "User-agent: TestBotX",
+        read: 19,
+        applied: "",
+        verdicts: [
+          ["/private/x", false],
+          ["/public", true],
+        ],
+      },
+    ];
+    for (const c of cases) {
+      const fill = MIN_BODY_BYTES - c.head.length - c.read - 2;
+      const body = `${c.head}#${"x".repeat(fill)}\n${c.line}\nAllow: /\n`;
+      const kept = `${c.head}#${"x".repeat(fill)}\n${c.applied}`;
+      assert.ok(body.length > MIN_BODY_BYTES);
+      for (const encoding of ["identity", "gzip"]) {
+        const bytes = encoding === "gzip" ? zlib.gzipSync(body) : Buffer.from(body);
+        const server = await startServer(serveText(bytes, { "content-encoding": encoding }));
+        const what = `${c.label}, ${encoding}`;
+        try {
+          const f = await fetchRobotsTxt(server.origin, { userAgent: UA });
+          assert.equal(f.kind, "ok", what);
+          assert.ok(f.kind === "ok" && Buffer.from(f.body).toString() === kept, what);
+          assert.equal(f.kind === "ok" && f.truncated, true, what);
+          const client = new RobotsClient(UA);
+          for (const [path, allowed] of c.verdicts) {
+            const r = await client.check(`${server.origin}${path}`);
+            assert.equal(r.allowed, allowed, `${what}: ${path}`);
+            assert.equal(r.source.truncated, true, what);
+          }
         } finally {
           await server.close();
         }

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { crawlerView } from "../src/protocol/size-limit.js";
+import { crawlerView } from "../src/parse/crawler-view.js";
 import { ROBOTS, SCENARIOS } from "./fetch-scenarios.js";
 import { serveText, startServer } from "./fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";

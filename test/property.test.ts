@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { compileMatcher, parseRobotsTxt, readPath } from "../src/index.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { encodeUtf8, normalizePattern } from "../src/parse/bytes.js";
+import { crawlerView } from "../src/parse/crawler-view.js";
 import { type LineEvent, scanLines, setQuickLines } from "../src/parse/scan-lines.js";
 import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
 import type { Profile } from "../src/protocol/profile.js";
@@ -889,6 +890,91 @@ describe("property: the quick line path (docs/protocol.md#lines–docs/protocol.
             assert.deepEqual(quick, events(body));
           } finally {
             setQuickLines(true);
+          }
+        },
+      ),
+      { numRuns: RUNS * 3 },
+    );
+  });
+});
+
+describe("the line the size limit cuts (docs/protocol.md#size-limit)", () => {
+  // Files of a few lines, a line the limit cuts at any byte, lines after it
+  // that crawlers never read. Compared with the first complete lines plus the
+  // cut line as read (`truncated`) and plus the cut line whole (`whole`).
+  const token = fc.constantFrom("*", "foobot", "foo", "FooBot", "");
+  const patternChar = fc.constantFrom("/", "a", "b", "p", "%", "4", "1", "*", "$", "ä", "#");
+  const pattern = fc
+    .array(patternChar, { maxLength: 9 })
+    .map((cs) =>
+      cs.length > 0 && cs[0] !== "/" && cs[0] !== "*" ? `/${cs.join("")}` : cs.join(""),
+    );
+  const key = fc.constantFrom("Disallow", "disallow", "Dissallow", "Disallowed", "Allow", "allow");
+  const line = fc.oneof(
+    token.map((t) => `User-agent: ${t}`),
+    fc.tuple(key, pattern).map(([k, p]) => `${k}: ${p}`),
+    fc.tuple(key, pattern).map(([k, p]) => `${k} ${p}`),
+    fc.tuple(key, pattern).map(([k, p]) => `${k}:${p} # note`),
+    fc.constantFrom("# a comment", "", "Sitemap: https://e.com/s.xml", "Crawl-delay: 5"),
+  );
+  const pathChar = fc.constantFrom("/", "a", "b", "p", "%41", "%C3%A4", "%25", "%2", "4", "1", "$");
+  const path = fc.array(pathChar, { maxLength: 8 }).map((cs) => `/${cs.join("")}`);
+
+  test("the view disallows whatever the line as read disallows, and what the whole line does but for precedence and legacy escapes", () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 8 }),
+        line,
+        fc.nat(),
+        fc.array(line, { maxLength: 3 }),
+        fc.constantFrom<Profile>("google", "rfc9309", "legacy1996"),
+        fc.array(path, { minLength: 1, maxLength: 6 }),
+        (headLines, cutLine, at, tail, profile, paths) => {
+          const head = encodeUtf8(headLines.map((l) => `${l}\n`).join(""));
+          const cut = encodeUtf8(cutLine);
+          const k = at % (cut.length + 1);
+          const after = encodeUtf8(`\n${tail.join("\n")}`);
+          const body = new Uint8Array(head.length + cut.length + after.length);
+          body.set(head, 0);
+          body.set(cut, head.length);
+          body.set(after, head.length + cut.length);
+          const limit = head.length + k;
+          const view = crawlerView(body, limit, profile);
+          const asRead = body.subarray(0, limit);
+          const whole = body.subarray(0, head.length + cut.length);
+          // What applies is either the line as read or nothing of it.
+          const applied = view.cut?.applied === true;
+          assert.ok(
+            view.bytes.length === limit || view.bytes.length === head.length,
+            `${view.bytes.length} of ${limit}`,
+          );
+          assert.equal(applied, view.cut !== null && view.bytes.length === limit);
+          const readText = new TextDecoder().decode(cut.subarray(0, k));
+          const value = readText.replace(/#.*$/, "").trim();
+          const partialEscape = /%[0-9A-Fa-f]?$/.test(value);
+          for (const agent of ["foobot", "other"]) {
+            const m = (b: Uint8Array) => compileMatcher(parseRobotsTxt(b, { profile }), agent);
+            const mv = m(view.bytes);
+            const mt = m(asRead);
+            const mw = m(whole);
+            for (const p of paths) {
+              const v = mv.check(p);
+              const t = mt.check(p);
+              const w = mw.check(p);
+              const ctx = `${profile} ${agent} ${p} cut ${JSON.stringify(readText)} of ${JSON.stringify(cutLine)}`;
+              if (!t.allowed) assert.equal(v.allowed, false, `as read: ${ctx}`);
+              if (!w.allowed && v.allowed) {
+                // Excused: nothing of the line applied (not a Disallow rule
+                // with a path as read), an Allow rule of the file outranks
+                // the shorter cut pattern, or legacy1996 decodes an escape
+                // the limit left incomplete.
+                const excused =
+                  !applied ||
+                  (profile !== "legacy1996" && v.rule?.kind === "allow") ||
+                  (profile === "legacy1996" && partialEscape);
+                assert.ok(excused, `whole: ${ctx}`);
+              }
+            }
           }
         },
       ),

@@ -16,6 +16,7 @@ import {
   RobotsError,
   reportCrawlers,
 } from "../src/index.js";
+import { crawlerView, cutLineFate } from "../src/parse/crawler-view.js";
 import { bomPrefixLength } from "../src/protocol/byte-order-mark.js";
 import { disallows } from "../src/protocol/empty-rule.js";
 import {
@@ -35,7 +36,7 @@ import {
 } from "../src/protocol/product-token.js";
 import { checkProfile, PROFILES } from "../src/protocol/profile.js";
 import { ruleText } from "../src/protocol/rule-text.js";
-import { crawlerView, describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
+import { describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 
 const enc = new TextEncoder();
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -242,17 +243,64 @@ describe("protocol.md#empty-patterns: never disallow", () => {
 describe("protocol.md#access-method: size: the limit and the cut line", () => {
   const rule = "Disallow: /private/page\n";
 
-  test("crawlerView drops the line the limit cuts", () => {
-    const body = enc.encode(`User-agent: *\n${rule}${rule}`);
-    const limit = body.length - 5;
-    const view = crawlerView(body, limit);
+  const text = (v: { bytes: Uint8Array }) => new TextDecoder().decode(v.bytes);
+
+  test("crawlerView applies a cut Disallow line as read and drops any other cut line", () => {
+    const head = "User-agent: *\n";
+    // The limit leaves "Disallow: /priv" of "Disallow: /private-area".
+    const body = enc.encode(`${head}Disallow: /private-area$\nAllow: /\n`);
+    const view = crawlerView(body, head.length + 15);
     assert.equal(view.truncated, true);
-    assert.equal(new TextDecoder().decode(view.bytes), `User-agent: *\n${rule}`);
-    assert.deepEqual(crawlerView(body, body.length), { bytes: body, truncated: false });
-    assert.equal(crawlerView(enc.encode("Disallow: /x"), 5).bytes.length, 0);
+    assert.equal(text(view), `${head}Disallow: /priv`);
+    assert.deepEqual(view.cut, { start: head.length, readEnd: head.length + 15, applied: true });
+    assert.equal(cutLineFate(body, view), 'applies as read: "Disallow: /priv"');
+    // Allow, User-agent, Sitemap, other keys: dropped.
+    for (const line of [
+      "Allow: /private/page",
+      "User-agent: ProbeBotX",
+      "Sitemap: https://e.com/s.xml",
+      "Crawl-delay: 10",
+    ]) {
+      const b = enc.encode(`${head}${line}\n`);
+      const v = crawlerView(b, b.length - 3);
+      assert.equal(text(v), head, line);
+      assert.equal(v.cut?.applied, false, line);
+      assert.equal(cutLineFate(b, v), "is dropped");
+    }
+    // A value empty after the cut applies nothing either way.
+    for (const cut of ["Disallow:", "Disallow: ", "Disallow:\t #"]) {
+      const b = enc.encode(`${head}${cut}/x\n`);
+      const v = crawlerView(b, head.length + cut.length);
+      assert.equal(text(v), head, JSON.stringify(cut));
+      assert.equal(v.cut?.applied, false);
+    }
+    // A comment the limit cuts leaves the pattern whole.
+    const commented = enc.encode(`${head}Disallow: /a # note\n`);
+    assert.equal(text(crawlerView(commented, commented.length - 3)), `${head}Disallow: /a # no`);
+    // Exactly as read: an escape the limit leaves incomplete too.
+    const pct = enc.encode(`${head}Disallow: /a%41\n`);
+    assert.equal(text(crawlerView(pct, pct.length - 2)), `${head}Disallow: /a%4`);
+    // Profiles: a typo key is a Disallow rule to google only.
+    const typo = enc.encode(`${head}Dissallow: /private\n`);
+    assert.equal(text(crawlerView(typo, typo.length - 4, "google")), `${head}Dissallow: /priv`);
+    for (const p of ["rfc9309", "legacy1996"] as const) {
+      assert.equal(text(crawlerView(typo, typo.length - 4, p)), head, p);
+    }
+    const noColon = enc.encode(`${head}Disallow /private\n`);
+    assert.equal(text(crawlerView(noColon, noColon.length - 4)), `${head}Disallow /priv`);
+    assert.equal(text(crawlerView(noColon, noColon.length - 4, "rfc9309")), head);
+    // The first line cut, no line ending before the limit; a BOM only at offset 0.
+    assert.equal(text(crawlerView(enc.encode("Disallow: /x"), 5)), "");
+    assert.equal(text(crawlerView(enc.encode("Disallow: /xy"), 12)), "Disallow: /x");
+    const bom = Uint8Array.of(0xef, 0xbb, 0xbf, ...enc.encode("Disallow: /xy"));
+    assert.equal(crawlerView(bom, 15).bytes.length, 15);
+    const bom2 = enc.encode(`${head}\uFEFFDisallow: /xy`);
+    assert.equal(crawlerView(bom2, bom2.length - 1).bytes.length, head.length);
+    assert.deepEqual(crawlerView(body, body.length), { bytes: body, truncated: false, cut: null });
     // CR at the limit's last byte ends its line even when its LF is past it.
     const crlf = enc.encode("a\r\nb");
     assert.equal(crawlerView(crlf, 2).bytes.length, 2);
+    assert.equal(crawlerView(crlf, 2).cut, null);
     assert.equal(ROBOTS_TXT_SIZE_LIMIT, 512_000);
   });
 
@@ -265,37 +313,73 @@ describe("protocol.md#access-method: size: the limit and the cut line", () => {
       const limit = head.length + last.length;
       const view = crawlerView(body, limit);
       assert.equal(view.truncated, true);
-      assert.equal(new TextDecoder().decode(view.bytes), `${head}${last}`, JSON.stringify(ending));
+      assert.equal(view.cut, null);
+      assert.equal(text(view), `${head}${last}`, JSON.stringify(ending));
       const doc = parseDocument(body, { sizeLimit: limit });
       assert.equal(doc.lastLineRead, 3);
+      assert.equal(doc.cutLine, null);
       assert.equal(createExplainer(doc, "x").explain("/secret").allowed, false);
     }
-    // One byte more of that line past the limit: it is cut, and dropped.
+    // One byte more of that line past the limit: it is cut, and applies as read.
     const cut = enc.encode(`${head}${last}x\n`);
-    assert.equal(crawlerView(cut, head.length + last.length).bytes.length, head.length);
+    const view = crawlerView(cut, head.length + last.length);
+    assert.equal(text(view), `${head}${last}`);
+    assert.equal(view.cut?.applied, true);
   });
 
-  test("explain and lint read the same lines, and state the limit in use", () => {
-    // The limit falls inside line 3: `Disallow: /private/page` cut to
-    // `Disallow: /priv` must not apply, so /private/other stays allowed.
+  test("explain and lint read the same lines, say what became of the cut line, and state the limit", () => {
+    // The limit falls inside line 3: `Disallow: /private/page` is read as
+    // `Disallow: /priva`, which applies: /private/other is disallowed, as a
+    // crawler reading the first bytes has it, though the whole line would not.
     const body = `User-agent: *\nAllow: /\n${rule}`;
     const limit = body.length - 8;
     const doc = parseDocument(body, { sizeLimit: limit });
-    assert.equal(doc.lastLineRead, 2);
+    assert.equal(doc.lastLineRead, 3);
+    assert.deepEqual(doc.cutLine, {
+      line: 3,
+      applied: true,
+      fate: 'applies as read: "Disallow: /priva"',
+    });
     const e = createExplainer(doc, "x");
     assert.equal(e.fileNotes.length, 1);
-    assert.ok(e.fileNotes[0]!.message.includes(describeLimit(limit)), e.fileNotes[0]!.message);
-    assert.ok(!e.fileNotes[0]!.message.includes("500 KiB"));
-    const u = e.explain("/private/page");
-    assert.equal(u.allowed, true);
+    const fileNote = e.fileNotes[0]!.message;
+    assert.ok(fileNote.includes(describeLimit(limit)), fileNote);
+    assert.ok(
+      fileNote.includes('line 3, which the limit cuts, applies as read: "Disallow: /priva"'),
+      fileNote,
+    );
+    assert.ok(!fileNote.includes("500 KiB"));
+    const u = e.explain("/private/other");
+    assert.equal(u.allowed, false);
+    assert.equal(u.line, 3);
     const note = u.notes.find((n) => n.id === "size-limit");
     assert.ok(note?.message.includes(`${limit} bytes`), note?.message);
+    assert.equal(note?.otherwise?.allowed, true);
     const lint = lintRobotsTxt(body, { sizeLimit: limit }).diagnostics.find(
       (d) => d.id === "file-over-limit",
     );
-    assert.equal(lint?.line, doc.lastLineRead + 1);
+    assert.equal(lint?.line, 3);
+    assert.equal(lint?.severity, "error");
     assert.ok(lint?.message.includes(`${limit} bytes`), lint?.message);
+    assert.ok(lint?.message.includes('applies as read: "Disallow: /priva"'), lint?.message);
     assert.equal(lint?.column, limit - body.lastIndexOf("Disallow") + 1);
+    // A cut Allow line is dropped, and both say so.
+    const allow = `User-agent: *\nDisallow: /\nAllow: /private/page\n`;
+    const at = allow.length - 8;
+    const adoc = parseDocument(allow, { sizeLimit: at });
+    assert.equal(adoc.lastLineRead, 2);
+    assert.deepEqual(adoc.cutLine, { line: 3, applied: false, fate: "is dropped" });
+    assert.ok(
+      createExplainer(adoc, "x").fileNotes[0]!.message.includes(
+        "line 3, which the limit cuts, is dropped",
+      ),
+    );
+    assert.equal(createExplainer(adoc, "x").explain("/private/page").allowed, false);
+    const alint = lintRobotsTxt(allow, { sizeLimit: at }).diagnostics.find(
+      (d) => d.id === "file-over-limit",
+    );
+    assert.equal(alint?.line, 3);
+    assert.ok(alint?.message.includes("drop line 3 because the limit cuts it"), alint?.message);
   });
 
   test("a bad sizeLimit is a RobotsError invalid-option", () => {

@@ -32,7 +32,7 @@ export interface StoredCopy {
   readonly reason: UnavailableReason | null;
   /**
    * The bytes that apply, as base64: the decoded body as cut by
-   * `crawlerView` (src/protocol/size-limit.ts); "" for `unavailable`.
+   * `crawlerView` (src/parse/crawler-view.ts); "" for `unavailable`.
    */
   readonly bodyBase64: string;
   /** The body was cut at the limit. */

@@ -1,8 +1,9 @@
 /**
  * One reading everywhere: how the human-facing commands (check, explain,
  * agents, diff) read a robots.txt. By default as a crawler does (docs/protocol.md#access-method
- * "Size"): the first 500 KiB, a line the limit cuts dropped (`crawlerView`,
- * the one home of that rule). With --whole-file, the whole body as Google's
+ * "Size"): the first 500 KiB, a line the limit cuts applied as read when it
+ * is a Disallow rule and dropped otherwise (`crawlerView`, the one home of
+ * that rule). With --whole-file, the whole body as Google's
  * reference reads it, up to READ_CAP (8 MiB; more is an error). `batch` keeps the reference's
  * whole-file protocol and does not come here.
  *
@@ -12,10 +13,11 @@
  */
 import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
+import { crawlerView, cutLineFate, endsWithLineEnd } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { requestForm } from "../protocol/percent-encoding.js";
 import type { Profile } from "../protocol/profile.js";
-import { crawlerView, endsWithLineEnd, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { CliError } from "./errors.js";
 import { READ_CAP } from "./io.js";
 import { loadRobotsSource, type RobotsSource, type SourceOptions } from "./source.js";
@@ -85,24 +87,28 @@ export function readSource(
       `${source.label} is larger than 8 MiB, the most --whole-file reads; without --whole-file it is read as crawlers read it (the first 500 KiB)`,
     );
   }
-  const view = crawlerView(body);
+  const view = crawlerView(body, ROBOTS_TXT_SIZE_LIMIT, options.profile);
   let bytes = body;
   let otherBytes: Uint8Array | null = null;
   if (view.truncated || source.more === true) {
     // A view that ends at the limit with a whole line (its ending just past
     // the limit) holds one more line than the line endings before it.
     const last = lineNumberAt(body, view.bytes.length) + (endsWithLineEnd(view.bytes) ? 0 : 1);
+    const cut =
+      view.cut === null
+        ? ""
+        : ` (line ${lineNumberAt(body, view.cut.start) + 1}, which the limit cuts, ${cutLineFate(body, view)})`;
     if (options.wholeFile) {
       otherBytes = view.bytes;
       notes.push(
-        `the file is ${digits(body.length)} bytes, read whole (--whole-file) as Google's reference does; crawlers read only the first 500 KiB, up to line ${last}`,
+        `the file is ${digits(body.length)} bytes, read whole (--whole-file) as Google's reference does; crawlers read only the first 500 KiB, up to line ${last}${cut}`,
       );
     } else {
       bytes = view.bytes;
       const upTo =
         last === 0
-          ? "and its first 500 KiB hold no complete line, so no rule applies"
-          : `up to line ${last}, and ignore the rest`;
+          ? `and its first 500 KiB hold no complete line, so no rule applies${cut}`
+          : `up to line ${last}, and ignore the rest${cut}`;
       notes.push(
         `the file is over 500 KiB: crawlers read only the first 500 KiB, ${upTo}; the rest was not read, and its rules may change a verdict under --whole-file`,
       );

@@ -5,9 +5,10 @@
  */
 import { RobotsError } from "../errors.js";
 import { decodeText, toBytes } from "../parse/bytes.js";
+import { crawlerView, cutLineFate, endsWithLineEnd } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
-import { crawlerView, endsWithLineEnd, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 
 export interface DocumentOptions {
   readonly profile?: Profile;
@@ -19,7 +20,11 @@ export interface RobotsDocument {
   readonly profile: Profile;
   /** The whole body as given. */
   readonly body: Uint8Array;
-  /** The bytes a crawler applies: `body` up to the last line ending within the size limit (crawlerView). */
+  /**
+   * The bytes a crawler applies: `body` up to the size limit, less a line
+   * the limit cuts unless that line is a Disallow rule (crawlerView,
+   * docs/protocol.md#size-limit).
+   */
   readonly view: Uint8Array;
   /** The file as a crawler reads it (`view`). */
   readonly robots: RobotsTxt;
@@ -28,8 +33,17 @@ export interface RobotsDocument {
   readonly sizeLimit: number;
   /** Lines in the whole body. */
   readonly lineCount: number;
-  /** The last line a crawler reads (a line the limit cuts is not read). */
+  /** The last line a crawler applies: a line the limit cuts counts only when it applies as read. */
   readonly lastLineRead: number;
+  /**
+   * The line the size limit cuts, and what became of it (`applies as read:
+   * "Disallow: /priv"` or `is dropped`); null when the limit cuts no line.
+   */
+  readonly cutLine: {
+    readonly line: number;
+    readonly applied: boolean;
+    readonly fate: string;
+  } | null;
   /** Byte offsets of line `n` in `body`: [start, end) without its line ending. */
   lineSpan(line: number): { start: number; end: number } | undefined;
   /** The text of line `n` (UTF-8, or one character per byte when invalid). */
@@ -53,7 +67,8 @@ export function parseDocument(
     );
   }
   const bytes = toBytes(body);
-  const { bytes: view, truncated: cut } = crawlerView(bytes, sizeLimit);
+  const cv = crawlerView(bytes, sizeLimit, profile);
+  const { bytes: view, truncated: cut } = cv;
   const starts: number[] = [];
   const ends: number[] = [];
   // The whole body is scanned once with the hook that records line spans;
@@ -69,6 +84,18 @@ export function parseDocument(
     },
   );
   const robots = cut ? parseRobotsTxt(view, { profile }) : whole;
+  let cutLine: RobotsDocument["cutLine"] = null;
+  if (cv.cut !== null) {
+    // The line whose span starts last at or before the cut line's start.
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= cv.cut.start) lo = mid;
+      else hi = mid - 1;
+    }
+    cutLine = { line: lo + 1, applied: cv.cut.applied, fate: cutLineFate(bytes, cv) };
+  }
   return {
     profile,
     body: bytes,
@@ -78,8 +105,10 @@ export function parseDocument(
     sizeLimit,
     lineCount: starts.length,
     // A cut view ends with a line ending (its last "line" is the empty one
-    // after it), or at the limit with the end of a line whose ending follows.
+    // after it), at the limit with the end of a line whose ending follows, or
+    // inside the cut line when that applies as read.
     lastLineRead: cut && endsWithLineEnd(view) ? robots.lineCount - 1 : robots.lineCount,
+    cutLine,
     lineSpan(line) {
       const start = starts[line - 1];
       const end = ends[line - 1];

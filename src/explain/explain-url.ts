@@ -347,13 +347,25 @@ function mentions(value: string, agent: string): boolean {
   return false;
 }
 
+/** Where a crawler's reading of `doc` ends, and what became of the line the limit cuts. */
+export function readUpTo(doc: RobotsDocument): string {
+  const c = doc.cutLine;
+  const of = `of ${doc.lineCount}`;
+  if (c === null)
+    return `whose last line is line ${doc.lastLineRead} ${of}: everything after is ignored`;
+  const upTo = c.applied
+    ? `which end inside line ${c.line} ${of}`
+    : `whose last complete line is line ${doc.lastLineRead} ${of}`;
+  return `${upTo}; line ${c.line}, which the limit cuts, ${c.fate}, and everything after it is ignored`;
+}
+
 function fileNotes(doc: RobotsDocument): FileNote[] {
   if (doc.full === null) return [];
   return [
     {
       id: "size-limit",
       line: doc.lastLineRead,
-      message: `the file is ${groupDigits(doc.body.length)} bytes; crawlers read only the first ${describeLimit(doc.sizeLimit)}, whose last complete line is line ${doc.lastLineRead} of ${doc.lineCount}: everything after is ignored`,
+      message: `the file is ${groupDigits(doc.body.length)} bytes; crawlers read only the first ${describeLimit(doc.sizeLimit)}, ${readUpTo(doc)}`,
     },
   ];
 }

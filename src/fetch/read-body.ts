@@ -3,17 +3,19 @@
  * §2.5). The transport hands over the DECODED body as a pull stream (see
  * TransportResponse); we keep one byte past `limit`, stop pulling there (so
  * a decompression bomb is inflated only that far), and apply the cut-line
- * rule of src/protocol/size-limit.ts: when the body is longer than the
- * limit, the line the limit cuts is dropped too, so a cut line never applies.
+ * rule of src/parse/crawler-view.ts: when the body is longer than the
+ * limit, the line the limit cuts applies as read when it is a Disallow rule,
+ * and is dropped otherwise. The view is the `google` profile's, which every
+ * profile can apply (see crawlerView).
  *
  * No `node:` imports: the Node transport does the decoding.
  */
-import { crawlerView, cutEnd } from "../protocol/size-limit.js";
+import { crawlerView, cutView } from "../parse/crawler-view.js";
 import { planDecoding } from "./content-encoding.js";
 import type { TransportResponse } from "./transport.js";
 
 export interface BodyRead {
-  /** The bytes that apply: at most `limit`, ending with a complete line when cut. */
+  /** The bytes that apply: at most `limit`; when cut, ending with a complete line or a cut Disallow rule (crawlerView). */
   readonly body: Uint8Array;
   /** More than `limit` decoded bytes were available; the rest was not read and does not apply. */
   readonly truncated: boolean;
@@ -72,8 +74,8 @@ export async function readBody(response: TransportResponse, limit: number): Prom
   // An inner coding stage that stopped at the limit cut the body short too.
   const cappedEarly = !over && response.limited?.() === true;
   const view = cappedEarly
-    ? { bytes: read.subarray(0, cutEnd(read, read.byteLength)), truncated: true }
-    : crawlerView(read, limit);
+    ? cutView(read, read.byteLength, "google")
+    : crawlerView(read, limit, "google");
   // A view into a larger buffer (a socket chunk) would keep all of it alive in the cache.
   const bytes =
     view.bytes.byteLength === view.bytes.buffer.byteLength ? view.bytes : view.bytes.slice();

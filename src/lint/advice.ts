@@ -355,3 +355,35 @@ export function describeCrawlDelay(value: string): { message: string; fix: strin
     fix: `write a number of seconds: "Crawl-delay: ${seconds}"`,
   };
 }
+
+/**
+ * What a fix that brings back a line crawlers do not read today adds: a
+ * User-agent line moves crawlers between groups, an Allow line allows more.
+ */
+export function restoredCaveat(key: string | undefined): string {
+  if (key === "User-agent") return AGENT_CAVEAT;
+  return key === "Allow" ? allowCaveat("allow") : "";
+}
+
+/**
+ * Removing a NUL byte makes the rest of the line count: a Disallow rule
+ * then matches only the longer path, so it blocks less; a User-agent line
+ * may name another crawler.
+ */
+export function nulCaveat(kind: string): string {
+  if (kind === "disallow") {
+    return "; note that the rest of the line then counts, so this Disallow rule then blocks fewer paths than it does today: check that the whole line is what you mean";
+  }
+  if (kind === "user-agent") {
+    return "; note that the rest of the line then counts, so this line may then name another crawler, which moves the group";
+  }
+  return "";
+}
+
+/**
+ * A fix that makes a User-agent line name every crawler (`*`): the group's
+ * rules then apply to all crawlers not named elsewhere, merged with any
+ * other `*` group (docs/protocol.md#choosing-rules), Allow lines included.
+ */
+export const STAR_CAVEAT =
+  " (its rules, Allow lines included, then apply to every crawler not named elsewhere, together with those of any other * group, which may allow them more)";

@@ -8,6 +8,7 @@
  * acts on today: those lines are warnings, the rest are notes.
  */
 import type { Severity } from "./diagnostics.js";
+import { editDistance } from "./text.js";
 
 export interface DirectiveSupport {
   /** The key as people usually write it. */
@@ -111,3 +112,27 @@ export const KNOWN_KEYS: readonly string[] = [
   "Sitemap",
   ...Object.values(DIRECTIVE_SUPPORT).map((d) => d.name),
 ];
+
+/** The spelling of each key the parser reads, for fixes. */
+export const CANONICAL_KEY: Readonly<Record<string, string>> = {
+  "user-agent": "User-agent",
+  allow: "Allow",
+  disallow: "Disallow",
+  sitemap: "Sitemap",
+};
+
+/** The known key `lower` (a lowercased key) most likely misspells, if any is close. */
+export function closestKey(lower: string): string | undefined {
+  if (lower.length > 20) return undefined;
+  let best: string | undefined;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const k of KNOWN_KEYS) {
+    const limit = k.length >= 7 ? 2 : 1;
+    const d = editDistance(lower, k.toLowerCase(), limit);
+    if (d <= limit && d < bestD) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return best;
+}

@@ -8,16 +8,16 @@
  * Never throws on any body; only bad options are programmer errors.
  */
 import { RobotsError } from "../errors.js";
-import { isAsciiSpace, latin1, normalizePattern, toBytes } from "../parse/bytes.js";
+import { isAsciiSpace, latin1, toBytes } from "../parse/bytes.js";
+import { crawlerView, cutLineFate } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
-import { isUnusedKey, type LineEvent, UNUSED_KEYS } from "../parse/scan-lines.js";
-import type { LineKind, LineRecord } from "../parse/types.js";
+import { type LineEvent, UNUSED_KEYS } from "../parse/scan-lines.js";
 import { bomPrefixLength } from "../protocol/byte-order-mark.js";
 import { MAX_LINE_BYTES } from "../protocol/line-length.js";
 import { isGlobalAgent, isProductTokenChar } from "../protocol/product-token.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { ruleKey } from "../protocol/rule-text.js";
-import { crawlerView, describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import {
   AGENT_CAVEAT,
   allowCaveat,
@@ -26,6 +26,9 @@ import {
   describeRelativePattern,
   describeSpacedPattern,
   isQuotable,
+  nulCaveat,
+  restoredCaveat,
+  STAR_CAVEAT,
   sitemapFix,
 } from "./advice.js";
 import {
@@ -40,14 +43,16 @@ import {
   startsWithBytes,
 } from "./byte-probes.js";
 import type { Diagnostic, Severity } from "./diagnostics.js";
-import { ACCESS_KEYS, DIRECTIVE_SUPPORT, KNOWN_KEYS } from "./directive-support.js";
+import { ACCESS_KEYS, CANONICAL_KEY, closestKey, DIRECTIVE_SUPPORT } from "./directive-support.js";
 import { checkGroups } from "./group-checks.js";
+import { GroupFixNotes } from "./group-fix-notes.js";
+import { LimitFinding, type ReadLimit } from "./limit-finding.js";
+import { type LineInfo, lineInfo } from "./line-info.js";
 import {
   asciiLowerBytes,
   asSentence,
   type ByteScan,
   columnOf,
-  editDistance,
   escapeText,
   fullSnippet,
   quote,
@@ -65,15 +70,7 @@ export interface LintOptions {
   readonly lines?: boolean;
 }
 
-/**
- * How the parser read one line: the reference's line record (conformance
- * `lines` format). `value` is present for user-agent, allow, disallow and
- * sitemap lines only: allow/disallow normalised (docs/protocol.md#rule-values), the others
- * raw, one character per byte (bytes ≥ 0x80 as U+0080–U+00FF).
- */
-export interface LineInfo extends LineRecord {
-  readonly value?: string;
-}
+export type { LineInfo } from "./line-info.js";
 
 export interface LintResult {
   /** One record per line (docs/protocol.md#lines); a final empty line after the last line ending is not listed. */
@@ -86,43 +83,13 @@ export interface LintResult {
   readonly robots: RobotsTxt;
 }
 
-const CANONICAL_KEY: Readonly<Record<string, string>> = {
-  "user-agent": "User-agent",
-  allow: "Allow",
-  disallow: "Disallow",
-  sitemap: "Sitemap",
-};
-
-function closestKey(lower: string): string | undefined {
-  if (lower.length > 20) return undefined;
-  let best: string | undefined;
-  let bestD = Number.POSITIVE_INFINITY;
-  for (const k of KNOWN_KEYS) {
-    const limit = k.length >= 7 ? 2 : 1;
-    const d = editDistance(lower, k.toLowerCase(), limit);
-    if (d <= limit && d < bestD) {
-      best = k;
-      bestD = d;
-    }
-  }
-  return best;
-}
-
-/**
- * How much of the body crawlers read (docs/protocol.md#access-method): the limit, and where the
- * bytes crawlerView keeps end, or -1 when the body is within the limit.
- */
-interface ReadLimit {
-  readonly limit: number;
-  readonly kept: number;
-}
-
 /** One linting run: the state the line visitor needs between lines. */
 class Linter {
   readonly lines: LineInfo[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly #wantLines: boolean;
-  readonly #read: ReadLimit;
+  /** file-over-limit (src/lint/limit-finding.ts). */
+  readonly #limit: LimitFinding;
   /** The body is not a robots.txt at all (HTML, UTF-16, binary). */
   readonly #problem: BodyProblem | undefined;
   /** …then per-line findings would only be noise. */
@@ -131,30 +98,16 @@ class Linter {
   #inGroup = false;
   /** The last user-agent, allow or disallow line was a user-agent line. */
   #agentsOpen = false;
-  /**
-   * Findings whose fix makes this line a rule, between the user-agent lines
-   * of one group: a user-agent line after them means the fix splits the
-   * group, which their fix must then say (see #splitsGroup).
-   */
-  #mayAddRule: number[] = [];
+  /** Fixes that change a group's structure, and the caveat they then carry (src/lint/group-fix-notes.ts). */
+  readonly #groupFixes = new GroupFixNotes();
   /** Rules since the last user-agent line. */
   #groupRules = 0;
-  /**
-   * Findings whose fix removes the only rule of a group so far: a
-   * user-agent line right after means the fix merges the group into the
-   * next one, which their fix must then say (see #splitsGroup).
-   */
-  #mayRemoveOnlyRule: number[] = [];
   #lastStart = -1;
   #lastLine = 0;
   /** Lines with invalid UTF-8 outside rule values: reported once, as a count. */
   #otherInvalid = 0;
   #firstOtherInvalid = 0;
   #firstOtherInvalidCol = 1;
-  /** file-over-limit: the first line crawlers do not read, and where the limit cuts it. */
-  #firstIgnored = 0;
-  #cutColumn: number | undefined;
-  #ignoredDirectives = 0;
   /** rule-outside-group: rules before the first User-agent line. */
   #orphans = 0;
   #firstOrphan = { line: 0, name: "" };
@@ -170,8 +123,8 @@ class Linter {
   #firstOtherLine = 0;
 
   constructor(wantLines: boolean, read: ReadLimit, problem: BodyProblem | undefined) {
+    this.#limit = new LimitFinding(read);
     this.#wantLines = wantLines;
-    this.#read = read;
     this.#problem = problem;
     this.#quiet = problem !== undefined;
   }
@@ -199,7 +152,7 @@ class Linter {
     this.#lastStart = ev.start;
     this.#lastLine = ev.line;
     if (this.#wantLines) this.lines.push(lineInfo(ev, b));
-    this.#trackLimit(ev, b);
+    this.#limit.onLine(ev, b);
     if (this.#quiet) return;
     if (ev.kind === "other" || ev.kind === "invalid") {
       if (this.#otherLines++ === 0) this.#firstOtherLine = ev.line;
@@ -208,7 +161,7 @@ class Linter {
     if (hidden && (ev.kind === "other" || ev.kind === "invalid")) return;
     switch (ev.kind) {
       case "user-agent":
-        this.#splitsGroup();
+        this.#groupFixes.userAgentLine(this.diagnostics, this.#lastLine);
         this.#inGroup = true;
         this.#agentsOpen = true;
         this.#groupRules = 0;
@@ -218,8 +171,7 @@ class Linter {
       case "allow":
       case "disallow":
         this.#agentsOpen = false;
-        this.#mayAddRule.length = 0;
-        if (++this.#groupRules > 1) this.#mayRemoveOnlyRule.length = 0;
+        this.#groupFixes.ruleLine(++this.#groupRules);
         this.#checkKey(ev, b);
         this.#checkRule(ev, b);
         break;
@@ -239,50 +191,14 @@ class Linter {
 
   /** The finding just reported has a fix that makes this line an allow or disallow rule. */
   #addsRule(): void {
-    if (this.#agentsOpen) this.#mayAddRule.push(this.diagnostics.length - 1);
-  }
-
-  /**
-   * A user-agent line after a line whose fix adds a rule between the
-   * user-agent lines of a group (docs/protocol.md#groups): following that
-   * fix ends the group at the new rule, so the crawlers named above it lose
-   * the rules below this line. Their fixes say so.
-   */
-  #splitsGroup(): void {
-    for (const i of this.#mayAddRule) {
-      const d = this.diagnostics[i]!;
-      this.diagnostics[i] = {
-        ...d,
-        fix: `${d.fix}; note that a rule on line ${d.line} splits its group: the crawlers named above it then no longer follow the rules below line ${this.#lastLine}, which may allow them more`,
-      };
-    }
-    this.#mayAddRule.length = 0;
-    // Removing the group's only rule: its user-agent lines join this one's group.
-    for (const i of this.#mayRemoveOnlyRule) {
-      const d = this.diagnostics[i]!;
-      this.diagnostics[i] = {
-        ...d,
-        fix: `${d.fix}; note that without line ${d.line} its group has no rules, so its User-agent lines join the group at line ${this.#lastLine} and their crawlers follow its rules, which may allow them more`,
-      };
-    }
-    this.#mayRemoveOnlyRule.length = 0;
+    if (this.#agentsOpen) this.#groupFixes.addsRule(this.diagnostics.length - 1);
   }
 
   /** The finding just reported has a fix that may remove this rule line. */
   #removesRule(): void {
-    if (this.#inGroup && this.#groupRules === 1)
-      this.#mayRemoveOnlyRule.push(this.diagnostics.length - 1);
-  }
-
-  /** file-over-limit bookkeeping (docs/protocol.md#access-method: lines past the cut are not read). */
-  #trackLimit(ev: LineEvent, b: Uint8Array): void {
-    const { limit, kept } = this.#read;
-    if (kept < 0 || ev.start < kept) return;
-    if (this.#firstIgnored === 0) {
-      this.#firstIgnored = ev.line;
-      if (ev.start < limit) this.#cutColumn = columnOf(b, ev.start, limit);
+    if (this.#inGroup && this.#groupRules === 1) {
+      this.#groupFixes.removesOnlyRule(this.diagnostics.length - 1);
     }
-    if (ev.kind !== "blank") this.#ignoredDirectives++;
   }
 
   /**
@@ -724,18 +640,8 @@ class Linter {
     // A final empty line after the last line ending is not a line (conformance README).
     if (this.#wantLines && this.#lastLine > 1 && this.#lastStart === body.length) this.lines.pop();
     if (this.#problem !== undefined) this.report({ ...this.#problem, severity: "error", line: 1 });
-    const { limit, kept } = this.#read;
-    if (this.#firstIgnored !== 0 && hasContentFrom(body, kept)) {
-      const cut = this.#cutColumn;
-      const d: Diagnostic = {
-        id: "file-over-limit",
-        severity: this.#ignoredDirectives > 0 ? "error" : "info",
-        line: this.#firstIgnored,
-        message: `the file is ${describeLimit(body.length)}; crawlers read only the first ${describeLimit(limit)}${cut === undefined ? "" : `, and drop line ${this.#firstIgnored} because the limit cuts it`}, so everything from line ${this.#firstIgnored} on is ignored${this.#ignoredDirectives > 0 ? "" : " (only blank lines and comments)"}`,
-        fix: "make the file smaller: remove comments and redundant rules, and merge paths with wildcards",
-      };
-      this.report(cut === undefined ? d : { ...d, column: cut });
-    }
+    const over = this.#limit.finding(body);
+    if (over !== undefined) this.report(over);
     if (this.#quiet) return;
     if (this.#robotsLines === 0 && this.#otherLines > 0) this.#reportNoRules(body, bomEnd);
     if (this.#orphans > 0) {
@@ -783,76 +689,6 @@ class Linter {
   }
 }
 
-/**
- * What a fix that brings back a line crawlers do not read today adds: a
- * User-agent line moves crawlers between groups, an Allow line allows more.
- */
-function restoredCaveat(key: string | undefined): string {
-  if (key === "User-agent") return AGENT_CAVEAT;
-  return key === "Allow" ? allowCaveat("allow") : "";
-}
-
-/**
- * Removing a NUL byte makes the rest of the line count: a Disallow rule
- * then matches only the longer path, so it blocks less; a User-agent line
- * may name another crawler.
- */
-function nulCaveat(kind: LineEvent["kind"]): string {
-  if (kind === "disallow") {
-    return "; note that the rest of the line then counts, so this Disallow rule then blocks fewer paths than it does today: check that the whole line is what you mean";
-  }
-  if (kind === "user-agent") {
-    return "; note that the rest of the line then counts, so this line may then name another crawler, which moves the group";
-  }
-  return "";
-}
-
-/**
- * A fix that makes a User-agent line name every crawler (`*`): the group's
- * rules then apply to all crawlers not named elsewhere, merged with any
- * other `*` group (docs/protocol.md#choosing-rules), Allow lines included.
- */
-const STAR_CAVEAT =
-  " (its rules, Allow lines included, then apply to every crawler not named elsewhere, together with those of any other * group, which may allow them more)";
-
-/** Is there anything but whitespace from byte `from` on? */
-function hasContentFrom(body: Uint8Array, from: number): boolean {
-  for (let i = from; i < body.length; i++) if (!isAsciiSpace(body[i]!)) return true;
-  return false;
-}
-
-function lineInfo(ev: LineEvent, b: Uint8Array): LineInfo {
-  let kind: LineKind;
-  let value: string | undefined;
-  switch (ev.kind) {
-    case "user-agent":
-    case "sitemap":
-      kind = ev.kind;
-      value = latin1(b, ev.valueStart, ev.valueEnd);
-      break;
-    case "allow":
-    case "disallow":
-      kind = ev.kind;
-      value = normalizePattern(b, ev.valueStart, ev.valueEnd);
-      break;
-    case "other":
-      // The same test the parser applies to its line records.
-      kind = isUnusedKey(b, ev.keyStart, ev.keyEnd) ? "unused" : "unknown";
-      break;
-    default:
-      kind = "unknown";
-  }
-  const base = {
-    line: ev.line,
-    kind,
-    typo: ev.typo,
-    missingColon: ev.missingColon,
-    tooLong: ev.tooLong,
-    comment: ev.comment >= 0,
-  };
-  return value === undefined ? base : { ...base, value };
-}
-
 function severityOrder(a: Diagnostic, b: Diagnostic): number {
   return a.line - b.line || (a.column ?? 0) - (b.column ?? 0);
 }
@@ -874,8 +710,13 @@ export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = 
   const bytes = toBytes(body);
   const bomEnd = bomPrefixLength(bytes);
   const problem = bodyProblem(bytes, bomEnd);
-  const view = crawlerView(bytes, limit);
-  const read: ReadLimit = { limit, kept: view.truncated ? view.bytes.length : -1 };
+  const view = crawlerView(bytes, limit, profile);
+  const read: ReadLimit = {
+    limit,
+    kept: view.truncated ? view.bytes.length : -1,
+    appliedCut: view.cut?.applied === true ? view.cut.start : -1,
+    fate: cutLineFate(bytes, view),
+  };
   let linter = new Linter(options.lines !== false, read, problem);
   let robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
   if (

@@ -635,11 +635,16 @@ export class LineScanner {
   #pos: number;
   #done = false;
 
-  constructor(body: Uint8Array, profile: Profile) {
+  /**
+   * `from`: the offset of the first line to read, a line start (the line
+   * the size limit cuts, src/parse/crawler-view.ts); a byte-order mark is
+   * skipped only at offset 0.
+   */
+  constructor(body: Uint8Array, profile: Profile, from = 0) {
     this.#body = body;
     this.#profile = profile;
     const n = body.length;
-    this.#pos = bomPrefixLength(body);
+    this.#pos = from > 0 ? from : bomPrefixLength(body);
     if (n >= WORDS_MIN_BYTES) {
       const at = body.byteOffset;
       this.#off = ((at + 3) & ~3) - at;

@@ -27,10 +27,10 @@ import {
 import { probePaths } from "../diff/probe-paths.js";
 import { compileMatcher } from "../match/compile.js";
 import { selectGroups } from "../match/select-groups.js";
+import { crawlerView } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { asciiLower, isProductTokenChar } from "../protocol/product-token.js";
 import type { Profile } from "../protocol/profile.js";
-import { crawlerView } from "../protocol/size-limit.js";
 
 export interface BlockLine {
   /** The value written after `User-agent:`. */
@@ -254,11 +254,13 @@ export function checkBlock(
   // Lines before the snippet: the original's, plus the separator's.
   const firstLine = countLines(combined.subarray(0, original.length + sep.length)) + 1;
   const view =
-    options.wholeFile === true ? { bytes: combined, truncated: false } : crawlerView(combined);
+    options.wholeFile === true
+      ? { bytes: combined, truncated: false }
+      : crawlerView(combined, undefined, profile);
   const withinSizeLimit = !view.truncated;
   // The file as crawlers read it before, and after: the same view of both.
   const before = parseRobotsTxt(
-    options.wholeFile === true ? original : crawlerView(original).bytes,
+    options.wholeFile === true ? original : crawlerView(original, undefined, profile).bytes,
     { profile },
   );
   const after = parseRobotsTxt(view.bytes, { profile });

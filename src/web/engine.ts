@@ -15,10 +15,10 @@ import {
 import { probePaths } from "../diff/probe-paths.js";
 import { compileMatcher } from "../match/compile.js";
 import { encodeUtf8 } from "../parse/bytes.js";
+import { crawlerView } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { readAgentName } from "../protocol/product-token.js";
 import type { Profile } from "../protocol/profile.js";
-import { crawlerView } from "../protocol/size-limit.js";
 
 /** Columns of the grid: more crawlers than this are not shown (the page says so). */
 export const MAX_AGENTS = 50;
@@ -34,7 +34,7 @@ export const MAX_PROBES = 5000;
  * as long again on a rule-heavy file.
  */
 export function crawlerRobots(text: string, profile: Profile): RobotsTxt {
-  return parseRobotsTxt(crawlerView(encodeUtf8(text)).bytes, { profile });
+  return parseRobotsTxt(crawlerView(encodeUtf8(text), undefined, profile).bytes, { profile });
 }
 
 /** A comma-separated crawler list: trimmed, empty entries and repeats dropped. */

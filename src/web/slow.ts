@@ -174,5 +174,11 @@ function fileNote(doc: RobotsDocument): string {
   const lines = groupDigits(doc.lineCount);
   return doc.full === null
     ? `${bytes} bytes, ${lines} lines, ${doc.robots.groups.length} groups.`
-    : `${bytes} bytes: crawlers read only the first ${groupDigits(doc.sizeLimit)} (500 KiB), which end in line ${doc.lastLineRead} of ${lines}. The grid shows what they see.`;
+    : `${bytes} bytes: crawlers read only the first ${groupDigits(doc.sizeLimit)} (500 KiB), which end in line ${doc.lastLineRead} of ${lines}.${cutNote(doc)} The grid shows what they see.`;
+}
+
+/** " Line N, which the limit cuts, applies as read: …" (or "is dropped"), or "" when no line is cut. */
+function cutNote(doc: RobotsDocument): string {
+  const c = doc.cutLine;
+  return c === null ? "" : ` Line ${groupDigits(c.line)}, which the limit cuts, ${c.fate}.`;
 }

@@ -50,7 +50,8 @@ stderr. A robots.txt that could not be fetched disallows every URL for now:
 said on stderr and in each record.
 
 The robots.txt is read as crawlers read it: the first 500 KiB, a line the
-limit cuts dropped (docs/protocol.md#access-method). Notes say when the size limit, a byte-order
+limit cuts applied as read if it is a Disallow rule, else dropped
+(docs/protocol.md#size-limit). Notes say when the size limit, a byte-order
 mark, an HTML page or a URL that is not percent-encoded changes or may
 change the verdict.
 

@@ -40,7 +40,8 @@ Explains, for each URL, how a crawler reads the robots.txt:
     size limit, an unencoded URL or letter case changed the outcome.
 
 Like crawlers, explain reads only the first 500 KiB of the file (a line the
-limit cuts is dropped); --whole-file reads it as Google's reference does.
+limit cuts applies as read if it is a Disallow rule, else it is dropped);
+--whole-file reads it as Google's reference does.
 
 Arguments:
   <robots.txt>      a file, "-" for standard input, or an http(s) URL to fetch
