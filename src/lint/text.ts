@@ -92,8 +92,7 @@ export function columnOf(body: Uint8Array, lineStart: number, offset: number): n
  * writes it as `\t`); everything else is left as it is.
  */
 export function escapeText(text: string): string {
-  if (!TO_ESCAPE.test(text)) return text;
-  return text.replace(TO_ESCAPE_ALL, (c) => {
+  return text.replace(TO_ESCAPE, (c) => {
     if (c === "\\") return "\\\\";
     const cp = c.charCodeAt(0);
     return cp < 0x80
@@ -102,9 +101,9 @@ export function escapeText(text: string): string {
   });
 }
 
+/** A backslash, control characters but tab (C0, DEL, C1), and bidirectional and line-separator marks. */
 const TO_ESCAPE =
-  /[\\\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
-const TO_ESCAPE_ALL = new RegExp(TO_ESCAPE.source, "g");
+  /[\\\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 /**
  * How a finding quotes text: `"…"`, the one quoting helper of the linter.
