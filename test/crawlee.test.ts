@@ -176,7 +176,7 @@ describe("crawlee: robots.txt from the client, by status (docs/protocol.md#statu
   async function crawlSite(
     robots: Parameters<typeof startSite>[0],
     clientOptions: ConstructorParameters<typeof RobotsClient>[1] = {},
-  ): Promise<{ site: Site; handled: string[]; skipped: Skipped[] }> {
+  ): Promise<{ site: Site; handled: string[]; skipped: Skipped[]; fetches: number }> {
     const site = await startSite(robots, (_req, res) => html(res, page(["/a", "/b"])));
     const client = new RobotsClient(AGENT, clientOptions);
     try {
@@ -184,7 +184,7 @@ describe("crawlee: robots.txt from the client, by status (docs/protocol.md#statu
         client,
         start.map((p) => `${site.origin}${p}`),
       );
-      return { site, ...r };
+      return { site, ...r, fetches: client.stats.fetches };
     } finally {
       await client.close();
       await site.close();
@@ -211,11 +211,14 @@ describe("crawlee: robots.txt from the client, by status (docs/protocol.md#statu
 
   it("a timeout: unreachable, everything is disallowed, robots.txt asked for once", async () => {
     // The robots.txt request is never answered; the client gives up after totalTimeoutMs.
-    const { site, handled, skipped } = await crawlSite(() => {}, { totalTimeoutMs: 300 });
+    const { site, handled, skipped, fetches } = await crawlSite(() => {}, { totalTimeoutMs: 300 });
     assert.deepEqual(handled, []);
     assert.deepEqual(site.pages(), []);
     assert.equal(skipped.length, 3);
-    assert.equal(site.count("/robots.txt"), 1);
+    // One fetch for the three URLs; on a loaded machine the 300 ms may run
+    // out before the server has read the request, so it counts 0 or 1.
+    assert.equal(fetches, 1);
+    assert.ok(site.count("/robots.txt") <= 1);
   });
 
   it("a redirect: the rules at its target apply, each hop fetched once", async () => {
