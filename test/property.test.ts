@@ -389,9 +389,23 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
     // from it once a check has needed them (src/match/rule-index.ts,
     // bigGlobs). Two keys, so each node gets most of 20–70 rules; segments
     // from a small alphabet that overlap, so n-grams are shared and often
-    // present. One matcher answers all the URLs of a run: later checks read
-    // the n-grams earlier ones wrote.
-    const piece = fc.constantFrom("a", "b", "ab", "ba", "abc", "cab", "x", "=", "?", "q=1", "/");
+    // present; `/index.html` makes an allow rule's twin `/d/$` a glob of
+    // the same node whose text ends at that `/`. One matcher answers all the
+    // URLs of a run: later checks read the n-grams earlier ones wrote.
+    const piece = fc.constantFrom(
+      "a",
+      "b",
+      "ab",
+      "ba",
+      "abc",
+      "cab",
+      "x",
+      "=",
+      "?",
+      "q=1",
+      "/",
+      "/index.html",
+    );
     const key = fc.constantFrom("/", "/p");
     const globPattern = fc
       .tuple(

@@ -7,23 +7,15 @@
  * (layout.ts), ranking (rank.ts), the prefilters (prefilters.ts), building
  * nodes (build-node.ts) and the walk (walk.ts).
  */
-import type { RuleTable } from "../parse/rule-table.js";
+import { R_STAR, ROW, type RuleTable } from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
 import type { MatchCache } from "./match-cache.js";
 import { compilePattern, matchRest } from "./pattern.js";
 import { buildNode, type LazyTrie, reserveNodeScratch } from "./trie/build-node.js";
-import { entryPattern } from "./trie/entry-text.js";
-import {
-  BIG_RECORD,
-  E_LINE,
-  E_RULE,
-  ENTRY_RECORD,
-  N_COUNTS,
-  N_KIDS,
-  N_PLAIN,
-} from "./trie/layout.js";
+import { entryPattern, globStop } from "./trie/entry-text.js";
+import { E_LINE, E_RULE, ENTRY_RECORD, N_COUNTS, N_KIDS, N_PLAIN } from "./trie/layout.js";
 import { packedList } from "./trie/packed-list.js";
-import { pickGrams } from "./trie/prefilters.js";
+import { writeGrams } from "./trie/prefilters.js";
 import { type RuleRange, rankEntries, VARIES } from "./trie/rank.js";
 import { decided, decideIn } from "./trie/walk.js";
 
@@ -197,13 +189,16 @@ export class RuleIndex {
   /**
    * Write the n-grams of entry `id`'s glob at `g`, in its record in a
    * node with many globs (BIG_RECORD), the first time a check needs them:
-   * up to four, -1 for none.
+   * up to four, -1 for none. Read from the pattern text: the glob is
+   * compiled only if a check then tests it.
    */
   fillGrams(g: number, id: number): void {
-    const glob = this.globs![id] ?? this.glob(id);
-    const grams = pickGrams(glob.more === null ? [glob.seg] : [glob.seg, ...glob.more]);
-    const words = this.words;
-    for (let k = 0; k < BIG_RECORD - 1; k++) words[g + k] = grams[k] ?? -1;
+    const no2 = this.words[ENTRY_RECORD * id + E_RULE]!;
+    const rows = this.#table.rows;
+    // A glob entry's text after its first `*`: the twin `/dir/$` of a glob
+    // rule is a glob only when that `*` comes before the `/` (rank.ts).
+    const from = rows[(no2 >> 1) * ROW + R_STAR]! + 1;
+    writeGrams(this.patternText, from, globStop(this.patternText, rows, no2), this.words, g);
   }
 
   /** The source line of entry `id`. */
