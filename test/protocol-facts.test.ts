@@ -267,6 +267,19 @@ describe("protocol.md#access-method: size: the limit and the cut line", () => {
       assert.equal(v.cut?.applied, false, line);
       assert.equal(cutLineFate(b, v), "is dropped");
     }
+    // A `$` the cut leaves at the end would anchor the pattern: not applied.
+    {
+      const b = enc.encode(`${head}Disallow: /a$b\n`);
+      const v = crawlerView(b, head.length + "Disallow: /a$".length);
+      assert.equal(text(v), `${head}Disallow: /a`);
+      assert.equal(v.cut?.applied, true);
+      assert.equal(
+        cutLineFate(b, v),
+        'applies as "Disallow: /a", without the "$" the limit left at its end',
+      );
+      const m = compileMatcher(parseRobotsTxt(v.bytes), "foobot");
+      for (const p of ["/a", "/a$b", "/ab"]) assert.equal(m.isAllowed(p), false, p);
+    }
     // A value empty after the cut applies nothing either way.
     for (const cut of ["Disallow:", "Disallow: ", "Disallow:\t #"]) {
       const b = enc.encode(`${head}${cut}/x\n`);

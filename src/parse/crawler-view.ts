@@ -91,26 +91,36 @@ export function cutView(body: Uint8Array, limit: number, profile: Profile): Craw
  * Where the applied part of the cut line `body[start, limit)` ends, read by
  * the parser's own line reader under `profile`: `limit` when it is a
  * Disallow rule whose value is not empty, else `start` (it is dropped).
+ * A `$` the cut leaves at the end of the value would anchor the pattern
+ * (`/a$b` cut to `/a$` matches `/a` alone), so the view ends before it:
+ * `/a` disallows all that `/a$` and `/a$b` do.
  */
 function appliedEnd(body: Uint8Array, start: number, limit: number, profile: Profile): number {
   const scanner = new LineScanner(body.subarray(0, limit), profile, start);
   scanner.next();
   const ev = scanner.event;
   if (ev.kind !== "disallow") return start;
-  return ev.valueEnd > ev.valueStart ? limit : start;
+  let end = ev.valueEnd;
+  while (end > ev.valueStart && body[end - 1] === 0x24) end--;
+  if (end === ev.valueStart) return start;
+  return end === ev.valueEnd ? limit : end;
 }
 
 /**
  * What became of the cut line, for messages: `applies as read: "Disallow:
- * /priv"` or `is dropped`. The text is the applied bytes (UTF-8, else one
- * character per byte), JSON-quoted so no control byte reaches a terminal,
- * and shortened past 80 characters.
+ * /priv"`, `applies as "Disallow: /a", without the "$" …` or `is dropped`.
+ * The text is the applied bytes (UTF-8, else one character per byte),
+ * JSON-quoted so no control byte reaches a terminal, and shortened past 80
+ * characters.
  */
 export function cutLineFate(body: Uint8Array, view: CrawlerView): string {
   const cut = view.cut;
   if (cut === null || !cut.applied) return "is dropped";
   let text = decodeText(body, cut.start, view.bytes.length);
   if (text.length > 80) text = `${text.slice(0, 79)}…`;
+  if (view.bytes.length < cut.readEnd) {
+    return `applies as ${JSON.stringify(text)}, without the "$" the limit left at its end`;
+  }
   return `applies as read: ${JSON.stringify(text)}`;
 }
 
