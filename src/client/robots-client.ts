@@ -404,7 +404,7 @@ export class RobotsClient {
     if (refusal !== null) return { refused: refusal };
     let resolved: Resolved;
     try {
-      resolved = await this.#resolvePublic(origin, options.signal);
+      resolved = await this.#resolve(origin, options.signal, true);
     } catch (err) {
       if (err instanceof AddressRefused) return { refused: err.message };
       throw err;
@@ -517,13 +517,19 @@ export class RobotsClient {
   }
 
   /**
-   * #resolve for a redirect target (checkRedirectTarget): a fetch it starts
-   * connects to public addresses only, and rejects with AddressRefused when
-   * the origin's own address is refused. It joins any load in flight (a
-   * load already running sends what it sends anyway); plain checks never
-   * join its loads, which may end in that refusal.
+   * The origin's entry: from the in-process cache while usable, else one
+   * load for all concurrent callers. For a redirect target
+   * (checkRedirectTarget) a fetch it starts connects to public addresses
+   * only, and rejects with AddressRefused when the origin's own address is
+   * refused; it joins a plain load in flight (which sends what it sends
+   * anyway), while plain checks never join its loads, which may end in that
+   * refusal.
    */
-  async #resolvePublic(origin: RobotsOrigin, signal: AbortSignal | undefined): Promise<Resolved> {
+  async #resolve(
+    origin: RobotsOrigin,
+    signal: AbortSignal | undefined,
+    redirectTarget = false,
+  ): Promise<Resolved> {
     if (this.#closed) throw closedError();
     signal?.throwIfAborted();
     const key = origin.origin;
@@ -532,29 +538,12 @@ export class RobotsClient {
       this.stats.cacheHits++;
       return { compiled: hit, fetched: false, lastFetch: null };
     }
-    let flight = this.#inflight.get(key) ?? this.#publicInflight.get(key);
+    const flights = redirectTarget ? this.#publicInflight : this.#inflight;
+    let flight =
+      this.#inflight.get(key) ?? (redirectTarget ? this.#publicInflight.get(key) : undefined);
     if (flight === undefined) {
-      flight = this.#load(origin, hit, true).finally(() => this.#publicInflight.delete(key));
-      this.#publicInflight.set(key, flight);
-    } else {
-      this.stats.coalesced++;
-    }
-    return signal === undefined ? flight : this.#waiters.wait(flight, signal);
-  }
-
-  async #resolve(origin: RobotsOrigin, signal: AbortSignal | undefined): Promise<Resolved> {
-    if (this.#closed) throw closedError();
-    signal?.throwIfAborted();
-    const key = origin.origin;
-    const hit = this.#compiled.get(key);
-    if (hit !== undefined && isUsable(hit.entry, this.#now())) {
-      this.stats.cacheHits++;
-      return { compiled: hit, fetched: false, lastFetch: null };
-    }
-    let flight = this.#inflight.get(key);
-    if (flight === undefined) {
-      flight = this.#load(origin, hit).finally(() => this.#inflight.delete(key));
-      this.#inflight.set(key, flight);
+      flight = this.#load(origin, hit, redirectTarget).finally(() => flights.delete(key));
+      flights.set(key, flight);
     } else {
       this.stats.coalesced++;
     }
