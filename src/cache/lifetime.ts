@@ -6,6 +6,7 @@
  * honouring `Retry-After` within bounds.
  */
 
+import { MONTHS, utcMillis } from "../protocol/calendar.js";
 import type { CacheHeaders } from "../protocol/fetch-outcome.js";
 
 const HOUR = 3_600_000;
@@ -113,7 +114,6 @@ export function retryAfterMs(headers: CacheHeaders, now: number): number | undef
   return at - (date ?? now);
 }
 
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 // RFC 9110 §5.6.7: IMF-fixdate, the obsolete RFC 850 form and asctime, read
 // case-insensitively, with a one-digit day and UTC for GMT tolerated. Fixed
 // patterns (each part a class followed by another), on at most 64 characters.
@@ -150,11 +150,8 @@ function utc(
   minute: number,
   second: number,
 ): number | undefined {
-  const month = MONTHS.indexOf(monthName.toLowerCase());
-  if (month < 0 || day < 1 || hour > 23 || minute > 59 || second > 60) return undefined;
-  const ms = Date.UTC(year, month, day, hour, minute, Math.min(second, 59));
-  // 31 Feb and the like roll over into another month: not a date.
-  return new Date(ms).getUTCDate() === day ? ms : undefined;
+  const month = MONTHS[monthName.toLowerCase()];
+  return month === undefined ? undefined : utcMillis(year, month, day, hour, minute, second);
 }
 
 /**

@@ -9,21 +9,7 @@
  * 25-Jun-10 15:00:00 GMT` (RFC 850) and `2010-06-25[T15:00[:00[.000]]][Z|±hh[:mm]]`
  * (ISO 8601). No zone means UTC. Anything else is undefined.
  */
-
-const MONTHS: Readonly<Record<string, number>> = {
-  jan: 0,
-  feb: 1,
-  mar: 2,
-  apr: 3,
-  may: 4,
-  jun: 5,
-  jul: 6,
-  aug: 7,
-  sep: 8,
-  oct: 9,
-  nov: 10,
-  dec: 11,
-};
+import { MONTHS, utcMillis } from "../protocol/calendar.js";
 
 /** RFC 822 §5.1 zones, in minutes east of UTC (military letters other than Z are ambiguous and refused). */
 const ZONES: Readonly<Record<string, number>> = {
@@ -70,16 +56,9 @@ function build(
   second: number,
   offset: number | undefined,
 ): number | undefined {
-  if (offset === undefined || month < 0 || month > 11 || day < 1 || hour > 23 || minute > 59) {
-    return undefined;
-  }
-  // A leap second reads as the last second of its minute.
-  const s = Math.min(second, 59);
-  if (second > 60) return undefined;
-  const ms = Date.UTC(year, month, day, hour, minute, s);
-  // 31 Feb and the like: Date.UTC rolls over, so the day no longer matches.
-  if (new Date(ms).getUTCDate() !== day) return undefined;
-  return ms - offset * 60_000;
+  return offset === undefined
+    ? undefined
+    : utcMillis(year, month, day, hour, minute, second, offset);
 }
 
 /** Milliseconds since the epoch, or undefined when `text` is not a date in an accepted form. */
