@@ -6,7 +6,7 @@
  * honouring `Retry-After` within bounds.
  */
 
-import { MONTHS, utcMillis } from "../protocol/calendar.js";
+import { fullYear, MONTHS, utcMillis } from "../protocol/calendar.js";
 import type { CacheHeaders } from "../protocol/fetch-outcome.js";
 
 const HOUR = 3_600_000;
@@ -133,9 +133,7 @@ export function httpDate(text: string): number | undefined {
   if (m !== null) return utc(+m[3]!, m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
   m = RFC850_DATE.exec(s);
   if (m !== null) {
-    // Two-digit years: 70–99 are 19xx, the rest 20xx.
-    const yy = +m[3]!;
-    return utc(yy + (yy >= 70 ? 1900 : 2000), m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
+    return utc(fullYear(+m[3]!), m[2]!, +m[1]!, +m[4]!, +m[5]!, +m[6]!);
   }
   m = ASCTIME_DATE.exec(s);
   if (m !== null) return utc(+m[6]!, m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!);

@@ -9,7 +9,7 @@
  * 25-Jun-10 15:00:00 GMT` (RFC 850) and `2010-06-25[T15:00[:00[.000]]][Z|±hh[:mm]]`
  * (ISO 8601). No zone means UTC. Anything else is undefined.
  */
-import { MONTHS, utcMillis } from "../protocol/calendar.js";
+import { fullYear, MONTHS, utcMillis } from "../protocol/calendar.js";
 
 /** RFC 822 §5.1 zones, in minutes east of UTC (military letters other than Z are ambiguous and refused). */
 const ZONES: Readonly<Record<string, number>> = {
@@ -47,50 +47,38 @@ function zoneOffset(zone: string | undefined): number | undefined {
   return ZONES[zone.toLowerCase()];
 }
 
-function build(
-  year: number,
-  month: number,
-  day: number,
-  hour: number,
-  minute: number,
-  second: number,
-  offset: number | undefined,
-): number | undefined {
-  return offset === undefined
-    ? undefined
-    : utcMillis(year, month, day, hour, minute, second, offset);
-}
-
 /** Milliseconds since the epoch, or undefined when `text` is not a date in an accepted form. */
 export function parseHttpDate(text: string): number | undefined {
   const s = text.trim();
   if (s.length > 80) return undefined;
   const iso = ISO8601.exec(s);
   if (iso) {
-    return build(
+    const offset = zoneOffset(iso[7]);
+    if (offset === undefined) return undefined;
+    return utcMillis(
       Number(iso[1]),
       Number(iso[2]) - 1,
       Number(iso[3]),
       Number(iso[4] ?? 0),
       Number(iso[5] ?? 0),
       Number(iso[6] ?? 0),
-      zoneOffset(iso[7]),
+      offset,
     );
   }
   const r = RFC822.exec(s);
   if (r) {
     const month = MONTHS[r[2]!.toLowerCase()];
-    let year = Number(r[3]);
-    // RFC 850 / 822 two-digit years: 70–99 are 19xx, the rest 20xx (RFC 6265 §5.1.1 rule).
-    if (r[3]!.length === 2) year += year >= 70 ? 1900 : 2000;
-    return build(
+    const offset = zoneOffset(r[7]);
+    if (month === undefined || offset === undefined) return undefined;
+    const year = r[3]!.length === 2 ? fullYear(Number(r[3])) : Number(r[3]);
+    return utcMillis(
       year,
-      month ?? -1,
+      month,
       Number(r[1]),
       Number(r[4]),
       Number(r[5]),
       Number(r[6] ?? 0),
-      zoneOffset(r[7]),
+      offset,
     );
   }
   return undefined;

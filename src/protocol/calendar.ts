@@ -21,6 +21,11 @@ export const MONTHS: Readonly<Record<string, number>> = {
   dec: 11,
 };
 
+/** A two-digit year (RFC 850 dates): 70–99 are 19xx, the rest 20xx (RFC 6265 §5.1.1's rule). */
+export function fullYear(twoDigits: number): number {
+  return twoDigits + (twoDigits >= 70 ? 1900 : 2000);
+}
+
 /**
  * Milliseconds since the epoch of the given UTC time less `offset` minutes
  * (the zone's offset east of UTC), or undefined when a part is out of range
