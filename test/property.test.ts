@@ -14,6 +14,7 @@ import { crawlerView } from "../src/parse/crawler-view.js";
 import { type LineEvent, scanLines, setQuickLines } from "../src/parse/scan-lines.js";
 import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
 import type { Profile } from "../src/protocol/profile.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -227,7 +228,7 @@ describe("property: totality (docs/protocol.md#parsing)", () => {
         assert.equal(m.isAllowed(u), v.allowed);
         robots.lines();
       }),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -251,7 +252,7 @@ describe("property: a string body is its UTF-8 bytes (docs/protocol.md#vocabular
         assert.deepEqual(encodeUtf8(s), encoder.encode(s));
         assert.deepEqual(parseRobotsTxt(s).lines(), parseRobotsTxt(encoder.encode(s)).lines());
       }),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -277,7 +278,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
           }
         },
       ),
-      { numRuns: RUNS * 4 },
+      propertyRuns(RUNS * 4),
     );
     // Guard: the generators must exercise both outcomes and real rule matches.
     const total = allowed + disallowed;
@@ -325,7 +326,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
       ),
       // A whole number: fast-check counts runs up to numRuns exactly, so a
       // fraction (FUZZ_RUNS=400 gives 133.3) never ends the property.
-      { numRuns: Math.max(20, Math.ceil(RUNS / 3)) },
+      propertyRuns(Math.max(20, Math.ceil(RUNS / 3))),
     );
     // Guard: rules must decide a fair share (about 0.3 of the URLs over a
     // run; 0.1 stays far below what a run of this size can vary by).
@@ -379,7 +380,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
       ),
       // No shrinking: each try of a smaller counterexample rebuilds an
       // index of thousands of rules, so shrinking one would run for hours.
-      { numRuns: Math.max(3, Math.ceil(RUNS / 60)), endOnFailure: true },
+      { ...propertyRuns(Math.max(3, Math.ceil(RUNS / 60))), endOnFailure: true },
     );
   });
 
@@ -427,7 +428,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
         fc.array(globUrl, { minLength: 1, maxLength: 12 }),
         (rules, urls) => agreeOnOneMatcher(rules, urls, tally),
       ),
-      { numRuns: Math.max(20, Math.ceil(RUNS / 3)) },
+      propertyRuns(Math.max(20, Math.ceil(RUNS / 3))),
     );
     // Guard: the globs must decide a fair share of the URLs.
     assert.ok(tally.decided > tally.total * 0.2, `only ${tally.decided}/${tally.total} decided`);
@@ -475,7 +476,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
         fc.array(fewUrl, { minLength: 1, maxLength: 10 }),
         (rules, urls) => agreeOnOneMatcher(rules, urls, tally),
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
     // Guard: the globs must decide a fair share of the URLs.
     assert.ok(tally.decided > tally.total * 0.2, `only ${tally.decided}/${tally.total} decided`);
@@ -538,7 +539,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
           }
         },
       ),
-      { numRuns: RUNS * 2 },
+      propertyRuns(RUNS * 2),
     );
     assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
   });
@@ -556,7 +557,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
         runs++;
         if (expected) hits++;
       }),
-      { numRuns: RUNS * 4 },
+      propertyRuns(RUNS * 4),
     );
     assert.ok(hits > runs * 0.05 && hits < runs * 0.95, `${hits}/${runs} matched`);
   });
@@ -621,7 +622,7 @@ describe("property: the matcher's path is the reference's path (docs/protocol.md
       fc.property(anyUrl, (u) => {
         assert.equal(readPath(u), referencePath(u), JSON.stringify(u));
       }),
-      { numRuns: RUNS * 4 },
+      propertyRuns(RUNS * 4),
     );
   });
 
@@ -646,7 +647,7 @@ describe("property: the matcher's path is the reference's path (docs/protocol.md
         const full = locatePath(u, { str: "", start: 0, end: 0 });
         assert.equal(lazyPath(u), full.str.slice(full.start, full.end), JSON.stringify(u));
       }),
-      { numRuns: RUNS * 4 },
+      propertyRuns(RUNS * 4),
     );
   });
 });
@@ -658,7 +659,7 @@ describe("property: invariances (docs/protocol.md#parsing, #choosing-rules)", ()
         fc.property(robotsLines, agent, url, (lines, a, u) => {
           assert.deepEqual(verdict(transform(lines), a, u), verdict(encode(lines), a, u));
         }),
-        { numRuns: RUNS },
+        propertyRuns(RUNS),
       );
     });
   invariant("CRLF line endings give the same verdicts and lines", (l) => encode(l, "\r\n"));
@@ -676,7 +677,7 @@ describe("property: invariances (docs/protocol.md#parsing, #choosing-rules)", ()
         const body = encode(lines);
         assert.deepEqual(verdict(body, a.toUpperCase(), u), verdict(body, a.toLowerCase(), u));
       }),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 });
@@ -769,7 +770,7 @@ describe("property: word-at-a-time reading (docs/protocol.md#lines, #directive-k
           }
         },
       ),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -832,7 +833,7 @@ describe("property: word skipping resumes after blanks and control bytes (docs/p
           );
         },
       ),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -907,7 +908,7 @@ describe("property: the quick line path (docs/protocol.md#lines–docs/protocol.
           }
         },
       ),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -996,7 +997,7 @@ describe("the line the size limit cuts (docs/protocol.md#size-limit)", () => {
           }
         },
       ),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });

@@ -37,6 +37,7 @@ import {
 import { checkProfile, PROFILES } from "../src/protocol/profile.js";
 import { ruleText } from "../src/protocol/rule-text.js";
 import { describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const enc = new TextEncoder();
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -169,7 +170,7 @@ describe("protocol.md#matching: the index.html rule", () => {
         if (slash >= 0) assert.equal(directoryPattern(p), `${p.slice(0, slash + 1)}$`);
         else assert.equal(directoryPattern(p), null);
       }),
-      { numRuns: FUZZ_RUNS },
+      propertyRuns(FUZZ_RUNS),
     );
   });
 
