@@ -7,6 +7,7 @@ import { hexDigitValue, isUnreservedByte } from "../protocol/percent-encoding.js
 import { isGlobalAgent, productTokenEnd } from "../protocol/product-token.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { asciiText, decodeText, isHexDigit, latin1, toBytes } from "./bytes.js";
+import { isUnusedKey } from "./line-keys.js";
 import {
   keptRows,
   ParsedGroup,
@@ -19,7 +20,7 @@ import {
   ROW,
   RuleTable,
 } from "./rule-table.js";
-import { isUnusedKey, LineScanner, type LineVisitor } from "./scan-lines.js";
+import { LineScanner, type LineVisitor } from "./scan-lines.js";
 import type {
   AgentLine,
   Directive,
