@@ -119,6 +119,31 @@ export function blankIn(
   return e;
 }
 
+/**
+ * The end of the spaces and tabs that start at `s` in `body[s, n)`, whole
+ * words of them at a time once aligned. They hold no byte of interest; the
+ * corpus has 8.5 MB of them (6 % of its bytes), mostly indentation in HTML
+ * bodies, which the line trim read a byte at a time.
+ */
+export function leadingBlanksEnd(
+  body: Uint8Array,
+  n: number,
+  s: number,
+  words: Int32Array,
+  off: number,
+): number {
+  let a = s;
+  while (a < n && (body[a] === 0x20 || body[a] === 0x09)) {
+    a++;
+    if (((a - off) & 3) === 0) {
+      let w = (a - off) >> 2;
+      while (w < words.length && (words[w] === 0x20202020 || words[w] === 0x09090909)) w++;
+      a = off + (w << 2);
+    }
+  }
+  return a;
+}
+
 export const SKIP_KEY = 0;
 export const SKIP_VALUE = 1;
 export const SKIP_COMMENT = 2;
