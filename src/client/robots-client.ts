@@ -707,6 +707,7 @@ export class RobotsClient {
         ...this.#fetch,
         transport: this.#transport,
         signal: controller.signal,
+        profile: this.profile,
       };
       return await fetchRobotsTxtUnder(origin, options, guard);
     } finally {
