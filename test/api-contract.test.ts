@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { auditLogs, fileVersion, gitVersions } from "../src/audit-entry.js";
 import * as core from "../src/index.js";
 import {
   compileMatcher,
@@ -57,6 +58,12 @@ const MISTAKES: Record<Exclude<RobotsErrorCode, StoreCode>, readonly (() => unkn
       await client.close();
       return client.isAllowed("http://closed.test/");
     },
+  ],
+  "unreadable-input": [
+    async () => fileVersion("/nonexistent/robots.txt"),
+    async () => gitVersions("robots.txt", "/nonexistent"),
+    async () =>
+      auditLogs(["/nonexistent/access.log"], { robots: [{ body: "", since: 0, label: "x" }] }),
   ],
   // A closed store refuses calls without reaching for Redis (port 9 is never asked).
   "store-unavailable": [
