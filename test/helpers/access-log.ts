@@ -105,7 +105,7 @@ export function requestLine(
 export function generateLog(
   n: number,
   seed = 1,
-  options: { malformed?: boolean } = {},
+  options: { malformed?: boolean; jsonShare?: number } = {},
 ): GeneratedLog {
   const rnd = random(seed);
   const lines: string[] = [];
@@ -119,7 +119,7 @@ export function generateLog(
   for (let i = 0; i < n; i++) {
     t += 1000 * (1 + Math.floor(rnd() * 4));
     const path = PATHS[Math.floor(rnd() * PATHS.length)]!;
-    const json = rnd() < 0.3;
+    const json = rnd() < (options.jsonShare ?? 0.3);
     const pick = rnd();
     if (pick < 0.15) {
       browsers++;
