@@ -22,15 +22,9 @@ import { eachLineBatch, type LogInput, openLog } from "./audit-io/lines.js";
 import type { AddressVerifier } from "./audit-io/verify.js";
 import { RobotsError } from "./errors.js";
 
-export { type AgentClaim, identifyAgent } from "./audit/identify.js";
-export { type IpPrefix, inPrefix, parseIp, parsePrefix, readRanges } from "./audit/ip.js";
-export {
-  DEFAULT_LOG_FIELDS,
-  type LogFields,
-  type LogFormat,
-  type LogRecord,
-  readLogLine,
-} from "./audit/log-line.js";
+export type { AgentClaim } from "./audit/identify.js";
+export { type IpPrefix, readRanges } from "./audit/ip.js";
+export { DEFAULT_LOG_FIELDS, type LogFields, type LogFormat } from "./audit/log-line.js";
 export type {
   AuditCrawler,
   AuditExample,
@@ -41,7 +35,7 @@ export type {
   RobotsVersion,
   Verification,
 } from "./audit/tally.js";
-export { LINE_CAP, type LogInput } from "./audit-io/lines.js";
+export type { LogInput } from "./audit-io/lines.js";
 export {
   type AddressVerifier,
   combineVerifiers,
@@ -51,6 +45,7 @@ export {
   rangesVerifier,
 } from "./audit-io/verify.js";
 export { dirVersions, fileVersion, gitVersions } from "./audit-io/versions.js";
+export { RobotsError, RobotsErrorCode } from "./errors.js";
 
 /** Options of auditLogs. */
 export interface AuditOptions extends AuditorOptions {

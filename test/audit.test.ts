@@ -13,6 +13,9 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { after, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
+import { identifyAgent } from "../src/audit/identify.js";
+import { inPrefix, parseIp, parsePrefix } from "../src/audit/ip.js";
+import { readLogLine } from "../src/audit/log-line.js";
 import {
   type AuditResult,
   auditLogs,
@@ -20,15 +23,10 @@ import {
   dirVersions,
   dnsVerifier,
   gitVersions,
-  identifyAgent,
-  inPrefix,
-  LINE_CAP,
-  parseIp,
-  parsePrefix,
   rangesVerifier,
-  readLogLine,
   readRanges,
 } from "../src/audit-entry.js";
+import { LINE_CAP } from "../src/audit-io/lines.js";
 import {
   AUDIT_ROBOTS,
   GOOGLE_RANGES,
@@ -122,6 +120,7 @@ describe("auditLogs over a generated log", () => {
     assert.equal(g.requests, truth.requests);
     assert.equal(g.verified, truth.requests);
     assert.equal(g.disallowed, truth.disallowed);
+    assert.equal(g.unverified, log.forged.requests);
     const forged = result.unverifiedClaims.find((c) => c.name === "Googlebot");
     assert.equal(forged?.requests, log.forged.requests);
     assert.equal(forged?.unverified, log.forged.requests);
@@ -394,7 +393,7 @@ describe("DNS verification against a loopback DNS server", () => {
       const google = row(result, "Googlebot");
       assert.deepEqual(
         [google.requests, google.verified, google.unverified, google.disallowed],
-        [3, 3, 0, 1],
+        [3, 3, 3, 1],
       );
       const forged = result.unverifiedClaims.find((c) => c.name === "Googlebot")!;
       assert.deepEqual([forged.requests, forged.unverified, forged.disallowed], [3, 3, 1]);

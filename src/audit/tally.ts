@@ -47,7 +47,7 @@ export interface AuditCrawler {
   readonly delayBreaches: number;
   /** Requests from addresses that passed verification. */
   readonly verified: number;
-  /** Requests from addresses that failed verification (reported apart in `unverifiedClaims`). */
+  /** Requests claiming it from addresses that failed verification (counted apart, in `unverifiedClaims`). */
   readonly unverified: number;
   /** The first few disallowed requests. */
   readonly examples: AuditExample[];
@@ -276,7 +276,8 @@ export class Auditor {
 
   /** The report so far. */
   result(): AuditResult {
-    const rows = (m: Map<string, Row>): AuditCrawler[] =>
+    // A crawler's row counts the claims that failed verification too (in `unverified` only).
+    const rows = (m: Map<string, Row>, failed?: Map<string, Row>): AuditCrawler[] =>
       [...m.values()]
         .sort((a, b) => b.disallowed - a.disallowed || b.requests - a.requests)
         .map((r) => ({
@@ -285,13 +286,13 @@ export class Auditor {
           disallowed: r.disallowed,
           delayBreaches: r.delayBreaches,
           verified: r.verified,
-          unverified: r.unverified,
+          unverified: failed === undefined ? r.unverified : (failed.get(r.name)?.requests ?? 0),
           examples: r.examples,
         }));
     const base = {
       lines: this.#lines,
       malformed: this.#malformed,
-      crawlers: rows(this.#rows),
+      crawlers: rows(this.#rows, this.#claimed),
       unverifiedClaims: rows(this.#claimed),
       malformedLines: this.#malformedLines,
     };

@@ -66,10 +66,9 @@ Options:
   --output <file>       write the report to <file> instead of stdout
 
 Examples:
-  robots audit /var/log/nginx/access.log --robots public/robots.txt
-  robots audit access.log.gz --robots git:public/robots.txt --verify dns
-  robots audit logpush.jsonl --robots https://example.com/robots.txt \\
-      --verify ranges:Google=googlebot.json --format html --output audit.html`;
+  robots audit access.log --robots robots.txt
+  robots audit access.log.gz --robots git:public/robots.txt --verify ranges:Google=googlebot.json
+  robots audit logpush.jsonl --robots https://example.com/robots.txt --format html > audit.html`;
 
 const FIELD_KEYS = ["ip", "time", "url", "userAgent"] as const;
 
