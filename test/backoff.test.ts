@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RobotsClient } from "../src/node.js";
 import { createRedisStore, type RedisRobotsStore } from "../src/redis.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 const CRAWL_DELAY_S = 0.2;

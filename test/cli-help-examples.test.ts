@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { COMMANDS } from "../src/cli/commands/index.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 import { run } from "./helpers/subprocess.js";
 

@@ -27,7 +27,7 @@ import {
   serveText,
   startServer,
   type TestServer,
-} from "./fetch-servers.js";
+} from "./helpers/fetch-servers.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 import { robots, run } from "./helpers/subprocess.js";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { readSitemapLocs } from "../src/diff/sitemap-locs.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 describe("readSitemapLocs", () => {

@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
 import { classifyAddress } from "../src/fetch/address-class.js";
 import { createFetchTransport, createNodeTransport, RobotsClient } from "../src/node.js";
 import { fetchPageRules } from "../src/page-rules.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { startServer, type TestServer } from "./helpers/fetch-servers.js";
 
 const UA = "PageBot/1.0 (+https://example.com/bot)";
 /** 127.0.0.1 counts as public, so that a redirect from it to 127.0.0.2 is one into private space. */

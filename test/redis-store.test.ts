@@ -17,8 +17,8 @@ import {
   runWriteOrderSuite,
   sampleEntry,
   withoutLease,
-} from "./cache-store-suite.js";
-import { serveStatus, serveText, startHeldServer, startServer } from "./fetch-servers.js";
+} from "./helpers/cache-store-suite.js";
+import { serveStatus, serveText, startHeldServer, startServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 let redis: RedisServer;
