@@ -34,6 +34,7 @@ import {
 } from "redis";
 import type { SharedRobotsStore } from "../cache/shared-store.js";
 import type { StoredEntry } from "../cache/store.js";
+import { POLITENESS_DEFAULTS } from "../client/politeness.js";
 import { RobotsError } from "../errors.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import {
@@ -477,21 +478,24 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   }
 
   async reserveTurn(origin: string, delayMs: number): Promise<number> {
-    const keys = originKeys(this.prefix, origin);
-    const wait = await this.#eval(
-      TURN,
-      [keys.turn, keys.block],
-      [String(Math.max(0, Math.ceil(delayMs))), "reserve"],
-    );
-    if (typeof wait !== "number" || !Number.isFinite(wait) || wait < 0) {
-      throw storeError("store-failed", "the turn script answered a non-number");
-    }
-    return wait;
+    return this.#turn(origin, delayMs, "reserve", "the turn script");
+  }
+
+  async claimTurn(origin: string, delayMs: number): Promise<number> {
+    return this.#turn(origin, delayMs, "claim", "the claim script");
   }
 
   async deferTurns(origin: string, ms: number): Promise<void> {
-    const keys = originKeys(this.prefix, origin);
-    await this.#eval(TURN, [keys.turn, keys.block], [String(Math.max(0, Math.ceil(ms))), "defer"]);
+    await this.#turn(origin, ms, "defer", "the defer script");
+  }
+
+  async countServerErrors(origin: string, serverError: boolean): Promise<number> {
+    if (serverError) {
+      return this.#turn(origin, POLITENESS_DEFAULTS.serverErrorRunMs, "fail", "the count script");
+    }
+    const key = originKeys(this.prefix, origin).errors;
+    await this.#send(key, true, ["DEL", key]);
+    return 0;
   }
 
   async turnsBlockedMs(origin: string): Promise<number> {
@@ -502,6 +506,20 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     }
     // -2: no pause in force; -1 (no expiry) cannot be written by the turn script.
     return Math.max(left, 0);
+  }
+
+  /** One operation of the turn script (src/redis/scripts.ts); its answer, a number ≥ 0. */
+  async #turn(origin: string, ms: number, op: string, what: string): Promise<number> {
+    const k = originKeys(this.prefix, origin);
+    const answer = await this.#eval(
+      TURN,
+      [k.turn, k.block, k.served, k.errors],
+      [String(Math.max(0, Math.ceil(ms))), op],
+    );
+    if (typeof answer !== "number" || !Number.isFinite(answer) || answer < 0) {
+      throw storeError("store-failed", `${what} answered a non-number`);
+    }
+    return answer;
   }
 
   /** End the connection this store opened (a client passed in stays open). */

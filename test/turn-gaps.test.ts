@@ -1,0 +1,214 @@
+/**
+ * Politeness where requests arrive (docs/fleet.md "Politeness"): crawl
+ * loops that send each request right after waitForTurn, while each page's
+ * handler holds the event loop for a while (so other loops' turns wake
+ * late), against a loopback site that logs when every request reached it.
+ * The gaps the site saw are never under 90 % of the Crawl-delay; with a few
+ * 503s in the run, no request whose turn was handed out after a report
+ * arrives inside its Retry-After; consecutive 500s space the requests by
+ * the doubling pause. Once with 8 loops on one client, once with two
+ * processes sharing a real redis-server.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { RobotsClient } from "../src/node.js";
+import { startServer, type TestServer } from "./fetch-servers.js";
+import { startWorker, type Worker } from "./helpers/fleet.js";
+import { type RedisServer, startRedis } from "./helpers/redis-server.js";
+
+const DELAY_S = 0.3;
+const DELAY_MS = DELAY_S * 1000;
+/**
+ * The synchronous work of a page handler in every other loop: longer than
+ * the delay, so the turn due next wakes late.
+ */
+const WORK_MS = 400;
+/** Page requests (in arrival order, from 1) answered 503 with Retry-After: 1. */
+const REFUSED = new Set([9, 17]);
+
+interface Arrival {
+  readonly at: number;
+  /** When the loop's turn was handed out (its x-granted header). */
+  readonly granted: number;
+  readonly status: number;
+}
+
+interface PauseReport {
+  readonly start: number;
+  readonly end: number;
+  readonly pauseMs: number;
+}
+
+interface GapSite {
+  readonly server: TestServer;
+  readonly arrivals: Arrival[];
+}
+
+/** A site with `Crawl-delay: 0.3` whose page requests get `status(n)` (n from 1). */
+async function startGapSite(status: (n: number) => number): Promise<GapSite> {
+  const arrivals: Arrival[] = [];
+  const server = await startServer((req, res) => {
+    if (req.url === "/robots.txt") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(`User-agent: *\nCrawl-delay: ${DELAY_S}\n`);
+      return;
+    }
+    const code = status(arrivals.length + 1);
+    arrivals.push({ at: Date.now(), granted: Number(req.headers["x-granted"]), status: code });
+    res.writeHead(code, code === 503 ? { "retry-after": "1" } : { "content-type": "text/plain" });
+    res.end("page\n");
+  });
+  return { server, arrivals };
+}
+
+/** min, median and the count under 90 % of the delay of the gaps the site saw. */
+function gapFigures(arrivals: readonly Arrival[]) {
+  const at = arrivals.map((a) => a.at).sort((x, y) => x - y);
+  const gaps = at.slice(1).map((t, i) => t - at[i]!);
+  const sorted = [...gaps].sort((x, y) => x - y);
+  return {
+    gaps,
+    min: sorted[0] ?? 0,
+    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    under: gaps.filter((g) => g < 0.9 * DELAY_MS).length,
+  };
+}
+
+/** The requests whose turn was handed out after a report ended and that arrived inside its pause. */
+function insidePauses(arrivals: readonly Arrival[], reports: readonly PauseReport[]): number[] {
+  const out: number[] = [];
+  for (const r of reports) {
+    for (const a of arrivals) {
+      if (a.granted >= r.end && a.at < r.start + r.pauseMs) out.push(a.at - r.start);
+    }
+  }
+  return out;
+}
+
+/** The site's checks: every page requested, every gap ≥ 90 % of the delay, no request inside a pause. */
+function assertPolite(
+  site: GapSite,
+  pages: number,
+  reports: readonly PauseReport[],
+  diagnostic: (m: string) => void,
+): void {
+  assert.equal(site.arrivals.length, pages, "every page was requested");
+  const f = gapFigures(site.arrivals);
+  diagnostic(
+    `gaps: min ${f.min} ms, median ${f.median} ms, ${f.under} of ${f.gaps.length} under 90 %`,
+  );
+  assert.equal(f.under, 0, `gaps under ${0.9 * DELAY_MS} ms: ${f.gaps.join(", ")}`);
+  assert.equal(reports.length, REFUSED.size, "each 503 was reported");
+  assert.deepEqual(insidePauses(site.arrivals, reports), [], "no request inside a reported pause");
+}
+
+/** One crawl loop in this process: waitForTurn, GET, reportResponse, then the page's work. */
+async function crawlLoop(
+  client: RobotsClient,
+  origin: string,
+  loop: number,
+  pages: number,
+  reports: PauseReport[],
+): Promise<void> {
+  for (let p = 0; p < pages; p++) {
+    const url = `${origin}/l${loop}/p${p}`;
+    await client.waitForTurn(url);
+    const res = await fetch(url, { headers: { "x-granted": String(Date.now()) } });
+    await res.arrayBuffer();
+    const start = Date.now();
+    const pauseMs = await client.reportResponse(url, res.status, res.headers);
+    if (pauseMs > 0) reports.push({ start, end: Date.now(), pauseMs });
+    const until = Date.now() + (loop % 2 === 0 ? WORK_MS : 0);
+    while (Date.now() < until) {
+      // The page handler's work holds the event loop: other loops' turns wake late.
+    }
+  }
+}
+
+describe("Crawl-delay holds where requests arrive", () => {
+  let redis: RedisServer;
+  /** Two crawler processes sharing the redis-server (each test crawls its own site). */
+  let fleet: Worker[] = [];
+  before(async () => {
+    redis = await startRedis();
+    const config = { redisUrl: redis.url, prefix: "gaps:" };
+    fleet = await Promise.all([startWorker(config), startWorker(config)]);
+  });
+  after(async () => {
+    for (const w of fleet) w.kill();
+    await redis.stop();
+  });
+
+  it("8 loops on one client, handlers holding the event loop: no gap under 90 %", {
+    timeout: 60_000,
+  }, async (t) => {
+    const site = await startGapSite((n) => (REFUSED.has(n) ? 503 : 200));
+    const client = new RobotsClient("GapBot/1.0");
+    try {
+      const reports: PauseReport[] = [];
+      const origin = site.server.origin;
+      // fetch() loads its HTTP stack on its first call: warm it (robots.txt
+      // is not a page in the log), so the first page leaves right after its turn.
+      await (await fetch(`${origin}/robots.txt`)).arrayBuffer();
+      await Promise.all(
+        Array.from({ length: 8 }, (_, l) => crawlLoop(client, origin, l, 3, reports)),
+      );
+      assertPolite(site, 24, reports, (m) => t.diagnostic(m));
+    } finally {
+      await client.close();
+      await site.server.close();
+    }
+  });
+
+  it("two processes on one redis-server, 4 loops each: no gap under 90 %", {
+    timeout: 60_000,
+  }, async (t) => {
+    const site = await startGapSite((n) => (REFUSED.has(n) ? 503 : 200));
+    try {
+      // Both processes load robots.txt first, so the loops start together.
+      await Promise.all(fleet.map((w) => w.ask({ op: "check", urls: [site.server.origin] })));
+      const answers = await Promise.all(
+        fleet.map((w) =>
+          w.ask<{ reports: PauseReport[] }>({
+            op: "loops",
+            url: site.server.origin,
+            loops: 4,
+            pages: 3,
+            workMs: WORK_MS,
+          }),
+        ),
+      );
+      assertPolite(
+        site,
+        24,
+        answers.flatMap((a) => a.reports),
+        (m) => t.diagnostic(m),
+      );
+    } finally {
+      await site.server.close();
+    }
+  });
+
+  it("consecutive 500s across two processes: the site sees the doubling pause", {
+    timeout: 60_000,
+  }, async () => {
+    // Requests 1–2 answer 500, then 200: gaps of at least 1 s, 2 s, then the Crawl-delay.
+    const site = await startGapSite((n) => (n <= 2 ? 500 : 200));
+    try {
+      await Promise.all(fleet.map((w) => w.ask({ op: "check", urls: [site.server.origin] })));
+      await Promise.all(
+        fleet.map((w) =>
+          w.ask({ op: "loops", url: site.server.origin, loops: 1, pages: 2, workMs: 0 }),
+        ),
+      );
+      const { gaps } = gapFigures(site.arrivals);
+      assert.equal(site.arrivals.length, 4);
+      const floors = [1000, 2000, DELAY_MS];
+      floors.forEach((floor, i) => {
+        assert.ok(gaps[i]! >= 0.9 * floor, `gap ${i + 1}: ${gaps[i]} ms, at least ${floor} ms`);
+      });
+    } finally {
+      await site.server.close();
+    }
+  });
+});
