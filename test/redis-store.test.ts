@@ -317,7 +317,10 @@ describe("Redis fleet capabilities", () => {
     // No delay: every claim is handed out, and nothing is kept.
     assert.equal(await store.claimTurn("http://free.test", 0), 0);
     assert.equal(await store.claimTurn("http://free.test", 0), 0);
-    assert.equal(await redis.cli("EXISTS", originKeys(store.prefix, "http://free.test").served), "0");
+    assert.equal(
+      await redis.cli("EXISTS", originKeys(store.prefix, "http://free.test").served),
+      "0",
+    );
   });
 
   it("turns: a claim meets a pause deferred after its reservation", async () => {

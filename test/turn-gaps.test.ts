@@ -12,9 +12,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RobotsClient } from "../src/node.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
 import { startWorker, type Worker } from "./helpers/fleet.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
+import { type Arrival, startTimingSite, type TimingSite } from "./helpers/timing-site.js";
 
 const DELAY_S = 0.3;
 const DELAY_MS = DELAY_S * 1000;
@@ -23,42 +23,16 @@ const DELAY_MS = DELAY_S * 1000;
  * the delay, so the turn due next wakes late.
  */
 const WORK_MS = 400;
-/** Page requests (in arrival order, from 1) answered 503 with Retry-After: 1. */
-const REFUSED = new Set([9, 17]);
-
-interface Arrival {
-  readonly at: number;
-  /** When the loop's turn was handed out (its x-granted header). */
-  readonly granted: number;
-  readonly status: number;
-}
+const ROBOTS = `User-agent: *\nCrawl-delay: ${DELAY_S}\n`;
+/** Page requests 9 and 17 (in arrival order) are answered 503 with Retry-After: 1. */
+const BUSY = { status: 503, headers: { "retry-after": "1" } };
+const STORM = { robots: ROBOTS, answers: { 9: BUSY, 17: BUSY } };
+const REFUSED = 2;
 
 interface PauseReport {
   readonly start: number;
   readonly end: number;
   readonly pauseMs: number;
-}
-
-interface GapSite {
-  readonly server: TestServer;
-  readonly arrivals: Arrival[];
-}
-
-/** A site with `Crawl-delay: 0.3` whose page requests get `status(n)` (n from 1). */
-async function startGapSite(status: (n: number) => number): Promise<GapSite> {
-  const arrivals: Arrival[] = [];
-  const server = await startServer((req, res) => {
-    if (req.url === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end(`User-agent: *\nCrawl-delay: ${DELAY_S}\n`);
-      return;
-    }
-    const code = status(arrivals.length + 1);
-    arrivals.push({ at: Date.now(), granted: Number(req.headers["x-granted"]), status: code });
-    res.writeHead(code, code === 503 ? { "retry-after": "1" } : { "content-type": "text/plain" });
-    res.end("page\n");
-  });
-  return { server, arrivals };
 }
 
 /** min, median and the count under 90 % of the delay of the gaps the site saw. */
@@ -86,20 +60,21 @@ function insidePauses(arrivals: readonly Arrival[], reports: readonly PauseRepor
 }
 
 /** The site's checks: every page requested, every gap ≥ 90 % of the delay, no request inside a pause. */
-function assertPolite(
-  site: GapSite,
+async function assertPolite(
+  site: TimingSite,
   pages: number,
   reports: readonly PauseReport[],
   diagnostic: (m: string) => void,
-): void {
-  assert.equal(site.arrivals.length, pages, "every page was requested");
-  const f = gapFigures(site.arrivals);
+): Promise<void> {
+  const arrivals = await site.arrivals();
+  assert.equal(arrivals.length, pages, "every page was requested");
+  const f = gapFigures(arrivals);
   diagnostic(
     `gaps: min ${f.min} ms, median ${f.median} ms, ${f.under} of ${f.gaps.length} under 90 %`,
   );
   assert.equal(f.under, 0, `gaps under ${0.9 * DELAY_MS} ms: ${f.gaps.join(", ")}`);
-  assert.equal(reports.length, REFUSED.size, "each 503 was reported");
-  assert.deepEqual(insidePauses(site.arrivals, reports), [], "no request inside a reported pause");
+  assert.equal(reports.length, REFUSED, "each 503 was reported");
+  assert.deepEqual(insidePauses(arrivals, reports), [], "no request inside a reported pause");
 }
 
 /** One crawl loop in this process: waitForTurn, GET, reportResponse, then the page's work. */
@@ -142,50 +117,50 @@ describe("Crawl-delay holds where requests arrive", () => {
   it("8 loops on one client, handlers holding the event loop: no gap under 90 %", {
     timeout: 60_000,
   }, async (t) => {
-    const site = await startGapSite((n) => (REFUSED.has(n) ? 503 : 200));
+    const site = await startTimingSite(STORM);
     const client = new RobotsClient("GapBot/1.0");
     try {
       const reports: PauseReport[] = [];
-      const origin = site.server.origin;
+      const origin = site.origin;
       // fetch() loads its HTTP stack on its first call: warm it (robots.txt
       // is not a page in the log), so the first page leaves right after its turn.
       await (await fetch(`${origin}/robots.txt`)).arrayBuffer();
       await Promise.all(
         Array.from({ length: 8 }, (_, l) => crawlLoop(client, origin, l, 3, reports)),
       );
-      assertPolite(site, 24, reports, (m) => t.diagnostic(m));
+      await assertPolite(site, 24, reports, (m) => t.diagnostic(m));
     } finally {
       await client.close();
-      await site.server.close();
+      await site.close();
     }
   });
 
   it("two processes on one redis-server, 4 loops each: no gap under 90 %", {
     timeout: 60_000,
   }, async (t) => {
-    const site = await startGapSite((n) => (REFUSED.has(n) ? 503 : 200));
+    const site = await startTimingSite(STORM);
     try {
       // Both processes load robots.txt first, so the loops start together.
-      await Promise.all(fleet.map((w) => w.ask({ op: "check", urls: [site.server.origin] })));
+      await Promise.all(fleet.map((w) => w.ask({ op: "check", urls: [site.origin] })));
       const answers = await Promise.all(
         fleet.map((w) =>
           w.ask<{ reports: PauseReport[] }>({
             op: "loops",
-            url: site.server.origin,
+            url: site.origin,
             loops: 4,
             pages: 3,
             workMs: WORK_MS,
           }),
         ),
       );
-      assertPolite(
+      await assertPolite(
         site,
         24,
         answers.flatMap((a) => a.reports),
         (m) => t.diagnostic(m),
       );
     } finally {
-      await site.server.close();
+      await site.close();
     }
   });
 
@@ -193,22 +168,22 @@ describe("Crawl-delay holds where requests arrive", () => {
     timeout: 60_000,
   }, async () => {
     // Requests 1–2 answer 500, then 200: gaps of at least 1 s, 2 s, then the Crawl-delay.
-    const site = await startGapSite((n) => (n <= 2 ? 500 : 200));
+    const failing = { status: 500 };
+    const site = await startTimingSite({ robots: ROBOTS, answers: { 1: failing, 2: failing } });
     try {
-      await Promise.all(fleet.map((w) => w.ask({ op: "check", urls: [site.server.origin] })));
+      await Promise.all(fleet.map((w) => w.ask({ op: "check", urls: [site.origin] })));
       await Promise.all(
-        fleet.map((w) =>
-          w.ask({ op: "loops", url: site.server.origin, loops: 1, pages: 2, workMs: 0 }),
-        ),
+        fleet.map((w) => w.ask({ op: "loops", url: site.origin, loops: 1, pages: 2, workMs: 0 })),
       );
-      const { gaps } = gapFigures(site.arrivals);
-      assert.equal(site.arrivals.length, 4);
+      const arrivals = await site.arrivals();
+      const { gaps } = gapFigures(arrivals);
+      assert.equal(arrivals.length, 4);
       const floors = [1000, 2000, DELAY_MS];
       floors.forEach((floor, i) => {
         assert.ok(gaps[i]! >= 0.9 * floor, `gap ${i + 1}: ${gaps[i]} ms, at least ${floor} ms`);
       });
     } finally {
-      await site.server.close();
+      await site.close();
     }
   });
 });
