@@ -18,7 +18,13 @@ import {
   sampleEntry,
   withoutLease,
 } from "./cache-store-suite.js";
-import { serveStatus, serveText, startHeldServer, startServer } from "./fetch-servers.js";
+import {
+  refusedPort,
+  serveStatus,
+  serveText,
+  startHeldServer,
+  startServer,
+} from "./fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 let redis: RedisServer;
@@ -349,6 +355,27 @@ describe("Redis fleet capabilities", () => {
 });
 
 describe("Redis outages (kill -9, stall, restart)", () => {
+  it("the fail-fast window runs on the injected clock: no real wait to probe again", async () => {
+    const nowhere = await refusedPort();
+    let now = 1_000_000;
+    const store = createRedisStore({
+      url: `redis://127.0.0.1:${nowhere.port}`,
+      retryMs: 60_000,
+      now: () => now,
+    });
+    stores.push(store);
+    await assert.rejects(store.reserveTurn("http://a.test", 0), RobotsError);
+    const sent = store.stats.commands;
+    await assert.rejects(store.reserveTurn("http://a.test", 0), { code: "store-unavailable" });
+    assert.equal(store.stats.commands, sent, "inside the window: refused without a command");
+    now += 60_001;
+    await assert.rejects(store.reserveTurn("http://a.test", 0), RobotsError);
+    assert.equal(store.stats.commands, sent + 1, "after it (on the injected clock): probed again");
+    assert.throws(() => createRedisStore({ url: "redis://127.0.0.1:1", now: 5 as never }), {
+      code: "invalid-option",
+    });
+  });
+
   it("killed: calls fail fast with a store-unavailable RobotsError, state and event say degraded; restart recovers", async () => {
     // Generous: a loaded machine can take longer than a short bound to
     // connect; a killed Redis refuses at once anyway.

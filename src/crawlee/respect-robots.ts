@@ -13,9 +13,11 @@
  *   `enqueueLinks` calls) decides all of a page's links with one
  *   `isAllowedMany` and hands crawlee the verdicts as its `robotsTxtFile`;
  * - a pre-navigation hook waits the URL's turn (`waitForTurn`: Crawl-delay,
- *   Retry-After) and a post-navigation hook, run before crawlee's own, reports
- *   every status (`reportResponse`); a context's `sendRequest` does both too,
- *   which is how a BasicCrawler (no navigation of its own) requests pages.
+ *   Retry-After, server-error pauses), kept fresh up to got's last
+ *   `beforeRequest` hook, and a post-navigation hook, run before crawlee's
+ *   own, reports every status (`reportResponse`); a context's `sendRequest`
+ *   does both too, which is how a BasicCrawler (no navigation of its own)
+ *   requests pages.
  *
  * crawlee is never imported: the entry works on the instance it is given, so
  * it loads nothing when crawlee is absent.

@@ -106,6 +106,12 @@ export interface RedisStoreOptions {
   readonly retryMs?: number;
   /** Largest body stored or accepted from Redis. Default the 500 KiB limit (docs/protocol.md#size-limit). */
   readonly maxBodyBytes?: number;
+  /**
+   * The process's clock (ms since the epoch) for what the store times
+   * itself (the fail-fast window after a failure); the same as the
+   * client's `now`. Turns run on Redis' clock. Default Date.now.
+   */
+  readonly now?: () => number;
 }
 
 /** The store's defaults: the bound on each call, the fail-fast pause after a failure, the tries of an update. */
@@ -330,6 +336,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   /** The last error the connection reported while connecting. */
   #connectFailure: unknown = null;
   #closed = false;
+  readonly #now: () => number;
 
   constructor(options: RedisStoreOptions) {
     super();
@@ -351,6 +358,13 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       );
     }
     this.maxBodyBytes = maxBody;
+    if (options.now !== undefined && typeof options.now !== "function") {
+      throw new RobotsError(
+        "invalid-option",
+        "now must be a function returning ms since the epoch",
+      );
+    }
+    this.#now = options.now ?? Date.now;
     const socket = {
       connectTimeout: this.timeoutMs,
       // Keep trying, at most every 2 s, so sharing resumes when Redis is back.
@@ -477,18 +491,22 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return (await this.#eval(RELEASE_LEASE, [key], [token])) === 1;
   }
 
+  /** SharedRobotsStore.reserveTurn on Redis' clock (docs/fleet.md "Politeness"). */
   async reserveTurn(origin: string, delayMs: number): Promise<number> {
     return this.#turn(origin, delayMs, "reserve", "the turn script");
   }
 
+  /** SharedRobotsStore.claimTurn on Redis' clock: the `served` key, checked with the `block` key. */
   async claimTurn(origin: string, delayMs: number): Promise<number> {
     return this.#turn(origin, delayMs, "claim", "the claim script");
   }
 
+  /** SharedRobotsStore.deferTurns: pushes the `turn` key and sets the `block` key for `ms`. */
   async deferTurns(origin: string, ms: number): Promise<void> {
     await this.#turn(origin, ms, "defer", "the defer script");
   }
 
+  /** SharedRobotsStore.countServerErrors: the `errors` key, kept an hour after the last one. */
   async countServerErrors(origin: string, serverError: boolean): Promise<number> {
     if (serverError) {
       return this.#turn(origin, POLITENESS_DEFAULTS.serverErrorRunMs, "fail", "the count script");
@@ -498,6 +516,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return 0;
   }
 
+  /** SharedRobotsStore.turnsBlockedMs: the `block` key's PTTL. */
   async turnsBlockedMs(origin: string): Promise<number> {
     const key = originKeys(this.prefix, origin).block;
     const left = await this.#send(key, false, ["PTTL", key]);
@@ -599,7 +618,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     typeMapping?: Record<number, unknown>,
   ): Promise<unknown> {
     if (this.#closed) throw storeError("store-unavailable", "the store is closed");
-    if (this.#state === "degraded" && Date.now() < this.#failFastUntil) {
+    if (this.#state === "degraded" && this.#now() < this.#failFastUntil) {
       this.stats.errors++;
       throw storeError("store-unavailable", `Redis unavailable: ${this.#lastError}`);
     }
@@ -696,7 +715,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     this.stats.lastReason = reason;
     this.#lastError = err.message;
     this.#lastReason = reason;
-    this.#failFastUntil = Date.now() + this.retryMs;
+    this.#failFastUntil = this.#now() + this.retryMs;
     if (write) this.#needsWrite = true;
     if (this.#state !== "degraded") {
       this.#state = "degraded";
