@@ -5,8 +5,8 @@
  * late), against a loopback site that logs when every request reached it.
  * The gaps the site saw are never under 90 % of the Crawl-delay; with a few
  * 503s in the run, no request whose turn was handed out after a report
- * arrives inside its Retry-After; consecutive 500s space the requests by
- * the doubling pause. Once with 8 loops on one client, once with two
+ * arrives inside its Retry-After; consecutive 500s reported by two
+ * processes space the requests by the doubling pause. Once with 8 loops on one client, once with two
  * processes sharing a real redis-server.
  */
 import assert from "node:assert/strict";
@@ -16,17 +16,17 @@ import { startWorker, type Worker } from "./helpers/fleet.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 import { type Arrival, startTimingSite, type TimingSite } from "./helpers/timing-site.js";
 
-const DELAY_S = 0.3;
+const DELAY_S = 0.5;
 const DELAY_MS = DELAY_S * 1000;
 /**
  * The synchronous work of a page handler in every other loop: longer than
  * the delay, so the turn due next wakes late.
  */
-const WORK_MS = 400;
+const WORK_MS = 600;
 const ROBOTS = `User-agent: *\nCrawl-delay: ${DELAY_S}\n`;
-/** Page requests 9 and 17 (in arrival order) are answered 503 with Retry-After: 1. */
+/** Page requests 6 and 12 (in arrival order) are answered 503 with Retry-After: 1. */
 const BUSY = { status: 503, headers: { "retry-after": "1" } };
-const STORM = { robots: ROBOTS, answers: { 9: BUSY, 17: BUSY } };
+const STORM = { robots: ROBOTS, answers: { 6: BUSY, 12: BUSY } };
 const REFUSED = 2;
 
 interface PauseReport {
@@ -126,9 +126,9 @@ describe("Crawl-delay holds where requests arrive", () => {
       // is not a page in the log), so the first page leaves right after its turn.
       await (await fetch(`${origin}/robots.txt`)).arrayBuffer();
       await Promise.all(
-        Array.from({ length: 8 }, (_, l) => crawlLoop(client, origin, l, 3, reports)),
+        Array.from({ length: 8 }, (_, l) => crawlLoop(client, origin, l, 2, reports)),
       );
-      await assertPolite(site, 24, reports, (m) => t.diagnostic(m));
+      await assertPolite(site, 16, reports, (m) => t.diagnostic(m));
     } finally {
       await client.close();
       await site.close();
@@ -148,14 +148,14 @@ describe("Crawl-delay holds where requests arrive", () => {
             op: "loops",
             url: site.origin,
             loops: 4,
-            pages: 3,
+            pages: 2,
             workMs: WORK_MS,
           }),
         ),
       );
       await assertPolite(
         site,
-        24,
+        16,
         answers.flatMap((a) => a.reports),
         (m) => t.diagnostic(m),
       );
@@ -164,22 +164,40 @@ describe("Crawl-delay holds where requests arrive", () => {
     }
   });
 
-  it("consecutive 500s across two processes: the site sees the doubling pause", {
+  it("consecutive 500s across two processes: the site sees the doubling pause, a 200 ends the run", {
     timeout: 60_000,
   }, async () => {
-    // Requests 1–2 answer 500, then 200: gaps of at least 1 s, 2 s, then the Crawl-delay.
+    // One page at a time, the processes taking turns: A gets a 500, then B
+    // a 500 (the fleet's second in a row), then A a 200, then B a 200.
     const failing = { status: 500 };
     const site = await startTimingSite({ robots: ROBOTS, answers: { 1: failing, 2: failing } });
     try {
       await Promise.all(fleet.map((w) => w.ask({ op: "check", urls: [site.origin] })));
-      await Promise.all(
-        fleet.map((w) => w.ask({ op: "loops", url: site.origin, loops: 1, pages: 2, workMs: 0 })),
+      const pauses: number[] = [];
+      for (const w of [fleet[0]!, fleet[1]!, fleet[0]!, fleet[1]!]) {
+        const { reports } = await w.ask<{ reports: PauseReport[] }>({
+          op: "loops",
+          url: site.origin,
+          loops: 1,
+          pages: 1,
+          workMs: 0,
+        });
+        pauses.push(...reports.map((r) => r.pauseMs));
+      }
+      assert.deepEqual(
+        pauses,
+        [1000, 2000],
+        "the second 500 in a row, in another process, doubles",
       );
       const arrivals = await site.arrivals();
+      assert.deepEqual(
+        arrivals.map((a) => a.status),
+        [500, 500, 200, 200],
+      );
       const { gaps } = gapFigures(arrivals);
-      assert.equal(arrivals.length, 4);
-      const floors = [1000, 2000, DELAY_MS];
-      floors.forEach((floor, i) => {
+      // Each turn was handed out after the report before it: the site sees
+      // the pause, then (the run ended by the 200) only the Crawl-delay.
+      [1000, 2000, DELAY_MS].forEach((floor, i) => {
         assert.ok(gaps[i]! >= 0.9 * floor, `gap ${i + 1}: ${gaps[i]} ms, at least ${floor} ms`);
       });
     } finally {

@@ -212,10 +212,12 @@ export class Politeness {
   }
 
   /**
-   * Reserve a turn, wait for it and claim it, waiting again for as long as
-   * the claim says (a pause reported meanwhile, a turn handed out late
-   * before it). Resolves to the turn handed out, its `waitMs` the whole
-   * time waited.
+   * Reserve a turn, wait for it and claim it. A claim that says wait a
+   * little (a turn handed out late before this one) is retried after that
+   * wait; one that says wait longer than the delay means a pause: the
+   * waiter takes a fresh slot, which lies after it, so the waiters of a
+   * pause resume one delay apart instead of all at once. Resolves to the
+   * turn handed out, its `waitMs` the whole time waited.
    */
   async take(origin: string, delayMs: number, wait: PauseOptions): Promise<Turn> {
     const first = await this.reserve(origin, delayMs);
@@ -227,7 +229,13 @@ export class Politeness {
       const c = await this.claim(origin, delayMs);
       problem ??= c.problem;
       if (c.waitMs <= 0) return { waitMs, delayMs, shared: first.shared, storeProblem: problem };
-      ms = c.waitMs;
+      if (c.waitMs <= delayMs) {
+        ms = c.waitMs;
+        continue;
+      }
+      const again = await this.reserve(origin, delayMs);
+      problem ??= again.storeProblem;
+      ms = Math.max(again.waitMs, c.waitMs);
     }
   }
 
