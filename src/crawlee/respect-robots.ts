@@ -273,6 +273,13 @@ async function decideLinks(
  */
 const LATE_SHARE = 0.05;
 
+/**
+ * How late a turn with no delay (no Crawl-delay, no floor) may still be
+ * used: there is no spacing to keep, only a pause reported meanwhile to
+ * meet, and re-taking it would cost a shared store two calls each time.
+ */
+const NO_DELAY_LATE_MS = 50;
+
 /** A turn handed out: when (this process's clock) and the spacing after it. */
 interface HandedOut {
   readonly at: number;
@@ -286,7 +293,10 @@ async function freshTurn(
   turn: HandedOut | undefined,
   signal: AbortSignal | undefined,
 ): Promise<HandedOut> {
-  if (turn !== undefined && Date.now() - turn.at <= turn.delayMs * LATE_SHARE) return turn;
+  if (turn !== undefined) {
+    const limit = turn.delayMs > 0 ? turn.delayMs * LATE_SHARE : NO_DELAY_LATE_MS;
+    if (Date.now() - turn.at <= limit) return turn;
+  }
   const t = await client.waitForTurn(url, signal === undefined ? {} : { signal });
   return { at: Date.now(), delayMs: t.delayMs };
 }
