@@ -21,6 +21,7 @@ import {
 import { parseExpectations } from "../src/cli/expectations.js";
 import { probePaths } from "../src/diff/probe-paths.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 import {
   refusedPort,
   serveStatus,
@@ -111,7 +112,7 @@ describe("the expectations file (docs/cli.md#robots-test)", () => {
           assert.ok(p.line >= 1 && p.line <= lines);
         }
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
   });
 });
