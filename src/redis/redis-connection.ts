@@ -100,6 +100,10 @@ function ownedClient(options: ConnectionOptions, timeoutMs: number): OwnedClient
     throw new RobotsError("invalid-option", "cluster.rootNodes must list at least one node");
   }
   return createCluster({
+    // Read the topology again after 1 s of a node's reconnecting (node-redis'
+    // default is 5 s): a replica promoted after a failover gets its slots'
+    // calls within a few seconds, and sharing resumes (docs/fleet.md).
+    topologyRefreshOnReconnectionAttemptStrategy: 1000,
     ...c,
     // Every node connection (the ones the topology reveals included)
     // fails at once while disconnected, with the same bounds as `url`.
