@@ -1,11 +1,13 @@
 /**
  * The Redis store on a real Redis Cluster (docs/fleet.md "Redis Cluster"):
- * 3 masters on loopback started by the test (redis-server in cluster mode,
- * joined by `redis-cli --cluster create`). The store contract, one origin's
- * keys on one node and origins spread over the masters, a cluster client
- * passed in, MOVED to a single-node client, and a fleet of processes: one
- * robots.txt fetch per origin, a master killed mid-run with every verdict
- * right, and sharing again once it is back. No timing is asserted.
+ * 3 masters on loopback started by the test (redis-server in cluster mode
+ * with cluster-require-full-coverage no, joined by `redis-cli --cluster
+ * create`). The store contract, one origin's keys on one node and origins
+ * spread over the masters, a cluster client passed in, a single-node store
+ * on a cluster node told so on its first call, and a fleet of processes:
+ * one robots.txt fetch per origin, a master killed mid-run with every
+ * verdict right and only its origins unshared, and sharing again once it is
+ * back. No timing is asserted.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
