@@ -128,6 +128,8 @@ export class RedisConnection {
   #connectFailure: unknown = null;
   /** A single node has answered that it is not in cluster mode. */
   #modeChecked = false;
+  /** The nodes some slot routes to, as of the cluster's `masters` list it was read with. */
+  #live: { readonly masters: unknown; readonly nodes: ReadonlySet<string> } | null = null;
 
   /**
    * `onError`: an error the connection reported outside any call, with the
@@ -173,12 +175,18 @@ export class RedisConnection {
    * every slot has a master again.
    */
   isLive(node: string): boolean {
-    const slots = this.#cluster?.slots;
-    if (slots === undefined) return true;
-    for (let i = 0; i < slots.length; i++) {
-      if ((slots[i]?.master.address ?? UNKNOWN_NODE) === node) return true;
+    const cluster = this.#cluster;
+    const slots = cluster?.slots;
+    if (cluster === null || slots === undefined) return true;
+    // node-redis makes a new `masters` list each time it reads the
+    // topology: the slots are read again only then, not on every call.
+    if (this.#live?.masters !== cluster.masters) {
+      const nodes = new Set<string>();
+      for (let i = 0; i < slots.length; i++) nodes.add(slots[i]?.master.address ?? UNKNOWN_NODE);
+      if (slots.length === 0) nodes.add(UNKNOWN_NODE);
+      this.#live = { masters: cluster.masters, nodes };
     }
-    return slots.length === 0 && node === UNKNOWN_NODE;
+    return this.#live.nodes.has(node);
   }
 
   /** One command on `key`'s node: connects first (an owned connection), checks a single node's mode once. */
