@@ -21,9 +21,8 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { RESP_TYPES, type RedisClusterOptions } from "redis";
-import type { SharedRobotsStore } from "../cache/shared-store.js";
+import { SERVER_ERROR_RUN_MS, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { StoredEntry } from "../cache/store.js";
-import { POLITENESS_DEFAULTS } from "../client/politeness.js";
 import { RobotsError } from "../errors.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import {
@@ -270,7 +269,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   /** SharedRobotsStore.countServerErrors: the `errors` key, kept an hour after the last one. */
   async countServerErrors(origin: string, serverError: boolean): Promise<number> {
     if (serverError) {
-      return this.#turn(origin, POLITENESS_DEFAULTS.serverErrorRunMs, "fail", "the count script");
+      return this.#turn(origin, SERVER_ERROR_RUN_MS, "fail", "the count script");
     }
     const key = originKeys(this.prefix, origin).errors;
     await this.#send(key, true, ["DEL", key]);
