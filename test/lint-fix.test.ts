@@ -76,12 +76,18 @@ test("a fix that would allow more is held back and named; --unsafe-fixes applies
   const p = file("loose.txt", body);
   const held = await robots(["lint", "--fix", p]);
   assert.equal(readFileSync(p, "utf8"), body, "nothing written");
-  assert.match(held.stdout, /loose\.txt:1: not fixed rule-outside-group: it would allow more \(\* \/b\/x/);
+  assert.match(
+    held.stdout,
+    /loose\.txt:1: not fixed rule-outside-group: it would allow more \(\* \/b\/x/,
+  );
   assert.match(held.stdout, /--unsafe-fixes applies it/);
   assert.equal(held.code, 1, "the error remains");
   const unsafe = await robots(["lint", "--fix", "--unsafe-fixes", p]);
   assert.equal(readFileSync(p, "utf8"), `User-agent: *\n${body}`);
-  assert.match(unsafe.stdout, /fixed rule-outside-group: added "User-agent: \*" above it, which allows more/);
+  assert.match(
+    unsafe.stdout,
+    /fixed rule-outside-group: added "User-agent: \*" above it, which allows more/,
+  );
 });
 
 test("--fix-dry-run prints a unified diff and changes nothing", async () => {

@@ -99,7 +99,9 @@ export async function fixFile(
       await writeInPlace(arg, result.body);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? "";
-      throw new CliError(`${label}: could not rewrite the file (${code || String(err)}); it is unchanged`);
+      throw new CliError(
+        `${label}: could not rewrite the file (${code || String(err)}); it is unchanged`,
+      );
     }
   }
   return { result, output: fixSummary(label, result), notes: "" };

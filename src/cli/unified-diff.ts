@@ -70,7 +70,13 @@ function myers(a: readonly string[], b: readonly string[]): Op[] | undefined {
   return undefined;
 }
 
-function backtrack(trace: readonly Int32Array[], off: number, n: number, m: number, dEnd: number): Op[] {
+function backtrack(
+  trace: readonly Int32Array[],
+  off: number,
+  n: number,
+  m: number,
+  dEnd: number,
+): Op[] {
   const ops: Op[] = [];
   let x = n;
   let y = m;
@@ -112,10 +118,7 @@ function script(a: readonly string[], b: readonly string[]): Op[] {
   }
   const midA = a.slice(head, a.length - tail);
   const midB = b.slice(head, b.length - tail);
-  const mid = myers(midA, midB) ?? [
-    ...midA.map((): Op => "-"),
-    ...midB.map((): Op => "+"),
-  ];
+  const mid = myers(midA, midB) ?? [...midA.map((): Op => "-"), ...midB.map((): Op => "+")];
   return [...new Array<Op>(head).fill(" "), ...mid, ...new Array<Op>(tail).fill(" ")];
 }
 

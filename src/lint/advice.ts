@@ -107,11 +107,7 @@ export const AGENT_CAVEAT =
  * value; the message shows it shortened. An Allow fix says that it allows
  * more (allowCaveat).
  */
-export function describeRelativePattern(
-  written: string,
-  name: string,
-  tail?: string,
-): Advice {
+export function describeRelativePattern(written: string, name: string, tail?: string): Advice {
   const shown = quote(shorten(written, 60));
   const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/([^/]*)(\/.*)?$/i.exec(written);
   const split = url !== null ? { host: url[1] ?? "", path: url[2] ?? "" } : splitHost(written);
@@ -126,7 +122,10 @@ export function describeRelativePattern(
     if (path === "" || path === "/" || path === "/*" || path === "/*$") {
       return { message, fix: remove, lines: [] };
     }
-    return { message, fix: `if ${split.host} is this site, ${pathOnly}${allow}; otherwise ${remove}` };
+    return {
+      message,
+      fix: `if ${split.host} is this site, ${pathOnly}${allow}; otherwise ${remove}`,
+    };
   }
   const message = `${shown} does not start with "/" or "*": paths always start with "/", so this rule never matches`;
   const caveat = renderingCaveat(written, name) + allow;

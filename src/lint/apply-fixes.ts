@@ -92,8 +92,7 @@ function join(lines: readonly Line[]): Uint8Array {
 /** `lines` with `edit` applied at index `i`; new lines take the replaced line's ending. */
 function applyEdit(lines: readonly Line[], i: number, edit: LintEdit): Line[] {
   const target = lines[i]!;
-  const eol =
-    target.eol.length > 0 ? target.eol : (lines.find((l) => l.eol.length > 0)?.eol ?? LF);
+  const eol = target.eol.length > 0 ? target.eol : (lines.find((l) => l.eol.length > 0)?.eol ?? LF);
   const added = edit.lines.map((t, k) => ({
     text: encodeUtf8(t),
     // The last line written in place of the file's last line keeps its (absent) ending.

@@ -89,7 +89,8 @@ export const DIRECTIVE_SUPPORT: Readonly<Record<string, DirectiveSupport>> = {
   },
   "revisit-after": {
     name: "Revisit-after",
-    honouredBy: "no crawler reads it (it comes from an HTML meta tag that search engines ignore too)",
+    honouredBy:
+      "no crawler reads it (it comes from an HTML meta tag that search engines ignore too)",
     fix: "remove it; list pages with <lastmod> dates in a sitemap instead",
     severity: "warning",
   },

@@ -72,7 +72,8 @@ export function checkKey(r: LineReporter, ev: LineEvent, b: Uint8Array): void {
   const written = snippet(b, ev.keyStart, ev.keyEnd, 40);
   const keyCol = columnOf(b, ev.start, ev.keyStart);
   const line = canonicalLine(ev, b, canonical);
-  const fix = line === undefined ? `write the key as ${quote(canonical)}` : `write ${quoteLine(line)}`;
+  const fix =
+    line === undefined ? `write the key as ${quote(canonical)}` : `write ${quoteLine(line)}`;
   const edit = line === undefined ? undefined : replaceLine(ev.line, [line]);
   r.at(
     "accepted-typo",
@@ -88,7 +89,12 @@ export function checkKey(r: LineReporter, ev: LineEvent, b: Uint8Array): void {
 }
 
 /** missing-colon: whitespace in place of the colon (docs/protocol.md#key-and-value). */
-export function missingColon(r: LineReporter, ev: LineEvent, b: Uint8Array, canonical: string): void {
+export function missingColon(
+  r: LineReporter,
+  ev: LineEvent,
+  b: Uint8Array,
+  canonical: string,
+): void {
   const line = canonicalLine(ev, b, canonical);
   r.at(
     "missing-colon",
@@ -210,7 +216,15 @@ export function checkRule(r: LineReporter, ev: LineEvent, b: Uint8Array): void {
       // Fixed after the leading "/", if that is missing too: one change at a time.
       const advice = describeSpacedPattern(fullSnippet(b, vs, ve), name, tail);
       const edit = first === 0x2f || first === 0x2a ? editOf(ev, advice.lines) : undefined;
-      r.at("pattern-with-space", "error", ev, columnOf(b, ev.start, i), advice.message, advice.fix, edit);
+      r.at(
+        "pattern-with-space",
+        "error",
+        ev,
+        columnOf(b, ev.start, i),
+        advice.message,
+        advice.fix,
+        edit,
+      );
       break;
     }
   }

@@ -14,8 +14,8 @@ import {
 } from "./byte-probes.js";
 import type { LintEdit } from "./diagnostics.js";
 import { ACCESS_KEYS, CANONICAL_KEY, closestKey, DIRECTIVE_SUPPORT } from "./directive-support.js";
-import { exactText, lineTail, quoteLine, replaceLine } from "./line-edits.js";
 import { type LineReporter, missingColon } from "./line-checks.js";
+import { exactText, lineTail, quoteLine, replaceLine } from "./line-edits.js";
 import { asciiLowerBytes, columnOf, escapeText, fullSnippet, quote, snippet } from "./text.js";
 
 /** What the linter must know of a line that hides a User-agent line. */
@@ -216,7 +216,15 @@ export function checkInvalid(r: OtherLineReporter, ev: LineEvent, b: Uint8Array)
   } else {
     advice = describeInvalid(ev, b, text, s, e, canonical);
   }
-  r.at("invalid-line", access ? "error" : "warning", ev, undefined, advice.message, advice.fix, advice.edit);
+  r.at(
+    "invalid-line",
+    access ? "error" : "warning",
+    ev,
+    undefined,
+    advice.message,
+    advice.fix,
+    advice.edit,
+  );
   if (
     canonical === "Allow" ||
     canonical === "Disallow" ||

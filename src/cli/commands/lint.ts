@@ -3,8 +3,9 @@
  * work as meant (src/lint). Text for people (compiler style), JSON Lines for
  * tools, one object per file in argument order.
  */
-import type { Diagnostic, Severity } from "../../lint/diagnostics.js";
+
 import type { AppliedFix, FixResult } from "../../lint/apply-fixes.js";
+import type { Diagnostic, Severity } from "../../lint/diagnostics.js";
 import { type LintResult, lintRobotsTxt } from "../../lint/lint-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { colorEnabled, makePaint, type Paint } from "../color.js";
