@@ -1,5 +1,5 @@
 /**
- * `robots lint --fix` and `--fix-dry-run` (docs/cli.md#lint, docs/diagnostics.md#fixes):
+ * `robots lint --fix` and `--fix-dry-run` (docs/diagnostics.md#fixes):
  * apply the fixes that leave every agent's verdicts the same or stricter
  * (src/lint/apply-fixes.ts), and either rewrite the file in place or print
  * the unified diff. The file is never left half-written: the fixed bytes go
@@ -89,8 +89,10 @@ export async function fixFile(
   run: FixRun,
 ): Promise<{ result: FixResult; output: string; notes: string }> {
   const result = applyLintFixes(body, { profile: run.profile, unsafe: run.unsafe });
+  const nothing = result.applied.length === 0 && result.held.length === 0;
   if (run.dryRun) {
-    let notes = "";
+    // The diff alone on stdout (patch reads it); what is not in it on stderr.
+    let notes = result.applied.length === 0 ? `${esc(label)}: no fix to apply\n` : "";
     for (const f of result.held) notes += summaryLine(label, f, true);
     return { result, output: unifiedDiff(label, body, result.body), notes };
   }
@@ -104,7 +106,8 @@ export async function fixFile(
       );
     }
   }
-  return { result, output: fixSummary(label, result), notes: "" };
+  const output = nothing ? `${esc(label)}: no fix to apply\n` : fixSummary(label, result);
+  return { result, output, notes: "" };
 }
 
 /** The bytes of a file to fix in place: the whole file, or a reason why not. */

@@ -12,13 +12,14 @@
  */
 import { listAgentsToCompare, VerdictComparer } from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
-import { encodeUtf8 } from "../parse/bytes.js";
+import { encodeUtf8, toBytes } from "../parse/bytes.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { bomPrefixLength } from "../protocol/byte-order-mark.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import type { Diagnostic, LintEdit } from "./diagnostics.js";
 import { lintRobotsTxt } from "./lint-robots-txt.js";
 
+/** How applyLintFixes compares verdicts, and whether it applies fixes that allow more. */
 export interface FixOptions {
   /** Default `google` (docs/protocol.md#profiles): the reading under which verdicts are compared. */
   readonly profile?: Profile;
@@ -38,6 +39,7 @@ export interface AppliedFix {
   readonly allowed: readonly string[];
 }
 
+/** What applyLintFixes did: the fixed file, the fixes applied and the fixes held back. */
 export interface FixResult {
   /** The fixed file. */
   readonly body: Uint8Array;
@@ -162,11 +164,13 @@ function editable(body: Uint8Array, profile: Profile): (Diagnostic & { edit: Lin
 }
 
 /**
- * Apply every fix of `body` that leaves each agent's verdicts the same or
- * stricter (with `unsafe`, every fix). Never throws on any body.
+ * Apply every fix of a robots.txt body (bytes, or a string as its UTF-8
+ * encoding) that leaves each agent's verdicts the same or stricter (with
+ * `unsafe`, every fix). Never throws on any body.
  */
-export function applyLintFixes(body: Uint8Array, options: FixOptions = {}): FixResult {
+export function applyLintFixes(input: Uint8Array | string, options: FixOptions = {}): FixResult {
   const profile = checkProfile(options.profile);
+  const body = toBytes(input);
   const applied: AppliedFix[] = [];
   const held: AppliedFix[] = [];
   const tried = new Set<string>();

@@ -57,7 +57,7 @@ export function checkOther(r: OtherLineReporter, ev: LineEvent, b: Uint8Array): 
       support.severity,
       ev,
       columnOf(b, ev.start, ks),
-      `${support.name} is not part of the robots.txt standard, and Google ignores it; ${support.honouredBy}${outside}`,
+      `${support.name} is not part of the robots.txt standard, and Google ignores it. ${support.honouredBy.charAt(0).toUpperCase()}${support.honouredBy.slice(1)}${outside}`,
       support.fix,
     );
     const delay =

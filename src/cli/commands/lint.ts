@@ -60,8 +60,8 @@ Examples:
   curl -s https://example.com/robots.txt | robots lint -
   robots lint https://example.com/robots.txt
   robots lint --format json sites/*.txt > findings.jsonl
-  robots lint --fix-dry-run public/robots.txt
-  robots lint --fix public/robots.txt`;
+  robots lint --fix-dry-run draft.txt
+  robots lint --fix draft.txt`;
 
 export interface LintCommandOptions {
   readonly profile: Profile;
