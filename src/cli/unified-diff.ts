@@ -3,8 +3,9 @@
  * `patch` and `git apply` read: `---`/`+++` headers, `@@` hunks with three
  * lines of context, "\ No newline at end of file" where a last line has no
  * ending. Lines compare as bytes, endings included, so a changed line
- * ending shows. Lines are shown as UTF-8 text escaped for a terminal: the
- * diff is for reading, and exact for plain-text files.
+ * ending shows. Lines are shown as UTF-8 text escaped for a terminal, with
+ * a CRLF ending kept: the diff is for reading, and `patch` applies it
+ * exactly to a text file with LF or CRLF endings.
  *
  * Myers' O(ND) algorithm on the lines between the common head and tail.
  * Past MAX_D differences (never for lint fixes, which touch few lines) the
@@ -127,7 +128,9 @@ function shown(prefix: Op, line: string): string {
   const ended = line.endsWith("\n") || line.endsWith("\r");
   const text = line.replace(/\r?\n$|\r$/, "");
   const body = esc(new TextDecoder().decode(Uint8Array.from(text, (c) => c.charCodeAt(0))));
-  return `${prefix}${body}\n${ended ? "" : "\\ No newline at end of file\n"}`;
+  // A CRLF ending is kept as it is, as diff -u writes it, so that patch restores it.
+  const cr = line.endsWith("\r\n") ? "\r" : "";
+  return `${prefix}${body}${cr}\n${ended ? "" : "\\ No newline at end of file\n"}`;
 }
 
 /** The unified diff from `before` to `after`, labelled `a/<label>` and `b/<label>`; "" when equal. */
