@@ -14,7 +14,7 @@ import { after, test } from "node:test";
 import { applyLintFixes } from "../src/lint/apply-fixes.js";
 import { lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { compareVerdicts } from "./helpers/fix-safety.js";
-import { REPO_ROOT } from "./helpers/shared.js";
+import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
 import { robots } from "./helpers/subprocess.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-lint-fix-"));
@@ -132,4 +132,30 @@ test("no applied fix of a lint fixture loosens a verdict, and every fix hint wit
     }
   }
   assert.ok(applied > 20, `only ${applied} fixes applied`);
+});
+
+test("over a slice of the real corpus, applied fixes never loosen a verdict and never throw", {
+  timeout: 300_000,
+}, () => {
+  if (!hasShared()) {
+    console.log(`${CORPUS_DIR} is absent: the corpus slice is not fixed (the fixtures are)`);
+    return;
+  }
+  const dir = path.join(CORPUS_DIR, "files");
+  const names = readdirSync(dir).sort();
+  let files = 0;
+  let applied = 0;
+  let held = 0;
+  for (let i = 0; i < names.length; i += 40) {
+    const body = new Uint8Array(readFileSync(path.join(dir, names[i]!)));
+    if (body.length > 64 * 1024) continue;
+    const r = applyLintFixes(body);
+    files++;
+    applied += r.applied.length;
+    held += r.held.length;
+    const v = compareVerdicts(body, r.body, "google");
+    assert.equal(v.nowAllowed, 0, `${names[i]}: ${v.allowed.join(", ")}`);
+  }
+  console.log(`corpus slice: ${files} files, ${applied} fixes applied, ${held} held back`);
+  assert.ok(applied > 50, `only ${applied} fixes applied`);
 });

@@ -163,6 +163,66 @@ function editable(body: Uint8Array, profile: Profile): (Diagnostic & { edit: Lin
   return out.sort((x, y) => x.edit.line - y.edit.line);
 }
 
+/** One fix to try: the finding, the line it changes and what identifies it across passes. */
+interface Candidate {
+  readonly d: Diagnostic & { readonly edit: LintEdit };
+  readonly target: Line;
+  readonly key: string;
+}
+
+/** The file as the fixes applied so far left it. */
+interface State {
+  readonly lines: Line[];
+  readonly body: Uint8Array;
+  readonly robots: RobotsTxt;
+}
+
+/** Where the fixes go. */
+interface Outcome {
+  readonly profile: Profile;
+  readonly unsafe: boolean;
+  readonly applied: AppliedFix[];
+  readonly held: AppliedFix[];
+}
+
+function record(c: Candidate, loosens: boolean, allowed: readonly string[]): AppliedFix {
+  return { diagnostic: c.d, line: c.target.origin + 1, loosens, allowed };
+}
+
+/**
+ * Apply `cands` (in line order) to `state` together when that allows no
+ * agent more; otherwise each half in turn, down to single fixes, which are
+ * held back (or, when unsafe, applied and marked). So a file with many
+ * safe fixes costs one comparison, not one per fix.
+ */
+function tryBatch(state: State, cands: readonly Candidate[], out: Outcome): State {
+  const index = new Map(state.lines.map((l, i) => [l, i]));
+  const live = cands.filter((c) => index.has(c.target));
+  if (live.length === 0) return state;
+  let lines = state.lines;
+  // From the last line up, so that each index still points at its line.
+  for (let k = live.length - 1; k >= 0; k--) {
+    lines = applyEdit(lines, index.get(live[k]!.target)!, live[k]!.d.edit);
+  }
+  const body = join(lines);
+  if (sameBytes(body, state.body)) return state;
+  const robots = parseRobotsTxt(body, { profile: out.profile });
+  const loose = loosening(state.robots, robots);
+  if (loose.count === 0 || (live.length === 1 && out.unsafe)) {
+    const single = live.length === 1;
+    for (const c of live)
+      out.applied.push(record(c, single && loose.count > 0, single ? loose.examples : []));
+    return { lines, body, robots };
+  }
+  if (live.length === 1) {
+    out.held.push(record(live[0]!, true, loose.examples));
+    return state;
+  }
+  const mid = live.length >> 1;
+  const first = tryBatch(state, live.slice(0, mid), out);
+  return tryBatch(first, live.slice(mid), out);
+}
+
 /**
  * Apply every fix of a robots.txt body (bytes, or a string as its UTF-8
  * encoding) that leaves each agent's verdicts the same or stricter (with
@@ -171,48 +231,25 @@ function editable(body: Uint8Array, profile: Profile): (Diagnostic & { edit: Lin
 export function applyLintFixes(input: Uint8Array | string, options: FixOptions = {}): FixResult {
   const profile = checkProfile(options.profile);
   const body = toBytes(input);
-  const applied: AppliedFix[] = [];
-  const held: AppliedFix[] = [];
+  const out: Outcome = { profile, unsafe: options.unsafe === true, applied: [], held: [] };
   const tried = new Set<string>();
-  let lines = splitLines(body);
-  let current = body;
-  let robots = parseRobotsTxt(current, { profile });
+  let state: State = { lines: splitLines(body), body, robots: parseRobotsTxt(body, { profile }) };
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    let shift = 0;
-    let progress = false;
-    const touched = new Set<number>();
-    for (const d of editable(current, profile)) {
-      const { edit } = d;
-      const i = edit.line - 1 + shift;
-      const target = lines[i];
-      if (target === undefined || touched.has(edit.line)) continue;
+    // One fix per line a pass: the next pass lints the fixed line again.
+    const cands: Candidate[] = [];
+    const taken = new Set<Line>();
+    for (const d of editable(state.body, profile)) {
+      const target = state.lines[d.edit.line - 1];
+      if (target === undefined || taken.has(target)) continue;
       const key = fixKey(d, target);
       if (tried.has(key)) continue;
-      const next = applyEdit(lines, i, edit);
-      const after = join(next);
-      if (sameBytes(after, current)) continue;
       tried.add(key);
-      const fixed = parseRobotsTxt(after, { profile });
-      const loose = loosening(robots, fixed);
-      const record = {
-        diagnostic: d,
-        line: target.origin + 1,
-        loosens: loose.count > 0,
-        allowed: loose.examples,
-      };
-      if (loose.count > 0 && options.unsafe !== true) {
-        held.push(record);
-        continue;
-      }
-      applied.push(record);
-      touched.add(edit.line);
-      shift += next.length - lines.length;
-      lines = next;
-      current = after;
-      robots = fixed;
-      progress = true;
+      taken.add(target);
+      cands.push({ d, target, key });
     }
-    if (!progress) break;
+    const before = out.applied.length;
+    state = tryBatch(state, cands, out);
+    if (out.applied.length === before) break;
   }
-  return { body: current, applied, held };
+  return { body: state.body, applied: out.applied, held: out.held };
 }
