@@ -4,7 +4,8 @@
  * no directive at all. Called by the linter (lint-robots-txt.ts).
  */
 import { isAsciiSpace, latin1 } from "../parse/bytes.js";
-import { type LineEvent, UNUSED_KEYS } from "../parse/scan-lines.js";
+import { UNUSED_KEYS } from "../parse/line-keys.js";
+import type { LineEvent } from "../parse/scan-lines.js";
 import { describeCrawlDelay, isQuotable, restoredCaveat } from "./advice.js";
 import {
   describeInvisible,

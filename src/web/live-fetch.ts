@@ -29,7 +29,11 @@ Disallow: /
   return null;
 }
 
-async function fetchInto(target: HTMLTextAreaElement, update: () => void): Promise<void> {
+async function fetchInto(
+  target: HTMLTextAreaElement,
+  profile: string,
+  update: () => void,
+): Promise<void> {
   const root = document.documentElement;
   const status = byId("fetch-status");
   const url = byId<HTMLInputElement>("fetch-url").value.trim();
@@ -40,7 +44,8 @@ async function fetchInto(target: HTMLTextAreaElement, update: () => void): Promi
   status.textContent = `Fetching the robots.txt of ${url} …`;
   root.dataset.fetching = "1";
   try {
-    const res = await fetch(`api/fetch?url=${encodeURIComponent(url)}`);
+    // The server keeps what this profile applies of a line the limit cuts.
+    const res = await fetch(`api/fetch?url=${encodeURIComponent(url)}&profile=${profile}`);
     const answer = (await res.json()) as FetchAnswer;
     clear(status);
     status.append(...renderFetchInfo(answer));
@@ -59,12 +64,13 @@ async function fetchInto(target: HTMLTextAreaElement, update: () => void): Promi
 
 /**
  * Wire the fetch buttons: "Fetch" fills the editor, "Fetch as deployed
- * version" the comparison; `update` redraws. From file:// there is no
+ * version" the comparison, read under `profile()`; `update` redraws. From file:// there is no
  * server to fetch through, and the page says so.
  */
 export function setupLiveFetch(
   robotsTa: HTMLTextAreaElement,
   compareTa: HTMLTextAreaElement,
+  profile: () => string,
   update: () => void,
 ): void {
   if (location.protocol === "file:") {
@@ -75,6 +81,9 @@ export function setupLiveFetch(
       "Live fetch needs the page served by `robots serve`; everything else works here.";
     return;
   }
-  byId("fetch-edit").addEventListener("click", () => void fetchInto(robotsTa, update));
-  byId("fetch-compare").addEventListener("click", () => void fetchInto(compareTa, update));
+  byId("fetch-edit").addEventListener("click", () => void fetchInto(robotsTa, profile(), update));
+  byId("fetch-compare").addEventListener(
+    "click",
+    () => void fetchInto(compareTa, profile(), update),
+  );
 }

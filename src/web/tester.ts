@@ -501,7 +501,7 @@ byId("copy-link").addEventListener("click", async () => {
   }
 });
 
-setupLiveFetch(robotsTa, compareTa, update);
+setupLiveFetch(robotsTa, compareTa, profile, update);
 
 /** Show the state the fragment holds (or a sample); `source` is the page's script, run again as the worker. */
 export function startTester(source: string): void {
