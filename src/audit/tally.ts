@@ -239,9 +239,15 @@ export class Auditor {
     const vs = this.#versions;
     if (vs.length === 1 && vs[0]!.since === Number.NEGATIVE_INFINITY) return 0;
     if (Number.isNaN(t)) return -1;
-    let k = -1;
-    for (let i = 0; i < vs.length && vs[i]!.since <= t; i++) k = i;
-    return k;
+    // Binary search: a git history may hold hundreds of versions.
+    let lo = 0;
+    let hi = vs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (vs[mid]!.since <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
   }
 
   #ruleFor(version: number, token: string): Rules {
