@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
 
 const RULES = "User-agent: *\nDisallow: /private\n";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { compileMatcher, parseRobotsTxt, readPath } from "../src/index.js";
+import { compileMatcher, parseRobotsTxt, readPath } from "../src/entries/index.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { encodeUtf8, normalizePattern } from "../src/parse/bytes.js";
 import { crawlerView } from "../src/parse/crawler-view.js";

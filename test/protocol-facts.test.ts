@@ -15,7 +15,7 @@ import {
   parseRobotsTxt,
   RobotsError,
   reportCrawlers,
-} from "../src/index.js";
+} from "../src/entries/index.js";
 import { crawlerView, cutLineFate } from "../src/parse/crawler-view.js";
 import { bomPrefixLength } from "../src/protocol/byte-order-mark.js";
 import { disallows } from "../src/protocol/empty-rule.js";

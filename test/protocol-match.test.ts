@@ -1,7 +1,13 @@
 /** docs/protocol.md#choosing-rules, docs/protocol.md#matching (matching a URL) and docs/protocol.md#deciding-line (explaining a verdict). */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compileMatcher, isAllowed, parseRobotsTxt, readPath, selectGroups } from "../src/index.js";
+import {
+  compileMatcher,
+  isAllowed,
+  parseRobotsTxt,
+  readPath,
+  selectGroups,
+} from "../src/entries/index.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { RuleIndex, VARIES } from "../src/match/rule-index.js";
 import { R_END, R_INDEX_HTML, ROW } from "../src/parse/rule-table.js";

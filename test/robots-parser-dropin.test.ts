@@ -16,8 +16,8 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { canonicalPathStart } from "../src/client/request-path.js";
-import { isValidProductToken } from "../src/index.js";
-import robotsParser from "../src/robots-parser.cjs";
+import { isValidProductToken } from "../src/entries/index.js";
+import robotsParser from "../src/entries/robots-parser.cjs";
 import { bodyOf, conformanceSets, REPO_ROOT } from "./helpers/shared.js";
 import { run } from "./helpers/subprocess.js";
 

@@ -19,6 +19,10 @@
  */
 import type { RobotsStore, StoredEntry } from "./store.js";
 
+/**
+ * A RobotsStore a fleet shares: leases for one fetch per origin, and turns kept across processes
+ * (docs/fleet.md).
+ */
 export interface SharedRobotsStore extends RobotsStore {
   /** Take the fetch lease of `origin` for `ttlMs`: its token, or null while another holds it. */
   acquireLease?(origin: string, ttlMs: number): Promise<string | null>;

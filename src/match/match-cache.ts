@@ -51,11 +51,13 @@ export interface MatchCacheStats {
   readonly words: number;
   /** Words the cache's array has grown to (never more than `limit`). */
   readonly length: number;
+  /** Words the cache may hold before it starts over. */
   readonly limit: number;
   /** How many times the cache was full and emptied. */
   readonly flushes: number;
 }
 
+/** Options of a MatchCache. */
 export interface MatchCacheOptions {
   /** Words the cache may hold, an integer from 0 to 2^28 (default 2^21: 16 MiB on 64-bit Node). */
   readonly words?: number;
@@ -106,6 +108,7 @@ export class MatchCache {
     this.#uncopied = 0;
   }
 
+  /** Its size and how often it started over. */
   stats(): MatchCacheStats {
     return {
       words: this.#used,

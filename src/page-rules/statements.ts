@@ -20,19 +20,26 @@ import { isDayName } from "./http-date.js";
 import { type PageRule, readRule, trimSpace, VALUE_RULES } from "./rules.js";
 import { parseRobotsTagField } from "./structured-field.js";
 
+/** Where a page statement was read: X-Robots-Tag, Robots-Tag or a meta tag. */
 export type PageRuleSource = "x-robots-tag" | "robots-tag" | "meta";
 
+/** Rules a page gives, and the crawler they are for. */
 export interface PageStatement {
+  /** Where they were read. */
   readonly via: PageRuleSource;
   /** The crawler named, lowercased; null when the rules apply to every crawler. */
   readonly scope: string | null;
+  /** The rules, in order. */
   readonly rules: readonly PageRule[];
 }
 
 /** A field or meta that could not be read at all, or was not applied (reported; it applies nothing). */
 export interface PageSourceProblem {
+  /** Where the text was read. */
   readonly via: PageRuleSource;
+  /** The text as written. */
   readonly text: string;
+  /** What is wrong with it. */
   readonly problem: string;
   /** The meta's line in the document, for a meta that was not applied. */
   readonly line?: number;
@@ -40,9 +47,13 @@ export interface PageSourceProblem {
 
 /** A named `<meta>` outside the head, or in a `<noscript>` of the head (docs/page-rules.md). */
 export interface MetaOutsideHead {
+  /** The meta tag's name. */
   readonly name: string;
+  /** Its content as written. */
   readonly content: string;
+  /** Where it was: after the head, or in a head `<noscript>`. */
   readonly where: "body" | "noscript";
+  /** Its line in the HTML. */
   readonly line: number;
 }
 
@@ -85,8 +96,11 @@ export function ignoredMetaProblems(
   return out;
 }
 
+/** Statements read from header fields, with what could not be read. */
 export interface ParsedPageSource {
+  /** The statements read. */
   readonly statements: PageStatement[];
+  /** What could not be read. */
   readonly problems: PageSourceProblem[];
 }
 

@@ -172,6 +172,7 @@ export interface RobotsSizeFacts {
 export class RobotsTxt {
   /** @internal */
   [compiledSlot]: unknown = undefined;
+  /** The profile it was parsed with. */
   readonly profile: Profile;
   /** Groups in file order (docs/protocol.md#groups). */
   readonly groups: readonly Group[];
@@ -298,10 +299,15 @@ export interface ParseHooks {
  * bytes (`Uint8Array`, e.g. a Node Buffer) when you have them, so that
  * invalid UTF-8 and other encodings are read exactly as a crawler reads them.
  */
-export function parseRobotsTxt(
+export function parseRobotsTxt(body: Uint8Array | string, options: ParseOptions = {}): RobotsTxt {
+  return parseRobotsTxtWith(body, options, {});
+}
+
+/** parseRobotsTxt, calling `hooks` during the pass (the linter and src/explain's line spans). */
+export function parseRobotsTxtWith(
   body: Uint8Array | string,
-  options: ParseOptions = {},
-  hooks: ParseHooks = {},
+  options: ParseOptions,
+  hooks: ParseHooks,
 ): RobotsTxt {
   const profile = checkProfile(options.profile);
   const bytes = toBytes(body);

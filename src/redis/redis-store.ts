@@ -49,6 +49,7 @@ import { EXTEND_LEASE, type LuaScript, RELEASE_LEASE, TURN, WRITE_ENTRY } from "
 
 /** What the store needs of a Redis client: node-redis' `sendCommand` (v5 or later). */
 export interface RedisCommandClient {
+  /** Sends one Redis command and answers its reply. */
   sendCommand(
     args: ReadonlyArray<string | Buffer>,
     options?: { timeout?: number; typeMapping?: Record<number, unknown> },
@@ -62,7 +63,9 @@ export interface RedisCommandClient {
  * single-node client by its `masters` list.
  */
 export interface RedisClusterCommandClient {
+  /** The cluster's master nodes. */
   readonly masters: readonly unknown[];
+  /** Sends one Redis command to the node of `firstKey` and answers its reply. */
   sendCommand(
     firstKey: string | Buffer | undefined,
     isReadonly: boolean | undefined,
@@ -84,6 +87,7 @@ function isClusterClient(
   return Array.isArray((c as { masters?: unknown }).masters);
 }
 
+/** Options of createRedisStore. */
 export interface RedisStoreOptions {
   /** `redis://host:port[/db]`; the store then owns its connection (close() ends it). */
   readonly url?: string;
@@ -160,6 +164,7 @@ const REASONS: readonly RedisFailureReason[] = [
   "reply",
 ];
 
+/** What a RedisRobotsStore has done, counted since it was made. */
 export interface RedisStoreStats {
   /** Commands sent to Redis (scripts count one each). */
   commands: number;
@@ -297,10 +302,15 @@ function hashFields(reply: unknown): Map<string, Buffer> {
  * "recovered" when the store works again (docs/fleet.md "Health").
  */
 export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore {
+  /** The prefix of every key it writes. */
   readonly prefix: string;
+  /** Time a command may take before it counts as failed. */
   readonly timeoutMs: number;
+  /** Time it waits after a failure before it tries Redis again. */
   readonly retryMs: number;
+  /** Body bytes an entry may hold. */
   readonly maxBodyBytes: number;
+  /** Counters of calls and failures (RedisStoreStats). */
   readonly stats: RedisStoreStats = {
     commands: 0,
     errors: 0,
@@ -420,21 +430,25 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return this.#lastReason;
   }
 
+  /** The entry stored for `origin`, or undefined. */
   async get(origin: string): Promise<StoredEntry | undefined> {
     const read = await this.#read(origin);
     if (read.invalid !== null) throw read.invalid;
     return read.decoded?.entry;
   }
 
+  /** Store `entry` for `origin`, replacing what was there. */
   async set(origin: string, entry: StoredEntry): Promise<void> {
     await this.#write(origin, entry, "*", true);
   }
 
+  /** Forget `origin`'s entry. */
   async delete(origin: string): Promise<void> {
     const key = originKeys(this.prefix, origin).entry;
     await this.#send(key, true, ["DEL", key]);
   }
 
+  /** Change `origin`'s entry atomically (SharedRobotsStore.update). */
   async update(
     origin: string,
     change: (current: StoredEntry | undefined) => StoredEntry,
@@ -452,6 +466,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     throw storeError("store-conflict", `update of ${origin} lost the race too often`);
   }
 
+  /** Take the lease to fetch `origin`; its token, or null when another holds it. */
   async acquireLease(origin: string, ttlMs: number): Promise<string | null> {
     const token = randomUUID();
     const key = originKeys(this.prefix, origin).lease;
@@ -466,16 +481,21 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return r === null ? null : token;
   }
 
+  /** Extend a lease held with `token`; false when it is lost. */
   async extendLease(origin: string, token: string, ttlMs: number): Promise<boolean> {
     const key = originKeys(this.prefix, origin).lease;
     return (await this.#eval(EXTEND_LEASE, [key], [token, String(Math.ceil(ttlMs))])) === 1;
   }
 
+  /** Give a lease back; false when it was no longer held. */
   async releaseLease(origin: string, token: string): Promise<boolean> {
     const key = originKeys(this.prefix, origin).lease;
     return (await this.#eval(RELEASE_LEASE, [key], [token])) === 1;
   }
 
+  /**
+   * Reserve the origin's next turn `delayMs` after the last; when it starts (ms since the epoch).
+   */
   async reserveTurn(origin: string, delayMs: number): Promise<number> {
     const keys = originKeys(this.prefix, origin);
     const wait = await this.#eval(
@@ -489,11 +509,13 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return wait;
   }
 
+  /** Push the origin's turns back by `ms` (Retry-After). */
   async deferTurns(origin: string, ms: number): Promise<void> {
     const keys = originKeys(this.prefix, origin);
     await this.#eval(TURN, [keys.turn, keys.block], [String(Math.max(0, Math.ceil(ms))), "defer"]);
   }
 
+  /** How long turns at `origin` are held back from now, in ms. */
   async turnsBlockedMs(origin: string): Promise<number> {
     const key = originKeys(this.prefix, origin).block;
     const left = await this.#send(key, false, ["PTTL", key]);
@@ -517,6 +539,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     }
   }
 
+  /** Close the store (`await using`). */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

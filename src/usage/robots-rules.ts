@@ -53,7 +53,9 @@ export function splitContentUsage(value: string): ContentUsageValue {
 
 /** One Content-Usage line of a group that applies. */
 export interface ContentUsageRule extends ContentUsageValue {
+  /** Its line number. */
   readonly line: number;
+  /** The index of its group. */
   readonly group: number;
   /** The path normalised as allow/disallow values are (docs/protocol.md#rule-values); "" when absent. */
   readonly pattern: string;
@@ -61,17 +63,23 @@ export interface ContentUsageRule extends ContentUsageValue {
 
 /** One Content-Signal line of a group that applies. */
 export interface ContentSignalLine {
+  /** Its line number. */
   readonly line: number;
+  /** The index of its group. */
   readonly group: number;
+  /** The statement as written. */
   readonly statement: string;
 }
 
 /** The usage lines of the groups that apply to one crawler (docs/protocol.md#choosing-rules). */
 export interface AgentUsageLines {
+  /** Why the groups applied. */
   readonly source: GroupSource;
   /** Indexes of the groups that apply, in file order. */
   readonly groups: readonly number[];
+  /** The Content-Usage lines, in file order. */
   readonly contentUsage: readonly ContentUsageRule[];
+  /** The Content-Signal lines, in file order. */
   readonly contentSignal: readonly ContentSignalLine[];
 }
 

@@ -6,8 +6,10 @@
  *
  * An explicit list: what is not named here is internal (docs/api.md).
  */
-export type { SharedRobotsStore } from "./cache/shared-store.js";
-export { RobotsError, RobotsErrorCode } from "./errors.js";
+export type { SharedRobotsStore } from "../cache/shared-store.js";
+export type { RobotsStore, StoredCopy, StoredEntry, StoredError } from "../cache/store.js";
+export { RobotsError, RobotsErrorCode, type RobotsErrorOptions } from "../errors.js";
+export type { UnavailableReason, UnreachableReason } from "../fetch/fetch-robots-txt.js";
 export {
   createRedisStore,
   REDIS_STORE_DEFAULTS,
@@ -18,4 +20,4 @@ export {
   type RedisStoreOptions,
   type RedisStoreState,
   type RedisStoreStats,
-} from "./redis/redis-store.js";
+} from "../redis/redis-store.js";

@@ -14,11 +14,11 @@
  * export. It loads the ES modules of the core with `require()`, which
  * Node.js does from 20.19 on (the package's `engines`).
  */
-import agentToken = require("./match/agent-token.js");
-import compile = require("./match/compile.js");
-import directives = require("./match/directives.js");
-import parse = require("./parse/parse-robots-txt.js");
-import requestPath = require("./client/request-path.js");
+import agentToken = require("../match/agent-token.js");
+import compile = require("../match/compile.js");
+import directives = require("../match/directives.js");
+import parse = require("../parse/parse-robots-txt.js");
+import requestPath = require("../client/request-path.js");
 
 /** Where relative URLs are resolved; only its path is ever matched. */
 const RELATIVE_BASE = "http://relative.invalid/";
@@ -209,6 +209,7 @@ function robotsParser(url: string, contents?: string | null): robotsParser.Robot
   return new Robots(url, contents);
 }
 
+/** robots-parser's types, under the name of its function. */
 namespace robotsParser {
   /**
    * The parsed robots.txt, as robots-parser's `robotsParser()` returns it.
