@@ -8,15 +8,18 @@
  * does not load the client to use them.
  */
 import type { AccessCheck, CallOptions, FetchSetup } from "./client-types.js";
-import type { RobotsClient } from "./robots-client.js";
 
-/** The two doors into a client that page fetches use. */
+/**
+ * The two doors into a client that page fetches use. `client` is a
+ * RobotsClient; typed `object` so this module does not import the class
+ * that imports it (the class's private fields reject anything else).
+ */
 export interface PageFetchAccess {
   /** The transport, connect timeout and address rule of the client's robots.txt fetches. */
-  fetchSetup(client: RobotsClient): FetchSetup;
+  fetchSetup(client: object): FetchSetup;
   /** check() for the target of a redirect; `{ refused }` when its address is refused. */
   checkRedirectTarget(
-    client: RobotsClient,
+    client: object,
     url: string,
     options: CallOptions,
   ): Promise<AccessCheck | { readonly refused: string }>;

@@ -83,8 +83,9 @@ export class RobotsClient {
   static {
     // Page fetches' access to the client's fetch setup (src/client/page-fetch-access.ts).
     grantPageFetchAccess({
-      fetchSetup: (client) => client.#fetchSetup(),
-      checkRedirectTarget: (client, url, options) => client.#checkRedirectTarget(url, options),
+      fetchSetup: (client) => (client as RobotsClient).#fetchSetup(),
+      checkRedirectTarget: (client, url, options) =>
+        (client as RobotsClient).#checkRedirectTarget(url, options),
     });
   }
 

@@ -21,7 +21,22 @@
  * emptied number at least one per FLUSH_WORDS words it holds.
  */
 import { RobotsError } from "../errors.js";
-import type { RuleIndex } from "./rule-index.js";
+
+/** What a MatchCache reads and writes of an index it copies; RuleIndex (rule-index.ts) implements it. */
+export interface CopiedIndex {
+  /** The index's words; the copy is of those from `root` on. */
+  readonly words: readonly number[];
+  /** The root's offset in `words`. */
+  readonly root: number;
+  /** The cache holding its copy, or null. */
+  copyCache: MatchCache | null;
+  /** The cache's generation the copy was made in (0: none). */
+  copyGen: number;
+  /** Where the copy starts in the cache's area. */
+  copyAt: number;
+  /** `words.length` when the copy was made. */
+  copyEnd: number;
+}
 
 /** The default limit: 2^21 words (16 MiB of elements on 64-bit Node, half that with compressed pointers). */
 export const DEFAULT_MATCH_CACHE_WORDS = 2 ** 21;
@@ -133,7 +148,7 @@ export class MatchCache {
    * than a sixteenth of the limit, so that no one index can fill the cache.
    * @internal
    */
-  copyOf(ix: RuleIndex): number {
+  copyOf(ix: CopiedIndex): number {
     const words = ix.words;
     const root = ix.root;
     const n = words.length;

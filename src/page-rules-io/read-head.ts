@@ -329,13 +329,3 @@ export function readHeadMetas(html: string | Uint8Array, limit = DEFAULT_HEAD_BY
   reader.write(typeof html === "string" ? new TextEncoder().encode(html) : html);
   return reader.end();
 }
-
-/** Read the head metas from a stream of chunks, stopping as soon as the head is over. */
-export async function readHeadMetasFrom(
-  chunks: AsyncIterable<Uint8Array>,
-  limit = DEFAULT_HEAD_BYTES,
-): Promise<HeadRead> {
-  const reader = new HeadReader(limit);
-  for await (const chunk of chunks) if (reader.write(chunk)) break;
-  return reader.end();
-}

@@ -10,8 +10,9 @@
  * restrictive end, so adding a rule can never loosen the result, and the
  * order of headers and metas changes nothing.
  */
+
+import type { PageRuleSource, PageStatement } from "./rules.js";
 import { IMAGE_PREVIEW_RANK, type ImagePreview, type PageRule } from "./rules.js";
-import type { PageRuleSource, PageStatement } from "./statements.js";
 
 /** Where a rule came from, for reports. */
 export interface RuleOrigin {

@@ -181,3 +181,16 @@ export function readRule(rawName: string, rawValue: string | undefined, text: st
     }
   }
 }
+
+/** Where a page statement was read: X-Robots-Tag, Robots-Tag or a meta tag. */
+export type PageRuleSource = "x-robots-tag" | "robots-tag" | "meta";
+
+/** Rules a page gives, and the crawler they are for. */
+export interface PageStatement {
+  /** Where they were read. */
+  readonly via: PageRuleSource;
+  /** The crawler named, lowercased; null when the rules apply to every crawler. */
+  readonly scope: string | null;
+  /** The rules, in order. */
+  readonly rules: readonly PageRule[];
+}

@@ -17,21 +17,17 @@
  * to the next line, so pass repeated headers separately, not joined by ", ".
  */
 import { isDayName } from "./http-date.js";
-import { type PageRule, readRule, trimSpace, VALUE_RULES } from "./rules.js";
+import {
+  type PageRule,
+  type PageRuleSource,
+  type PageStatement,
+  readRule,
+  trimSpace,
+  VALUE_RULES,
+} from "./rules.js";
 import { parseRobotsTagField } from "./structured-field.js";
 
-/** Where a page statement was read: X-Robots-Tag, Robots-Tag or a meta tag. */
-export type PageRuleSource = "x-robots-tag" | "robots-tag" | "meta";
-
-/** Rules a page gives, and the crawler they are for. */
-export interface PageStatement {
-  /** Where they were read. */
-  readonly via: PageRuleSource;
-  /** The crawler named, lowercased; null when the rules apply to every crawler. */
-  readonly scope: string | null;
-  /** The rules, in order. */
-  readonly rules: readonly PageRule[];
-}
+export type { PageRuleSource, PageStatement };
 
 /** A field or meta that could not be read at all, or was not applied (reported; it applies nothing). */
 export interface PageSourceProblem {
@@ -181,9 +177,6 @@ export function parseRobotsMeta(name: string, content: string): PageStatement | 
   const rules = readList(content, "meta", scope, false).flatMap((s) => s.rules);
   return { via: "meta", scope, rules };
 }
-
-/** Header names that carry page rules, lowercased. */
-export const PAGE_RULE_HEADERS = ["x-robots-tag", "robots-tag"] as const;
 
 /**
  * Statements from response headers: `headers` is a list of [name, value] field

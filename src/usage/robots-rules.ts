@@ -20,7 +20,6 @@
  * Cloudflare's Content Signals Policy): one statement for the whole group,
  * with no path.
  */
-import { compiledMatches, compilePattern } from "../match/pattern.js";
 import { type GroupSource, selectGroups } from "../match/select-groups.js";
 import { normalizePattern, toBytes } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
@@ -112,26 +111,4 @@ export function usageLinesFor(robots: RobotsTxt, agent: string): AgentUsageLines
     contentUsage,
     contentSignal,
   };
-}
-
-/**
- * The Content-Usage rules that decide for `path` (attach-05 §3.1): those
- * with the longest matching pattern, in file order; empty when none matches.
- */
-export function matchContentUsage(
-  rules: readonly ContentUsageRule[],
-  path: string,
-): ContentUsageRule[] {
-  let best = -1;
-  let out: ContentUsageRule[] = [];
-  for (const r of rules) {
-    const len = r.pattern.length;
-    if (len < best || !compiledMatches(compilePattern(r.pattern), path)) continue;
-    if (len > best) {
-      best = len;
-      out = [];
-    }
-    out.push(r);
-  }
-  return out;
 }
