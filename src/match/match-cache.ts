@@ -28,8 +28,8 @@ export interface CopiedIndex {
   readonly words: readonly number[];
   /** The root's offset in `words`. */
   readonly root: number;
-  /** The cache holding its copy, or null. */
-  copyCache: MatchCache | null;
+  /** The copies holding its copy, or null. */
+  copyCache: CopyArea | null;
   /** The cache's generation the copy was made in (0: none). */
   copyGen: number;
   /** Where the copy starts in the cache's area. */
@@ -78,31 +78,22 @@ export interface MatchCacheOptions {
   readonly words?: number;
 }
 
+/** The reach of copyAreaOf into a MatchCache, set once by the class's static block. */
+let areaOf: (cache: MatchCache) => CopyArea;
+
 /**
  * Copies of compiled indexes that the matchers given this cache walk.
  * Create one per crawler (or per client), sized to its memory budget; call
  * `clear()` to release what it holds.
  */
 export class MatchCache {
+  static {
+    areaOf = (cache) => cache.#area;
+  }
   /** The most words it holds. */
   readonly limit: number;
-  /**
-   * The words of every copy. Kept "packed" (grown only by appending), so
-   * that it has the same shape as an index's own array and the walk sees
-   * one kind of array.
-   * @internal
-   */
-  area: number[] = [];
-  /**
-   * The current generation; a copy made under an earlier one is gone.
-   * Starts at 1, so that 0 can mean "no copy" in a matcher.
-   * @internal
-   */
-  generation = 1;
-  #used = 0;
-  #flushes = 0;
-  /** Checks that found no copy (noCopyCheck) since the cache was last emptied. */
-  #uncopied = 0;
+  /** The copies; what matchers read (copyAreaOf). */
+  readonly #area: CopyArea;
 
   constructor(options: MatchCacheOptions = {}) {
     const words = options.words ?? DEFAULT_MATCH_CACHE_WORDS;
@@ -113,9 +104,54 @@ export class MatchCache {
       );
     }
     this.limit = words;
+    this.#area = new CopyArea(words);
   }
 
   /** Empty the cache and release its array; matchers copy again as their checks come. */
+  clear(): void {
+    this.#area.clear();
+  }
+
+  /** Its size and how often it started over. */
+  stats(): MatchCacheStats {
+    return this.#area.stats();
+  }
+}
+
+/**
+ * The copies a MatchCache holds, which the matchers compiled with it read
+ * on every check (trie/trie-matcher.ts); not public, so the published
+ * MatchCache is exactly its public surface.
+ */
+export function copyAreaOf(cache: MatchCache): CopyArea {
+  return areaOf(cache);
+}
+
+/** A match cache's copies and their bookkeeping (see the module's comment). */
+export class CopyArea {
+  /** The most words it holds. */
+  readonly limit: number;
+  /**
+   * The words of every copy. Kept "packed" (grown only by appending), so
+   * that it has the same shape as an index's own array and the walk sees
+   * one kind of array.
+   */
+  area: number[] = [];
+  /**
+   * The current generation; a copy made under an earlier one is gone.
+   * Starts at 1, so that 0 can mean "no copy" in a matcher.
+   */
+  generation = 1;
+  #used = 0;
+  #flushes = 0;
+  /** Checks that found no copy (noCopyCheck) since the cache was last emptied. */
+  #uncopied = 0;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  /** Empty the copies and release their array. */
   clear(): void {
     this.area = [];
     this.generation++;
@@ -135,7 +171,6 @@ export class MatchCache {
 
   /**
    * Count a check that walked its index's own array (see FLUSH_WORDS).
-   * @internal
    */
   noCopyCheck(): void {
     this.#uncopied++;
@@ -146,7 +181,6 @@ export class MatchCache {
    * `area[base + o]`), making the copy if `ix` has none in this generation
    * or it is too far behind; NO_COPY when the index does not fit: more
    * than a sixteenth of the limit, so that no one index can fill the cache.
-   * @internal
    */
   copyOf(ix: CopiedIndex): number {
     const words = ix.words;

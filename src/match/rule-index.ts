@@ -9,7 +9,7 @@
  */
 import { R_STAR, ROW, type RuleTable } from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
-import type { CopiedIndex, MatchCache } from "./match-cache.js";
+import type { CopiedIndex, CopyArea } from "./match-cache.js";
 import { compilePattern, matchRest } from "./pattern.js";
 import { buildNode, type LazyTrie, reserveNodeScratch } from "./trie/build-node.js";
 import { entryPattern, globStop } from "./trie/entry-text.js";
@@ -85,7 +85,7 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
    * generation it was made in (0: none), where its words start, and
    * `words.length` when it was made. Matchers of the index share the copy.
    */
-  copyCache: MatchCache | null = null;
+  copyCache: CopyArea | null = null;
   copyGen = 0;
   copyAt = 0;
   copyEnd = 0;

@@ -16,7 +16,7 @@ import { compiledSlot, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../../parse/rule-table.js";
 import type { Group } from "../../parse/types.js";
 import { hasIndexHtmlRule } from "../../protocol/index-html.js";
-import { type MatchCache, NO_COPY } from "../match-cache.js";
+import { type CopyArea, copyAreaOf, type MatchCache, NO_COPY } from "../match-cache.js";
 import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "../matcher.js";
 import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "../rule-index.js";
 import { type GroupSource, globalGroups, namedGroups, sourceOf } from "../select-groups.js";
@@ -104,12 +104,12 @@ export class TrieMatcher implements RobotsMatcher {
    * else `id * 2 + allows`).
    */
   #start: number;
-  /** Where the index's copy is in the match cache (MatchCache#copyOf); read only when `#gen` is the cache's generation. */
+  /** Where the index's copy is in the match cache (CopyArea#copyOf); read only when `#gen` is the cache's generation. */
   #base = 0;
   /** The match cache's generation when `#base` was set, 0 before the first. */
   #gen = 0;
   /** The match cache this matcher's checks walk copies in, or null: they walk the index's own words. */
-  readonly #cache: MatchCache | null;
+  readonly #cache: CopyArea | null;
   /** The index's compiled globs (RuleIndex#globs). */
   readonly #globs: readonly (GlobData | null)[] | null;
   readonly #index: RuleIndex;
@@ -132,7 +132,7 @@ export class TrieMatcher implements RobotsMatcher {
     const cached = named === null ? fallbackIndex(robots, file) : indexFor(robots, file, named);
     const ix = cached.index;
     this.#start = ix.constant === VARIES ? ix.root : -2 - ix.constant;
-    this.#cache = cache;
+    this.#cache = cache === null ? null : copyAreaOf(cache);
     this.#globs = ix.globs;
     this.#index = ix;
     this.#slash = ix.slashSlot;
@@ -176,7 +176,7 @@ export class TrieMatcher implements RobotsMatcher {
   }
 
   /** #decide without a copy: walks the index's own words, then copies them for the next checks. */
-  #decideOwn(span: PathSpan, cache: MatchCache | null): number {
+  #decideOwn(span: PathSpan, cache: CopyArea | null): number {
     const ix = this.#index;
     const v = decideIn(
       ix,
@@ -207,8 +207,8 @@ export class TrieMatcher implements RobotsMatcher {
     return this.#start;
   }
 
-  /** Take the index's copy in the match cache, made or made again (MatchCache#copyOf). */
-  #copy(ix: RuleIndex, cache: MatchCache): void {
+  /** Take the index's copy in the match cache, made or made again (CopyArea#copyOf). */
+  #copy(ix: RuleIndex, cache: CopyArea): void {
     const start = this.#startIn(ix);
     const b = cache.copyOf(ix);
     // The start node is in the copy: the first walk built the `/` child.
