@@ -120,7 +120,7 @@ describe("the main entry", () => {
       assert.ok(name in core, `${name} is not exported`);
     }
     // compileMatcher makes matchers and parseRobotsTxt parsed files.
-    for (const name of ["RobotsMatcher", "RobotsTxt", "compiledSlot", "LineScanner"]) {
+    for (const name of ["RobotsMatcher", "RobotsTxt", "ruleTableOf", "LineScanner"]) {
       assert.ok(!(name in core), `${name} is exported as a value`);
     }
   });
@@ -140,12 +140,25 @@ describe("the main entry", () => {
     }
   });
 
-  test("the published types leave out @internal members", () => {
+  test("the published classes are their public members: no @internal, no hidden constructor", () => {
     const dts = (file: string) => readFileSync(path.join(REPO_ROOT, "dist/src", file), "utf8");
     const parsed = dts("parse/parse-robots-txt.d.ts");
     assert.match(parsed, /class RobotsTxt/);
-    for (const internal of ["compiledSlot", "ruleTable", "constructor("]) {
-      assert.ok(!parsed.includes(internal), `parse-robots-txt.d.ts declares ${internal}`);
+    const start = parsed.indexOf("class RobotsTxt");
+    const inClass = parsed.slice(start, parsed.indexOf("\n}\n", start));
+    for (const internal of ["compiled", "ruleTable", "sizeFacts", "constructor("]) {
+      assert.ok(
+        !inClass.replace("private constructor();", "").includes(internal),
+        `RobotsTxt declares ${internal}`,
+      );
+    }
+    // No class or interface hides members from its report: src marks nothing @internal
+    // (what modules share beyond the public surface is a module's function, never a hidden member).
+    const src = path.join(REPO_ROOT, "src");
+    for (const file of readdirSync(src, { recursive: true, encoding: "utf8" })) {
+      if (!/\.c?ts$/.test(file)) continue;
+      const text = readFileSync(path.join(src, file), "utf8");
+      assert.ok(!text.includes("@internal"), `src/${file} marks a declaration @internal`);
     }
     assert.ok(!dts("match/compile.d.ts").includes("constructor("));
   });

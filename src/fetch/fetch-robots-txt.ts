@@ -220,7 +220,7 @@ export async function fetchRobotsTxt(
 }
 
 /**
- * @internal fetchRobotsTxt under a given address rule (src/fetch/address-class.ts):
+ * fetchRobotsTxt under a given address rule (src/fetch/address-class.ts):
  * the client's fetch of a page redirect's new origin, and `robots serve`'s own
  * wording of its public-only rule. `options`' address fields are then unused.
  */

@@ -59,14 +59,6 @@ export interface RobotsMatcher {
   readonly ruleCount: number;
   /** The verdict for `url`: true when the crawler may fetch it. */
   isAllowed(url: string): boolean;
-  /**
-   * isAllowed for a URL whose path is known to start with `/` at
-   * `pathStart` and to run to the first `#` or the end, as the client's
-   * canonical fast path proves (src/client/request-path.ts): the same
-   * verdict without locating the path again.
-   * @internal
-   */
-  isAllowedAt(url: string, pathStart: number): boolean;
   /** The deciding line for `url` (docs/protocol.md#deciding-line), 0 when no rule matched. */
   decidingLine(url: string): number;
   /** The verdict for `url` with its explanation (docs/protocol.md#deciding-line). */
@@ -76,6 +68,17 @@ export interface RobotsMatcher {
    * explanations). Not a hot path: it tries every rule.
    */
   matches(url: string): readonly MatchedRule[];
+}
+
+/** The package's matchers: a RobotsMatcher with the client's fast path (compilePathMatcher). */
+export interface PathMatcher extends RobotsMatcher {
+  /**
+   * isAllowed for a URL whose path is known to start with `/` at
+   * `pathStart` and to run to the first `#` or the end, as the client's
+   * canonical fast path proves (src/client/request-path.ts): the same
+   * verdict without locating the path again.
+   */
+  isAllowedAt(url: string, pathStart: number): boolean;
 }
 
 /** A MatchedRule for `rule`, matched with `matchedPattern`. */

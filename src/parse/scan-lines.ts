@@ -360,7 +360,7 @@ const NO_WORDS = new Int32Array(0);
 let quickLines = true;
 
 /**
- * @internal For tests: with `false`, every line takes readLine's general
+ * For tests: with `false`, every line takes readLine's general
  * path, so a test can compare quickLine's events with the general path's.
  */
 export function setQuickLines(on: boolean): void {

@@ -12,12 +12,17 @@
  * the index does. The deciding line is that rule's line; the verdict is
  * "disallowed" only when it is a disallow with priority > 0.
  */
-import { compiledSlot, type RobotsTxt } from "../../parse/parse-robots-txt.js";
+import {
+  compiledOf,
+  keepCompiled,
+  type RobotsTxt,
+  ruleTableOf,
+} from "../../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../../parse/rule-table.js";
 import type { Group } from "../../parse/types.js";
 import { hasIndexHtmlRule } from "../../protocol/index-html.js";
 import { type CopyArea, copyAreaOf, type MatchCache, NO_COPY } from "../match-cache.js";
-import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "../matcher.js";
+import { type MatchedRule, matchedRule, type PathMatcher, type Verdict } from "../matcher.js";
 import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "../rule-index.js";
 import { type GroupSource, globalGroups, namedGroups, sourceOf } from "../select-groups.js";
 import { locatePath, locatePathLazyEnd, notAString, type PathSpan, readPath } from "../url-path.js";
@@ -46,10 +51,10 @@ interface FileIndexes {
 }
 
 function fileIndexes(robots: RobotsTxt): FileIndexes {
-  let file = robots[compiledSlot] as FileIndexes | undefined;
+  let file = compiledOf(robots) as FileIndexes | undefined;
   if (file === undefined) {
     file = { list: [], fallback: null };
-    robots[compiledSlot] = file;
+    keepCompiled(robots, file);
   }
   return file;
 }
@@ -69,7 +74,7 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
     groups,
     groupIndices: groups.map((g) => g.index),
     index: new RuleIndex(
-      robots.ruleTable,
+      ruleTableOf(robots),
       groups as readonly ParsedGroup[],
       hasIndexHtmlRule(robots.profile),
     ),
@@ -91,7 +96,7 @@ const sharedSpan: PathSpan = { str: "", start: 0, end: 0 };
  * A RobotsMatcher over a RuleIndex (rule-index.ts), shared by every agent of
  * the file that selects the same groups.
  */
-export class TrieMatcher implements RobotsMatcher {
+export class TrieMatcher implements PathMatcher {
   // The fields a check reads come first, so that with the object header
   // they share one cache line (V8 lays fields out in declaration order):
   // on the bench's corpus checks almost every check meets a matcher no
@@ -123,7 +128,7 @@ export class TrieMatcher implements RobotsMatcher {
   readonly groups: readonly number[];
   readonly ruleCount: number;
 
-  /** @internal use compileMatcher */
+  /** Made by compileMatcher. */
   constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null) {
     // selectGroups without its arrays and result object: an agent the file
     // does not name takes the file's fallback index as it is.
@@ -228,7 +233,7 @@ export class TrieMatcher implements RobotsMatcher {
     return v < 0 || (v & 1) !== 0;
   }
 
-  /** @internal */
+  /** See PathMatcher#isAllowedAt. */
   isAllowedAt(url: string, pathStart: number): boolean {
     const s = this.#start;
     if (s < 0) return -2 - s < 0 || ((-2 - s) & 1) !== 0;
