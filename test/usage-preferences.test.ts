@@ -26,6 +26,7 @@ import {
   readContentSignal,
   readUsageStatement,
 } from "../src/usage/vocabulary.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -440,7 +441,7 @@ describe("properties", () => {
           }
         },
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 
@@ -466,7 +467,7 @@ describe("properties", () => {
           }
         },
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 
@@ -503,7 +504,7 @@ describe("properties", () => {
           }
         },
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
     assert.ok(
       matchedSome > 0 && matchedNone > 0,
@@ -527,7 +528,7 @@ describe("properties", () => {
         });
         readUsageByAgent(robots, ["x", "*"]);
       }),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 });

@@ -15,6 +15,7 @@ import type {
   UnavailableReason,
   UnreachableReason,
 } from "../protocol/fetch-outcome.js";
+import { isProfile, type Profile } from "../protocol/profile.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { type AddressClassifier, ipLiteral, RedirectGuard } from "./address-class.js";
 import { parseOrigin, type RobotsOrigin } from "./origin.js";
@@ -74,6 +75,8 @@ export interface FetchOptions extends FetchLimitOptions {
   readonly transport?: Transport;
   /** Aborts the fetch. */
   readonly signal?: AbortSignal;
+  /** The profile whose reading of the line the size limit cuts the body keeps (docs/protocol.md#size-limit). Default "google". */
+  readonly profile?: Profile;
 }
 
 /** One redirect that was followed. */
@@ -250,6 +253,13 @@ export async function fetchRobotsTxtUnder(
       "transport must be a function performing one GET, e.g. createNodeTransport() or createFetchTransport(fetch)",
     );
   }
+  const profile = options.profile ?? "google";
+  if (!isProfile(profile)) {
+    throw new RobotsError(
+      "invalid-option",
+      `profile must be "google", "rfc9309" or "legacy1996", got ${JSON.stringify(profile)}`,
+    );
+  }
   const callerSignal = options.signal;
   callerSignal?.throwIfAborted();
 
@@ -380,7 +390,7 @@ export async function fetchRobotsTxtUnder(
       if (status >= 200 && status < 300) {
         let read: Awaited<ReturnType<typeof readBody>>;
         try {
-          read = await untilAborted(readBody(response, maxBodyBytes), total.signal);
+          read = await untilAborted(readBody(response, maxBodyBytes, profile), total.signal);
         } catch (err) {
           response.cancel();
           throw err;

@@ -34,6 +34,7 @@ import {
 } from "redis";
 import type { SharedRobotsStore } from "../cache/shared-store.js";
 import type { StoredEntry } from "../cache/store.js";
+import { POLITENESS_DEFAULTS } from "../client/politeness.js";
 import { RobotsError } from "../errors.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import {
@@ -109,6 +110,12 @@ export interface RedisStoreOptions {
   readonly retryMs?: number;
   /** Largest body stored or accepted from Redis. Default the 500 KiB limit (docs/protocol.md#size-limit). */
   readonly maxBodyBytes?: number;
+  /**
+   * The process's clock (ms since the epoch) for what the store times
+   * itself (the fail-fast window after a failure); the same as the
+   * client's `now`. Turns run on Redis' clock. Default Date.now.
+   */
+  readonly now?: () => number;
 }
 
 /** The store's defaults: the bound on each call, the fail-fast pause after a failure, the tries of an update. */
@@ -339,6 +346,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   /** The last error the connection reported while connecting. */
   #connectFailure: unknown = null;
   #closed = false;
+  readonly #now: () => number;
 
   constructor(options: RedisStoreOptions) {
     super();
@@ -360,6 +368,13 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       );
     }
     this.maxBodyBytes = maxBody;
+    if (options.now !== undefined && typeof options.now !== "function") {
+      throw new RobotsError(
+        "invalid-option",
+        "now must be a function returning ms since the epoch",
+      );
+    }
+    this.#now = options.now ?? Date.now;
     const socket = {
       connectTimeout: this.timeoutMs,
       // Keep trying, at most every 2 s, so sharing resumes when Redis is back.
@@ -493,29 +508,32 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return (await this.#eval(RELEASE_LEASE, [key], [token])) === 1;
   }
 
-  /**
-   * Reserve the origin's next turn `delayMs` after the last; when it starts (ms since the epoch).
-   */
+  /** SharedRobotsStore.reserveTurn on Redis' clock (docs/fleet.md "Politeness"). */
   async reserveTurn(origin: string, delayMs: number): Promise<number> {
-    const keys = originKeys(this.prefix, origin);
-    const wait = await this.#eval(
-      TURN,
-      [keys.turn, keys.block],
-      [String(Math.max(0, Math.ceil(delayMs))), "reserve"],
-    );
-    if (typeof wait !== "number" || !Number.isFinite(wait) || wait < 0) {
-      throw storeError("store-failed", "the turn script answered a non-number");
-    }
-    return wait;
+    return this.#turn(origin, delayMs, "reserve", "the turn script");
   }
 
-  /** Push the origin's turns back by `ms` (Retry-After). */
+  /** SharedRobotsStore.claimTurn on Redis' clock: the `served` key, checked with the `block` key. */
+  async claimTurn(origin: string, delayMs: number): Promise<number> {
+    return this.#turn(origin, delayMs, "claim", "the claim script");
+  }
+
+  /** SharedRobotsStore.deferTurns: pushes the `turn` key and sets the `block` key for `ms`. */
   async deferTurns(origin: string, ms: number): Promise<void> {
-    const keys = originKeys(this.prefix, origin);
-    await this.#eval(TURN, [keys.turn, keys.block], [String(Math.max(0, Math.ceil(ms))), "defer"]);
+    await this.#turn(origin, ms, "defer", "the defer script");
   }
 
-  /** How long turns at `origin` are held back from now, in ms. */
+  /** SharedRobotsStore.countServerErrors: the `errors` key, kept an hour after the last one. */
+  async countServerErrors(origin: string, serverError: boolean): Promise<number> {
+    if (serverError) {
+      return this.#turn(origin, POLITENESS_DEFAULTS.serverErrorRunMs, "fail", "the count script");
+    }
+    const key = originKeys(this.prefix, origin).errors;
+    await this.#send(key, true, ["DEL", key]);
+    return 0;
+  }
+
+  /** SharedRobotsStore.turnsBlockedMs: the `block` key's PTTL. */
   async turnsBlockedMs(origin: string): Promise<number> {
     const key = originKeys(this.prefix, origin).block;
     const left = await this.#send(key, false, ["PTTL", key]);
@@ -524,6 +542,20 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     }
     // -2: no pause in force; -1 (no expiry) cannot be written by the turn script.
     return Math.max(left, 0);
+  }
+
+  /** One operation of the turn script (src/redis/scripts.ts); its answer, a number ≥ 0. */
+  async #turn(origin: string, ms: number, op: string, what: string): Promise<number> {
+    const k = originKeys(this.prefix, origin);
+    const answer = await this.#eval(
+      TURN,
+      [k.turn, k.block, k.served, k.errors],
+      [String(Math.max(0, Math.ceil(ms))), op],
+    );
+    if (typeof answer !== "number" || !Number.isFinite(answer) || answer < 0) {
+      throw storeError("store-failed", `${what} answered a non-number`);
+    }
+    return answer;
   }
 
   /** End the connection this store opened (a client passed in stays open). */
@@ -604,7 +636,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     typeMapping?: Record<number, unknown>,
   ): Promise<unknown> {
     if (this.#closed) throw storeError("store-unavailable", "the store is closed");
-    if (this.#state === "degraded" && Date.now() < this.#failFastUntil) {
+    if (this.#state === "degraded" && this.#now() < this.#failFastUntil) {
       this.stats.errors++;
       throw storeError("store-unavailable", `Redis unavailable: ${this.#lastError}`);
     }
@@ -701,7 +733,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     this.stats.lastReason = reason;
     this.#lastError = err.message;
     this.#lastReason = reason;
-    this.#failFastUntil = Date.now() + this.retryMs;
+    this.#failFastUntil = this.#now() + this.retryMs;
     if (write) this.#needsWrite = true;
     if (this.#state !== "degraded") {
       this.#state = "degraded";
