@@ -80,7 +80,6 @@ import { isUsable, rulesInForce } from "./timeline.js";
  */
 export class RobotsClient {
   static {
-    // Page fetches' access to the client's fetch setup (src/client/page-fetch-access.ts).
     grantPageFetchAccess({
       fetchSetup: (client) => (client as RobotsClient).#fetchSetup(),
       checkRedirectTarget: (client, url, options) =>

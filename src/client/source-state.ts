@@ -53,7 +53,7 @@ export interface SourceState {
   readonly storeProblem: StoreProblem | null;
 }
 
-/** A server error in progress at an origin (docs/protocol.md#server-errors). */
+/** A server error in progress at an origin (docs/protocol.md#server-error-timeline). */
 export interface ServerErrorState {
   /** The first failed fetch once no fresh copy was left (the timeline starts here). */
   readonly since: number;

@@ -146,8 +146,8 @@ export interface FetchUnreachable extends FetchCommon {
 }
 
 /**
- * What one fetch of a robots.txt came to: a file, none, or a server error (docs/protocol.md#access-
- * method).
+ * What one fetch of a robots.txt came to: a file, none, or a server error
+ * (docs/protocol.md#access-method).
  */
 export type FetchResult = FetchOk | FetchUnavailable | FetchUnreachable;
 export type { CacheHeaders, UnavailableReason, UnreachableReason };
