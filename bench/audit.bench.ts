@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { auditLogs } from "../src/audit-entry.js";
+import { auditLogs } from "../src/entries/audit.js";
 import { AUDIT_ROBOTS, generateLog } from "../test/helpers/access-log.js";
 import { collect, fmtBytes, fmtRate, median, now } from "./harness.js";
 

@@ -16,6 +16,7 @@ import { gzipSync } from "node:zlib";
 import { identifyAgent } from "../src/audit/identify.js";
 import { inPrefix, parseIp, parsePrefix } from "../src/audit/ip.js";
 import { readLogLine } from "../src/audit/log-line.js";
+import { LINE_CAP } from "../src/audit-io/lines.js";
 import {
   type AuditResult,
   auditLogs,
@@ -25,8 +26,7 @@ import {
   gitVersions,
   rangesVerifier,
   readRanges,
-} from "../src/audit-entry.js";
-import { LINE_CAP } from "../src/audit-io/lines.js";
+} from "../src/entries/audit.js";
 import {
   AUDIT_ROBOTS,
   GOOGLE_RANGES,

@@ -64,17 +64,17 @@ test("RobotsError is one class across the entries at run time", async () => {
   const entries = [
     "index.js",
     "node.js",
-    "fetch-entry.js",
+    "fetch.js",
     "redis.js",
     "page-rules.js",
     "crawlee.js",
-    "audit-entry.js",
+    "audit.js",
   ];
   const classes = await Promise.all(
     entries.map(
       async (e) =>
         (
-          (await import(pathToFileURL(path.join(REPO_ROOT, "dist", "src", e)).href)) as {
+          (await import(pathToFileURL(path.join(REPO_ROOT, "dist", "src", "entries", e)).href)) as {
             RobotsError: unknown;
           }
         ).RobotsError,

@@ -21,7 +21,9 @@ export interface AddressVerifier {
 
 /** Published ranges, for the crawlers of `operators` (every catalogue crawler when absent). */
 export interface PublishedRanges {
+  /** The published prefixes. */
   readonly prefixes: readonly IpPrefix[];
+  /** The catalogue operators (`Google`) whose crawlers they verify. */
   readonly operators?: readonly string[];
 }
 

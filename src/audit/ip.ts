@@ -95,7 +95,9 @@ function parseIpv6(text: string): Uint8Array | null {
 
 /** A CIDR prefix: the first `bits` bits of `bytes` (IPv4 prefixes counted in the mapped form). */
 export interface IpPrefix {
+  /** The address, as 16 bytes. */
   readonly bytes: Uint8Array;
+  /** How many leading bits count (IPv4 prefixes plus 96). */
   readonly bits: number;
 }
 

@@ -20,9 +20,13 @@ export interface LogRecord {
 
 /** Field names of JSON Lines logs; each is a list of names tried in order. */
 export interface LogFields {
+  /** Names of the client address field. */
   readonly ip?: readonly string[];
+  /** Names of the request time field. */
   readonly time?: readonly string[];
+  /** Names of the request target field. */
   readonly url?: readonly string[];
+  /** Names of the User-Agent field. */
   readonly userAgent?: readonly string[];
 }
 

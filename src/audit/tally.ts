@@ -7,7 +7,7 @@
  * version in force during the 24 hours before it disallows it
  * (docs/protocol.md#caching: a crawler may keep a copy that long). Matchers
  * are compiled once per version and token. Pure computation: the entry
- * (src/audit-entry.ts) reads files and resolves names.
+ * (src/entries/audit.ts) reads files and resolves names.
  */
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
 import { readCrawlDelay } from "../match/directives.js";
@@ -18,6 +18,7 @@ import type { LogRecord } from "./log-line.js";
 
 /** One version of robots.txt and when it came into force. */
 export interface RobotsVersion {
+  /** The file's bytes or text. */
   readonly body: string | Uint8Array;
   /** When it came into force, ms since the epoch; -Infinity for a file with no date. */
   readonly since: number;
@@ -29,6 +30,7 @@ export interface RobotsVersion {
 export interface AuditExample {
   /** The line number in the logs, counted across all inputs in order. */
   readonly logLine: number;
+  /** The request target as logged (cut at 2000 characters). */
   readonly url: string;
   /** The deciding robots.txt line. */
   readonly robotsLine: number;
@@ -40,6 +42,7 @@ export interface AuditExample {
 export interface AuditCrawler {
   /** The crawler's name as the catalogue spells it, or another bot's product token. */
   readonly name: string;
+  /** Requests made (from addresses not failing verification). */
   readonly requests: number;
   /** Requests to URLs every robots.txt version in force disallowed. */
   readonly disallowed: number;
@@ -55,12 +58,15 @@ export interface AuditCrawler {
 
 /** A malformed line, named by file and line. */
 export interface MalformedLine {
+  /** The log's name (`<stdin>` for stdin). */
   readonly file: string;
+  /** The line number in that log, from 1. */
   readonly line: number;
 }
 
 /** Requests per hour of one crawler, for charts. */
 export interface AuditTimeline {
+  /** The crawler's name; `(claimed, not verified)` appended for failed claims. */
   readonly name: string;
   /** [hour start in ms, requests, disallowed or delay breaches]. */
   readonly hours: [number, number, number][];
@@ -70,6 +76,7 @@ export interface AuditTimeline {
 export interface AuditResult {
   /** Every line read, malformed included. */
   readonly lines: number;
+  /** Lines that were no log record (overlong ones included). */
   readonly malformed: number;
   /** Crawlers whose requests passed verification or were not checked, by disallowed requests. */
   readonly crawlers: AuditCrawler[];

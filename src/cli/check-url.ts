@@ -3,7 +3,7 @@
  * client (docs/protocol.md#access-method), as a crawler would make it. Exit 0 allowed, 1
  * disallowed (a server error is a disallow verdict), 2 invalid input.
  */
-import type { AccessCheck, RobotsSnapshot } from "../node.js";
+import type { AccessCheck, RobotsSnapshot } from "../entries/node.js";
 import type { Profile } from "../protocol/profile.js";
 import { EXIT } from "./errors.js";
 import { esc, jsonText } from "./escape.js";

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { CheerioCrawler } from "@crawlee/cheerio";
-import { respectRobots } from "../../src/crawlee.js";
-import { RobotsClient } from "../../src/node.js";
+import { respectRobots } from "../../src/entries/crawlee.js";
+import { RobotsClient } from "../../src/entries/node.js";
 import { quietCrawlee } from "../helpers/crawlee-site.js";
 import { startTimingSite } from "../helpers/timing-site.js";
 

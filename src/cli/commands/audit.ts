@@ -8,7 +8,6 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { readRanges } from "../../audit/ip.js";
 import type { LogFields, LogFormat } from "../../audit/log-line.js";
 import type { AuditCrawler, AuditResult, RobotsVersion } from "../../audit/tally.js";
-import { auditLogs } from "../../audit-entry.js";
 import {
   type AddressVerifier,
   combineVerifiers,
@@ -17,6 +16,7 @@ import {
   rangesVerifier,
 } from "../../audit-io/verify.js";
 import { dirVersions, fileVersion, gitVersions } from "../../audit-io/versions.js";
+import { auditLogs } from "../../entries/audit.js";
 import { formatOption } from "../args.js";
 import { auditHtml } from "../audit-html.js";
 import { type Command, type OptionValues, str } from "../command.js";

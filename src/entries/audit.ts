@@ -5,26 +5,26 @@
  * disallowed requests with the deciding line, Crawl-delay breaches and
  * verification outcomes, against one robots.txt or its dated versions.
  */
-import type { AgentClaim } from "./audit/identify.js";
+import type { AgentClaim } from "../audit/identify.js";
 import {
   DEFAULT_LOG_FIELDS,
   type LogFields,
   type LogFormat,
   readLogLine,
-} from "./audit/log-line.js";
+} from "../audit/log-line.js";
 import {
   Auditor,
   type AuditorOptions,
   type AuditResult,
   type RobotsVersion,
-} from "./audit/tally.js";
-import { eachLineBatch, type LogInput, openLog } from "./audit-io/lines.js";
-import type { AddressVerifier } from "./audit-io/verify.js";
-import { RobotsError } from "./errors.js";
+} from "../audit/tally.js";
+import { eachLineBatch, type LogInput, openLog } from "../audit-io/lines.js";
+import type { AddressVerifier } from "../audit-io/verify.js";
+import { RobotsError } from "../errors.js";
 
-export type { AgentClaim } from "./audit/identify.js";
-export { type IpPrefix, readRanges } from "./audit/ip.js";
-export { DEFAULT_LOG_FIELDS, type LogFields, type LogFormat } from "./audit/log-line.js";
+export type { AgentClaim } from "../audit/identify.js";
+export { type IpPrefix, readRanges } from "../audit/ip.js";
+export { DEFAULT_LOG_FIELDS, type LogFields, type LogFormat } from "../audit/log-line.js";
 export type {
   AuditCrawler,
   AuditExample,
@@ -34,8 +34,8 @@ export type {
   MalformedLine,
   RobotsVersion,
   Verification,
-} from "./audit/tally.js";
-export type { LogInput } from "./audit-io/lines.js";
+} from "../audit/tally.js";
+export type { LogInput } from "../audit-io/lines.js";
 export {
   type AddressVerifier,
   combineVerifiers,
@@ -43,9 +43,10 @@ export {
   dnsVerifier,
   type PublishedRanges,
   rangesVerifier,
-} from "./audit-io/verify.js";
-export { dirVersions, fileVersion, gitVersions } from "./audit-io/versions.js";
-export { RobotsError, RobotsErrorCode } from "./errors.js";
+} from "../audit-io/verify.js";
+export { dirVersions, fileVersion, gitVersions } from "../audit-io/versions.js";
+export { RobotsError, RobotsErrorCode, type RobotsErrorOptions } from "../errors.js";
+export type { Profile } from "../protocol/profile.js";
 
 /** Options of auditLogs. */
 export interface AuditOptions extends AuditorOptions {
