@@ -28,7 +28,6 @@ import {
 import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "../fetch/origin.js";
 import type { Transport } from "../fetch/transport.js";
 import { readProductToken, validateProductToken } from "../match/agent-token.js";
-import { readCrawlDelay } from "../match/directives.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
 import {
@@ -49,7 +48,14 @@ import type {
   RobotsClientOptions,
   RobotsSnapshot,
 } from "./client-types.js";
-import { type Compiled, compileEntry, loadFacts, type Resolved } from "./compiled-entry.js";
+import {
+  type Compiled,
+  compileEntry,
+  entryOf,
+  loadFacts,
+  type Resolved,
+  robotsOf,
+} from "./compiled-entry.js";
 import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
@@ -198,9 +204,8 @@ export class RobotsClient {
    * this client. Call it right before each request.
    */
   async waitForTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
-    const snap = await this.robots(url, options);
-    const origin = snap.source.origin;
-    const turn = await this.#turns.reserve(origin, this.#delayOf(snap));
+    const { origin, delay } = await this.#turnOf(url, options);
+    const turn = await this.#turns.reserve(origin, delay);
     // A 429 or 503 reported while this turn waits holds it too (docs/fleet.md "Politeness").
     const ready = await waitOutTurn(this.#turns, origin, turn, {
       signal: options.signal,
@@ -221,14 +226,29 @@ export class RobotsClient {
    * calls waitForTurn, or re-takes its turns after a 429 or 503.
    */
   async takeTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
-    const snap = await this.robots(url, options);
-    return this.#turns.reserve(snap.source.origin, this.#delayOf(snap));
+    const { origin, delay } = await this.#turnOf(url, options);
+    return this.#turns.reserve(origin, delay);
   }
 
-  /** The turn spacing for the copy in force: its Crawl-delay within the floor and cap. */
-  #delayOf(snap: RobotsSnapshot): number {
-    const delay = snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
-    return this.#turns.delayFor(delay);
+  /** `url`'s origin and the turn spacing for the copy in force: its Crawl-delay within the floor and cap. */
+  async #turnOf(
+    url: string | URL,
+    options: CallOptions,
+  ): Promise<{ origin: string; delay: number }> {
+    const origin = originOf(parseHttpUrl(url));
+    const seconds = await this.#crawlDelayOf(origin, options);
+    return { origin: origin.origin, delay: this.#turns.delayFor(seconds) };
+  }
+
+  /** The product token's Crawl-delay in the copy in force for `origin`, if any. */
+  async #crawlDelayOf(origin: RobotsOrigin, options: CallOptions): Promise<number | undefined> {
+    if (refusalOf(origin, this.#addresses) !== null) {
+      if (this.#closed) throw closedError();
+      return undefined;
+    }
+    const { compiled } = await this.#resolve(origin, options.signal);
+    const r = rulesInForce(compiled.entry, this.#now(), this.profile);
+    return r.basis === "rules" ? compiled.crawlDelay : undefined;
   }
 
   /**
@@ -447,8 +467,7 @@ export class RobotsClient {
 
   /** `Crawl-delay` in seconds for this crawler on `url`'s origin, from the copy in force (docs/protocol.md#other-directives). */
   async crawlDelay(url: string | URL, options: CallOptions = {}): Promise<number | undefined> {
-    const snap = await this.robots(url, options);
-    return snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
+    return this.#crawlDelayOf(originOf(parseHttpUrl(url)), options);
   }
 
   /**
@@ -483,10 +502,12 @@ export class RobotsClient {
     const resolved = await this.#resolve(origin, options.signal);
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
+    // Rebuilt from the packed body (docs/fetching.md "Memory").
+    const entry = await entryOf(resolved.compiled);
     return {
       source: sourceState(origin, loadFacts(resolved), r, now),
-      robots: r.basis === "rules" ? resolved.compiled.robots : null,
-      entry: resolved.compiled.entry,
+      robots: r.basis === "rules" ? robotsOf(entry, this.profile) : null,
+      entry,
       lastFetch: resolved.lastFetch,
     };
   }
@@ -563,15 +584,15 @@ export class RobotsClient {
     const key = origin.origin;
     const read = await this.#readStore(key);
     if (read.entry !== null && isUsable(read.entry, this.#now())) {
-      const compiled = this.#keep(key, read.entry, previous, read.problem);
+      const compiled = await this.#keep(key, read.entry, previous, read.problem);
       return { compiled, fetched: false, lastFetch: null };
     }
     const fetchAndRecord = async (): Promise<Resolved> => {
       const result = await this.#fetchNow(origin, redirectTarget);
       if (redirectTarget && refusedAtOrigin(result)) throw new AddressRefused(result.message);
-      const prev = read.entry ?? previous?.entry ?? null;
+      const prev = read.entry ?? (previous === undefined ? null : await entryOf(previous));
       const { entry, problem } = await this.#record(key, prev, result, this.#now());
-      const compiled = this.#keep(key, entry, previous, read.problem ?? problem);
+      const compiled = await this.#keep(key, entry, previous, read.problem ?? problem);
       return { compiled, fetched: true, lastFetch: result };
     };
     const store = this.#store;
@@ -587,7 +608,7 @@ export class RobotsClient {
         if (again.entry === null || !isUsable(again.entry, this.#now())) {
           return { value: null, storeDown: again.problem !== null };
         }
-        const compiled = this.#keep(key, again.entry, previous, again.problem);
+        const compiled = await this.#keep(key, again.entry, previous, again.problem);
         return { value: { compiled, fetched: false, lastFetch: null }, storeDown: false };
       },
       fetch: fetchAndRecord,
@@ -754,15 +775,21 @@ export class RobotsClient {
     if (problem.kind === "invalid") this.stats.storeInvalid++;
   }
 
-  /** Compile `entry` (or reuse the previous matcher) and keep it in process. */
-  #keep(
+  /** Compile `entry` (or reuse the previous compiled rules) and keep it in process. */
+  async #keep(
     key: string,
     entry: CachedEntry,
     previous: Compiled | undefined,
     storeProblem: StoreProblem | null,
-  ): Compiled {
-    const compiled = compileEntry(entry, previous, storeProblem, this.profile, this.productToken);
-    this.#compiled.set(key, compiled, retainedSize(compiled.entry, compiled.robots));
+  ): Promise<Compiled> {
+    const compiled = await compileEntry(
+      entry,
+      previous,
+      storeProblem,
+      this.profile,
+      this.productToken,
+    );
+    this.#compiled.set(key, compiled, retainedSize(compiled));
     return compiled;
   }
 }

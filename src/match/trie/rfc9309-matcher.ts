@@ -35,8 +35,8 @@ function comparisonUrl(url: string): string {
 
 export class Rfc9309Matcher extends TrieMatcher {
   /** @internal use compileMatcher */
-  constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null) {
-    super(robots, agent, cache);
+  constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null, alone = false) {
+    super(robots, agent, cache, alone);
   }
 
   override isAllowed(url: string): boolean {
