@@ -144,7 +144,10 @@ export class RuleTable {
         parts.push(this.text.slice(ps, pe));
         at += pe - ps;
         const w = this.#written?.get(no);
-        if (w !== undefined) (written ??= new Map()).set(no2, w);
+        if (w !== undefined) {
+          written ??= new Map();
+          written.set(no2, w);
+        }
       }
     }
     return new RuleTable(keptRows(rows, rows.length), count, parts.join(""), written);
