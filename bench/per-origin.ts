@@ -50,7 +50,7 @@ export function memoryTransport(bodies: readonly Uint8Array[]): Transport {
 export async function bytesPerOrigin(
   bodies: readonly Uint8Array[],
   gc: () => void,
-): Promise<{ client: number; peer: number }> {
+): Promise<{ client: number; charged: number; peer: number }> {
   const half = bodies.length >> 1;
   const n = bodies.length - half;
   let client: RobotsClient | null = new RobotsClient(UA, {
@@ -69,6 +69,7 @@ export async function bytesPerOrigin(
   const ours = (await usedMemory(gc)) - m0;
   if (client.cached.entries !== bodies.length)
     throw new Error("the client did not keep every origin");
+  const charged = client.cached.bytes / bodies.length;
   await client.close();
   client = null;
   let peer: Map<string, ReturnType<typeof robotsParser>> | null = new Map();
@@ -87,5 +88,5 @@ export async function bytesPerOrigin(
   const theirs = (await usedMemory(gc)) - m0;
   if (peer.size !== bodies.length) throw new Error("lost origins");
   peer = null;
-  return { client: ours / n, peer: theirs / n };
+  return { client: ours / n, charged, peer: theirs / n };
 }

@@ -59,12 +59,14 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
 
 /** One character per byte (a one-byte string). */
 function bytesToString(bytes: Uint8Array): string {
-  let s = "";
-  // fromCharCode over slices: one argument per byte would overflow the stack on 500 KiB.
+  // fromCharCode over slices: one argument per byte would overflow the
+  // stack on 500 KiB. Joined, not concatenated: one flat string, not a
+  // tree of pieces.
+  const parts: string[] = [];
   for (let i = 0; i < bytes.byteLength; i += 0x2000) {
-    s += String.fromCharCode(...bytes.subarray(i, i + 0x2000));
+    parts.push(String.fromCharCode(...bytes.subarray(i, i + 0x2000)));
   }
-  return s;
+  return parts.length === 1 ? parts[0]! : parts.join("");
 }
 
 function stringToBytes(s: string, from: number): Uint8Array {

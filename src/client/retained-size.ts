@@ -21,15 +21,22 @@ const ENTRY_BYTES = 1024;
  * Per applied rule: its packed row, its index entry and key records, its
  * share of trie nodes once built, and the rule object an explanation makes.
  */
-export const RULE_BYTES = 280;
-/** Per pattern character: the table's text, a trie label's share and the rule object's strings. */
-export const PATTERN_CHAR_BYTES = 4;
-/** Per `*`: the segment string it may start in a compiled glob, and its list slot. */
-export const STAR_BYTES = 48;
+const RULE_BYTES = 200;
+/** Per pattern character: the table's text, trie labels and the rule object's strings. */
+const PATTERN_CHAR_BYTES = 4;
+/** Per rule with a `*`: its compiled glob. */
+const GLOB_BYTES = 64;
+/** Per `*`: the segment string it starts in a compiled glob, and its list slot. */
+const STAR_BYTES = 32;
 
 /** Estimated bytes of a matcher compiled alone (src/match/alone.ts) with `facts`. */
 export function matcherSize(facts: AloneFacts): number {
-  return RULE_BYTES * facts.rules + PATTERN_CHAR_BYTES * facts.chars + STAR_BYTES * facts.stars;
+  return (
+    RULE_BYTES * facts.rules +
+    PATTERN_CHAR_BYTES * facts.chars +
+    GLOB_BYTES * facts.globs +
+    STAR_BYTES * facts.stars
+  );
 }
 
 /** Estimated bytes `compiled` retains. */

@@ -9,7 +9,7 @@
 
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
-import { R_END, R_START, ROW } from "../parse/rule-table.js";
+import { R_END, R_STAR, R_START, ROW } from "../parse/rule-table.js";
 import { LegacyMatcher } from "./legacy-matcher.js";
 import type { RobotsMatcher } from "./matcher.js";
 import { selectGroups } from "./select-groups.js";
@@ -29,7 +29,9 @@ export interface AloneFacts {
   readonly rules: number;
   /** Characters of their patterns. */
   readonly chars: number;
-  /** `*` characters in them: each may become a segment of a compiled glob. */
+  /** Rules with a `*`: each may become a compiled glob. */
+  readonly globs: number;
+  /** `*` characters in them: each may start a segment of a compiled glob. */
   readonly stars: number;
 }
 
@@ -39,14 +41,17 @@ export function aloneFacts(robots: RobotsTxt, agent: string): AloneFacts {
   let rules = 0;
   let chars = 0;
   let stars = 0;
+  let globs = 0;
   for (const g of selectGroups(robots, agent).groups as readonly ParsedGroup[]) {
     for (let no = g.ruleFrom; no < g.ruleTo; no++) {
       const from = rows[no * ROW + R_START]!;
       const to = rows[no * ROW + R_END]!;
       rules++;
       chars += to - from;
+      if (rows[no * ROW + R_STAR]! < 0) continue;
+      globs++;
       for (let i = text.indexOf("*", from); i >= 0 && i < to; i = text.indexOf("*", i + 1)) stars++;
     }
   }
-  return { rules, chars, stars };
+  return { rules, chars, globs, stars };
 }
