@@ -53,5 +53,8 @@ export function aloneFacts(robots: RobotsTxt, agent: string): AloneFacts {
       for (let i = text.indexOf("*", from); i >= 0 && i < to; i = text.indexOf("*", i + 1)) stars++;
     }
   }
+  // The 1996 draft's matcher keeps the file's rule objects, whose
+  // patterns may be slices of the file's whole pattern text.
+  if (robots.profile === "legacy1996") chars += robots.ruleTable.text.length;
   return { rules, chars, globs, stars };
 }
