@@ -17,6 +17,7 @@ import { type AddressClassifier, RedirectGuard } from "../fetch/address-class.js
 import { type FetchResult, fetchRobotsTxtUnder } from "../fetch/fetch-robots-txt.js";
 import { createNodeTransport } from "../fetch/node-transport.js";
 import { parseHttpUrl } from "../fetch/origin.js";
+import { isProfile } from "../protocol/profile.js";
 
 /** Addresses that are not on the public internet (IANA special-purpose registries). */
 const NOT_PUBLIC = new BlockList();
@@ -94,10 +95,14 @@ export interface FetchApiReply {
 /** Fetches running at once; more are answered 429 (a page, not a crawler). */
 const MAX_IN_FLIGHT = 8;
 
-/** The handler for one `/api/fetch` request, given its `url` parameter. */
+/**
+ * The handler for one `/api/fetch` request, given its `url` and `profile`
+ * parameters: the profile reads the line the size limit cuts
+ * (docs/protocol.md#size-limit); absent or unknown, it is `google`.
+ */
 export function createFetchApi(
   options: FetchApiOptions,
-): (url: string | null) => Promise<FetchApiReply> {
+): (url: string | null, profile?: string | null) => Promise<FetchApiReply> {
   const transport = createNodeTransport(
     options.lookup === undefined ? {} : { lookup: options.lookup },
   );
@@ -119,7 +124,7 @@ export function createFetchApi(
           publicOnlyRule: SERVE_RULE,
         });
   let inFlight = 0;
-  return async (url) => {
+  return async (url, profile) => {
     if (url === null || url.trim() === "") {
       return {
         status: 400,
@@ -146,7 +151,11 @@ export function createFetchApi(
     try {
       const result = await fetchRobotsTxtUnder(
         parsed,
-        { userAgent: options.userAgent, transport },
+        {
+          userAgent: options.userAgent,
+          transport,
+          profile: isProfile(profile) ? profile : "google",
+        },
         guard(),
       );
       return answerOf(result);

@@ -13,7 +13,7 @@ import {
 } from "../cache/entry-codec.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
-import { RobotsError } from "../errors.js";
+import { RobotsError, throwIfAborted } from "../errors.js";
 import { RedirectGuard } from "../fetch/address-class.js";
 import {
   type FetchResult,
@@ -117,7 +117,7 @@ export class OriginLoader {
     redirectTarget = false,
   ): Promise<Resolved> {
     if (this.#closed) throw closedError();
-    signal?.throwIfAborted();
+    throwIfAborted(signal);
     const key = origin.origin;
     const hit = this.#s.compiled.get(key);
     if (hit !== undefined && isUsable(hit.entry, this.#s.now())) {
@@ -279,6 +279,7 @@ export class OriginLoader {
         ...this.#s.fetch,
         transport: this.#s.transport,
         signal: controller.signal,
+        profile: this.#s.profile,
       };
       return await fetchRobotsTxtUnder(origin, options, guard);
     } finally {
