@@ -4,9 +4,11 @@
  * version (docs/protocol.md#deciding-line), reported only when the verdict changes. Matchers are
  * compiled once per (file, agent) and reused for every URL. No `node:` imports.
  */
+
+import { readAgentName } from "../match/agent-name.js";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { asciiLower, readAgentName } from "../protocol/product-token.js";
+import { asciiLower } from "../protocol/product-token.js";
 
 export interface DiffAgent {
   /** The product token the matchers are given. */

@@ -13,11 +13,11 @@ import {
   VerdictComparer,
 } from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
+import { readAgentName } from "../match/agent-name.js";
 import { compileMatcher } from "../match/compile.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import { crawlerView } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
-import { readAgentName } from "../protocol/product-token.js";
 import type { Profile } from "../protocol/profile.js";
 
 /** Columns of the grid: more crawlers than this are not shown (the page says so). */

@@ -16,9 +16,9 @@
 import { CRAWLER_CATEGORIES } from "../data/crawlers.js";
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
+import { readAgentName } from "../match/agent-name.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { readAgentName } from "../protocol/product-token.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { byId, clear, el } from "./dom.js";
 import {

@@ -9,7 +9,7 @@ import { readPath } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
-import { agentOption, urlArgument } from "../args.js";
+import { agentNameOption, agentOption, urlArgument } from "../args.js";
 import { runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
@@ -17,11 +17,10 @@ import { esc, jsonText } from "../escape.js";
 import { describeGroups, describeRule, verdictWord } from "../format.js";
 import { boundedLines, isUrlArg, urlLineBounds, writeOut } from "../io.js";
 import {
-  documentedReading,
-  documentedVerdict,
-  OPERATOR_RULES_HELP,
-  OPERATOR_RULES_OPTION,
-  verdictText,
+  decideVerdict,
+  READING_HELP,
+  READING_OPTIONS,
+  referenceOption,
 } from "../operator-rules.js";
 import { Progress } from "../progress.js";
 import {
@@ -67,7 +66,7 @@ Options:
   --format <f>        text (default), tsv or json (JSON Lines in bulk mode)
 ${timeoutHelp({ column: 22 })}
 ${WHOLE_FILE_HELP}
-${OPERATOR_RULES_HELP}
+${READING_HELP}
   --profile <p>       google (default), rfc9309 or legacy1996
 
 Examples:
@@ -82,7 +81,8 @@ export interface CheckOptions {
   format?: string | undefined;
   timeout?: string | undefined;
   wholeFile?: boolean;
-  operatorRules?: boolean;
+  /** The reference's reading alone (--reference); by default the operators' reading decides. */
+  reference?: boolean;
   profile: Profile;
 }
 
@@ -169,7 +169,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     return runUrlCheck(positionals[0]!, { ...opts, format, agent: requireAgent(opts.agent) });
   }
   let file: string;
-  let agent: string;
+  let typed: string | undefined;
   let url: string;
   if (positionals.length === 3) {
     if (opts.agent !== undefined) {
@@ -177,16 +177,21 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
         "the agent is given twice (as an argument and with --agent): pass one of them",
       );
     }
-    [file, , url] = positionals as [string, string, string];
-    agent = requireAgent(positionals[1], "<agent>");
+    [file, typed, url] = positionals as [string, string, string];
   } else if (positionals.length === 2 && opts.agent !== undefined) {
     [file, url] = positionals as [string, string];
-    agent = requireAgent(opts.agent);
+    typed = opts.agent;
   } else {
     throw new CliError(
-      `expected <robots.txt> <agent> <url> (or <robots.txt> --agent <token> <url>), got ${positionals.length} argument(s); see robots check --help`,
+      `expected <robots.txt> <agent> <url> (or <robots.txt> --agent <name> <url>), got ${positionals.length} argument(s); see robots check --help`,
     );
   }
+  const name = agentNameOption(
+    typed,
+    "Googlebot",
+    positionals.length === 3 ? "<agent>" : "--agent",
+  );
+  const agent = name.token;
   urlArgument(url);
   const timeoutMs = parseTimeout(opts.timeout);
   const reading = await loadReading(file, {
@@ -199,39 +204,25 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
   const robots = parseRobotsTxt(reading.bytes, { profile: opts.profile });
   const m = compileMatcher(robots, agent);
   const failed = disallowsEverything(source);
-  let v = failed ? disallowAll(m, url) : m.check(url);
-  const notes = [...sourceNotes(source), ...reading.notes];
-  const documented = failed ? null : documentedReading(robots, agent);
-  if (documented !== null) {
-    // Which reading decides: the reference by default, the operator's
-    // documented exception with --operator-rules; the other is a note.
-    const d = documentedVerdict(robots, documented, url);
-    if (opts.operatorRules === true) {
-      const reference = v;
-      v =
-        documented.kind === "fallback"
-          ? compileMatcher(robots, documented.token).check(url)
-          : { ...disallowAll(m, url), allowed: true };
-      notes.push(
-        `${documented.why} (--operator-rules); the reference answers ${verdictText(reference)}`,
-      );
-    } else if (d.allowed !== v.allowed || d.line !== v.line) {
-      notes.push(`${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`);
-    }
+  const notes = [
+    ...(name.note === undefined ? [] : [name.note]),
+    ...sourceNotes(source),
+    ...reading.notes,
+  ];
+  let v: Verdict;
+  let groupsText: string | undefined;
+  if (failed) v = disallowAll(m, url);
+  else {
+    const d = decideVerdict(robots, m, url, opts.reference === true, (t) =>
+      compileMatcher(robots, t),
+    );
+    v = d.verdict;
+    groupsText = d.groupsText;
+    if (d.note !== undefined) notes.push(d.note);
+    notes.push(...urlNotes(m, v, url, otherReading(reading, opts.profile, agent)));
   }
-  if (!failed) notes.push(...urlNotes(m, v, url, otherReading(reading, opts.profile, agent)));
   if (format === "tsv") for (const n of notes) process.stderr.write(`robots: note: ${esc(n)}\n`);
-  const ignoring = opts.operatorRules === true && documented?.kind === "ignores-global";
-  await writeOut(
-    formatOne(
-      v,
-      url,
-      robots,
-      format,
-      format === "tsv" ? [] : notes,
-      ignoring ? `${JSON.stringify(agent)} is not named, and it ignores the * group` : undefined,
-    ),
-  );
+  await writeOut(formatOne(v, url, robots, format, format === "tsv" ? [] : notes, groupsText));
   return v.allowed ? EXIT.allowed : EXIT.disallowed;
 }
 
@@ -254,8 +245,9 @@ function disallowAll(m: RobotsMatcher, url: string): Verdict {
   };
 }
 
-export function requireAgent(agent: string | undefined, name = "--agent"): string {
-  return agentOption(agent, "Googlebot", name);
+/** The crawler a typed name reads as (agentOption: its note on stderr). */
+function requireAgent(agent: string | undefined): string {
+  return agentOption(agent, "Googlebot");
 }
 
 /** The origin of an http(s) URL, or null for a path or a non-URL. */
@@ -368,7 +360,7 @@ export const checkCommand: Command = {
     robots: { type: "string" },
     ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
-    ...OPERATOR_RULES_OPTION,
+    ...READING_OPTIONS,
   },
   run(positionals, values, context) {
     return runCheck(positionals, {
@@ -376,7 +368,7 @@ export const checkCommand: Command = {
       robots: str(values, "robots"),
       timeout: str(values, "timeout"),
       wholeFile: values["whole-file"] === true,
-      operatorRules: values["operator-rules"] === true,
+      reference: referenceOption(values),
       format: context.format,
       profile: context.profile,
     });

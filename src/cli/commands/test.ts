@@ -33,11 +33,10 @@ import {
   writeOut,
 } from "../io.js";
 import {
-  documentedReading,
-  documentedVerdict,
-  OPERATOR_RULES_HELP,
-  OPERATOR_RULES_OPTION,
-  verdictText,
+  decideVerdict,
+  READING_HELP,
+  READING_OPTIONS,
+  referenceOption,
 } from "../operator-rules.js";
 import {
   loadReading,
@@ -68,7 +67,8 @@ else (a staging "Disallow: /" shipped by accident, a CMS that rewrites it).
 "*" is a crawler named in no group. An agent that is not a product token is
 read as the reference reads that User-agent line ("MJ12bot" as "MJ"), with a
 note. For a crawler whose operator documents an exception (AdsBot-Google
-ignores *), a check passes only when both readings agree with it. The
+ignores *), the operator's reading decides, as in robots check, with a note
+naming the reference's answer (--reference: the reference decides). The
 robots.txt is read as crawlers read it (the first 500 KiB); a URL
 is fetched as a crawler fetches it: a 4xx means no rules, a 5xx or no answer
 means everything is disallowed, and the output says which.
@@ -90,7 +90,7 @@ Options:
                     names, and "*")
 ${timeoutHelp()}
 ${WHOLE_FILE_HELP}
-${OPERATOR_RULES_HELP}
+${READING_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Examples:
@@ -108,7 +108,7 @@ export const testCommand: Command = {
     agent: { type: "string" },
     ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
-    ...OPERATOR_RULES_OPTION,
+    ...READING_OPTIONS,
   },
   async run(positionals, values, context) {
     const record = str(values, "record");
@@ -119,7 +119,7 @@ export const testCommand: Command = {
       wholeFile: values["whole-file"] === true,
       ...timeoutSpread(timeoutMs),
     };
-    const operatorRules = values["operator-rules"] === true;
+    const reference = referenceOption(values);
     if (record !== undefined) {
       if (context.format !== undefined && context.format !== "text") {
         throw new CliError(
@@ -137,7 +137,7 @@ export const testCommand: Command = {
       const agents = recordAgents(str(values, "agent"));
       const list = await readUrlList(record);
       const reading = await loadReading(positionals[0]!, readingOptions);
-      return runRecord(reading, list, agents, context.profile, operatorRules);
+      return runRecord(reading, list, agents, context.profile, reference);
     }
     const fallback = process.env.GITHUB_ACTIONS === "true" ? "github" : "text";
     const format = formatOption(context.format, FORMATS, fallback);
@@ -169,7 +169,7 @@ export const testCommand: Command = {
     const reading = await loadReading(robotsArg, readingOptions);
     const problems = otherOrigins(reading, parsed.expectations);
     if (problems.length > 0) return printProblems(format, expectLabel, expectArg !== "-", problems);
-    const checks = runChecks(reading, parsed.expectations, context.profile, operatorRules);
+    const checks = runChecks(reading, parsed.expectations, context.profile, reference);
     const testRun: TestRun = {
       reading,
       robots: checks.robots,
@@ -242,16 +242,10 @@ class Matchers {
   }
 }
 
-/**
- * One verdict: the reference's, or with --operator-rules the documented
- * exception's. Without it, a documented reading that answers otherwise is
- * kept too: a check passes only when both readings agree with it, so the
- * gate never says a crawler is held back when its operator says it is not.
- */
+/** One verdict, under the reading that decides (src/cli/operator-rules.ts), and its notes. */
 interface Decided {
   readonly verdict: Verdict | null;
   readonly allowed: boolean;
-  readonly documented?: { readonly allowed: boolean; readonly line: number };
   /** Which groups applied, when the verdict's own groups would mislead. */
   readonly groupsText?: string;
   readonly notes: string[];
@@ -263,34 +257,14 @@ function decide(
   reading: Reading,
   token: string,
   url: string,
-  operatorRules: boolean,
+  reference: boolean,
   other: ReturnType<typeof otherReading>,
 ): Decided {
   if (disallowsEverything(reading.source)) return { verdict: null, allowed: false, notes: [] };
   const m = matchers.get(token);
-  let v: Verdict = m.check(url);
-  const notes: string[] = [];
-  let documentedVerdictOf: { allowed: boolean; line: number } | undefined;
-  let groupsText: string | undefined;
-  const documented = documentedReading(robots, token);
-  if (documented !== null) {
-    const d = documentedVerdict(robots, documented, url);
-    if (operatorRules) {
-      const reference = v;
-      if (documented.kind === "fallback") {
-        v = matchers.get(documented.token).check(url);
-      } else {
-        v = { ...v, allowed: true, line: 0, rule: null, source: "none", groups: [] };
-        groupsText = `${JSON.stringify(token)} is not named, and it ignores the * group`;
-      }
-      notes.push(
-        `${documented.why} (--operator-rules); the reference answers ${verdictText(reference)}`,
-      );
-    } else if (d.allowed !== v.allowed || d.line !== v.line) {
-      notes.push(`${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`);
-      if (d.allowed !== v.allowed) documentedVerdictOf = d;
-    }
-  }
+  const d = decideVerdict(robots, m, url, reference, (t) => matchers.get(t));
+  const v = d.verdict;
+  const notes: string[] = d.note === undefined ? [] : [d.note];
   const limit = other?.(url, v.allowed, v.line);
   if (limit !== undefined) notes.push(limit);
   const enc = unencodedNote(url, (u) => m.check(u), v);
@@ -298,8 +272,7 @@ function decide(
   return {
     verdict: v,
     allowed: v.allowed,
-    ...(documentedVerdictOf === undefined ? {} : { documented: documentedVerdictOf }),
-    ...(groupsText === undefined ? {} : { groupsText }),
+    ...(d.groupsText === undefined ? {} : { groupsText: d.groupsText }),
     notes,
   };
 }
@@ -308,7 +281,7 @@ function runChecks(
   reading: Reading,
   expectations: readonly Expectation[],
   profile: Profile,
-  operatorRules: boolean,
+  reference: boolean,
 ): { robots: RobotsTxt; results: Check[] } {
   const robots = parseRobotsTxt(reading.bytes, { profile });
   const matchers = new Matchers(robots);
@@ -323,16 +296,15 @@ function runChecks(
         other = otherReading(reading, profile, token);
         others.set(token.toLowerCase(), other);
       }
-      const d = decide(robots, matchers, reading, token, e.url, operatorRules, other);
+      const d = decide(robots, matchers, reading, token, e.url, reference, other);
       results.push({
         expectation: e,
         agent,
         token,
         verdict: d.verdict,
         allowed: d.allowed,
-        ...(d.documented === undefined ? {} : { documented: d.documented }),
         ...(d.groupsText === undefined ? {} : { groupsText: d.groupsText }),
-        passed: d.allowed === e.allow && (d.documented?.allowed ?? e.allow) === e.allow,
+        passed: d.allowed === e.allow,
         notes: d.notes,
       });
     }
@@ -404,7 +376,7 @@ async function runRecord(
   list: { label: string; urls: readonly { line: number; url: string }[] },
   requested: ExpectedAgent[] | undefined,
   profile: Profile,
-  operatorRules: boolean,
+  reference: boolean,
 ): Promise<number> {
   const source = reading.source;
   const urls = list.urls;
@@ -442,30 +414,23 @@ async function runRecord(
   for (const { url: written } of urls) {
     // What a crawler requests: a space or non-ASCII is percent-encoded.
     const url = percentEncode(written);
-    const byVerdict = new Map<
-      string,
-      { allowed: boolean; disputed: boolean; why: string; names: string[] }
-    >();
+    const byVerdict = new Map<string, { allowed: boolean; why: string; names: string[] }>();
     for (const a of agents) {
       const token = a.generic ? generic : a.token;
-      const d = decide(robots, matchers, reading, token, url, operatorRules, null);
+      const d = decide(robots, matchers, reading, token, url, reference, null);
       const v = d.verdict!;
       const why =
         source.basis === "no-robots-txt"
           ? "no robots.txt: everything allowed"
           : `${describeRule(v)}${d.notes.length > 0 ? `; ${d.notes.join("; ")}` : ""}`;
-      // The readings disagree: no statement holds under both, so the line
-      // is written commented out, for a person to decide (or --operator-rules).
-      const disputed = d.documented !== undefined;
-      const key = `${v.allowed} ${disputed} ${why}`;
+      const key = `${v.allowed} ${why}`;
       const group = byVerdict.get(key);
       if (group === undefined) {
-        byVerdict.set(key, { allowed: v.allowed, disputed, why, names: [a.written] });
+        byVerdict.set(key, { allowed: v.allowed, why, names: [a.written] });
       } else group.names.push(a.written);
     }
     for (const g of byVerdict.values()) {
-      const line = expectationLine(g.allowed, g.names, url, g.why);
-      out.push(esc(g.disputed ? `# ${line}` : line));
+      out.push(esc(expectationLine(g.allowed, g.names, url, g.why)));
     }
   }
   await writeOut(`${out.join("\n")}\n`);
