@@ -7,13 +7,14 @@
  * bare reading. Wherever the two differ, a note names the other.
  */
 import type { RobotsMatcher, Verdict } from "../match/compile.js";
-import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import {
   exceptionVerdict,
   type OperatorException,
   operatorException,
   type ReadingVerdict,
-} from "../report/operator-reading.js";
+} from "../match/operator-reading.js";
+import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { OptionValues } from "./command.js";
 import { CliError } from "./errors.js";
 import { verdictText } from "./format.js";
 
@@ -29,7 +30,7 @@ export const READING_HELP = `  --reference       Google's open-source reference'
                     Googlebot's group…), with a note where the two differ`;
 
 /** True for `--reference`; `--operator-rules` (the default) with it is a usage error. */
-export function referenceOption(values: Record<string, unknown>): boolean {
+export function referenceOption(values: OptionValues): boolean {
   const reference = values.reference === true;
   if (reference && values["operator-rules"] === true) {
     throw new CliError(

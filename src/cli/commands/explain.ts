@@ -7,12 +7,12 @@
 import { parseDocument } from "../../explain/document.js";
 import { createExplainer, printable, type UrlExplanation } from "../../explain/explain-url.js";
 import type { MatchedRule } from "../../match/compile.js";
-import { readPath } from "../../match/url-path.js";
 import {
   exceptionVerdict,
   type OperatorException,
   operatorException,
-} from "../../report/operator-reading.js";
+} from "../../match/operator-reading.js";
+import { readPath } from "../../match/url-path.js";
 import { disallowsEverything } from "../access.js";
 import { agentNameOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";

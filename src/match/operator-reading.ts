@@ -9,10 +9,10 @@
  * `node:` imports.
  */
 import { CRAWLERS, type CrawlerInfo } from "../data/crawlers.js";
-import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
-import { namesAgent } from "../match/select-groups.js";
-import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { sameAgent } from "../protocol/product-token.js";
+import { compileMatcher, type RobotsMatcher } from "./compile.js";
+import { namesAgent } from "./select-groups.js";
 
 /** The documented exception that applies to an agent under a file. */
 export type OperatorException =
@@ -101,4 +101,20 @@ export function exceptionVerdict(
   if (e.kind === "ignores-global") return { allowed: true, line: 0 };
   const v = compileMatcher(robots, e.token).check(url);
   return { allowed: v.allowed, line: v.line };
+}
+
+/** A file with no group: what a crawler that ignores `*` reads when no group names it. */
+const NO_GROUPS: RobotsTxt = parseRobotsTxt("");
+
+/**
+ * A matcher for `agent` under `robots` as its operator documents it reads
+ * the file: the reference's, the fallback crawler's when that applies, or
+ * one that allows everything for a crawler that ignores `*` (no group
+ * applies). For comparing many URLs (diff).
+ */
+export function compileAsOperatorDocuments(robots: RobotsTxt, agent: string): RobotsMatcher {
+  const m = compileMatcher(robots, agent);
+  const e = operatorException(robots, agent, m);
+  if (e === null) return m;
+  return e.kind === "fallback" ? compileMatcher(robots, e.token) : compileMatcher(NO_GROUPS, agent);
 }
