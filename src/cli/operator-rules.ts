@@ -6,7 +6,7 @@
  * Google's crawler will do; `--reference` gives the open-source reference's
  * bare reading. Wherever the two differ, a note names the other.
  */
-import type { RobotsMatcher, Verdict } from "../match/compile.js";
+import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
 import {
   exceptionVerdict,
   type OperatorException,
@@ -14,6 +14,7 @@ import {
   type ReadingVerdict,
 } from "../match/operator-reading.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { asciiLower } from "../protocol/product-token.js";
 import type { OptionValues } from "./command.js";
 import { CliError } from "./errors.js";
 import { verdictText } from "./format.js";
@@ -120,4 +121,22 @@ export function exceptionNote(
   return reference
     ? `${e.why}: that reading, the default, answers ${verdictText(d)}`
     : `${e.why}; Google's open-source reference answers ${verdictText(d)} (--reference)`;
+}
+
+/** A matcher per token under one file, compiled once and reused for every URL. */
+export class Matchers {
+  readonly #robots: RobotsTxt;
+  readonly #map = new Map<string, RobotsMatcher>();
+  constructor(robots: RobotsTxt) {
+    this.#robots = robots;
+  }
+  get(token: string): RobotsMatcher {
+    const key = asciiLower(token);
+    let m = this.#map.get(key);
+    if (m === undefined) {
+      m = compileMatcher(this.#robots, token);
+      this.#map.set(key, m);
+    }
+    return m;
+  }
 }

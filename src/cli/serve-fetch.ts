@@ -17,6 +17,7 @@ import { type AddressClassifier, RedirectGuard } from "../fetch/address-class.js
 import { type FetchResult, fetchRobotsTxtUnder } from "../fetch/fetch-robots-txt.js";
 import { createNodeTransport } from "../fetch/node-transport.js";
 import { parseHttpUrl } from "../fetch/origin.js";
+import { serverErrorOutlook } from "./timeline-text.js";
 
 /** Addresses that are not on the public internet (IANA special-purpose registries). */
 const NOT_PUBLIC = new BlockList();
@@ -173,7 +174,13 @@ function answerOf(r: FetchResult): FetchApiReply {
       // there is no outcome to show, only this server's refusal.
       return { status: 403, body: { kind: "refused", ...common, message: r.message } };
     }
-    return { status: 200, body: { ...common, kind: r.kind, reason: r.reason, message: r.message } };
+    // A server error: what applies now and next (the tester's fetch is a
+    // single one, so the first failure is now and no earlier copy is known).
+    const notes = r.kind === "unreachable" ? [serverErrorOutlook("google", { hasCopy: null })] : [];
+    return {
+      status: 200,
+      body: { ...common, kind: r.kind, reason: r.reason, message: r.message, notes },
+    };
   }
   const notes: string[] = [];
   let text: string;

@@ -18,6 +18,7 @@ import { describeGroups, describeRule, verdictWord } from "../format.js";
 import { boundedLines, isUrlArg, urlLineBounds, writeOut } from "../io.js";
 import {
   decideVerdict,
+  Matchers,
   READING_HELP,
   READING_OPTIONS,
   referenceOption,
@@ -158,7 +159,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
       wholeFile,
       ...timeoutSpread(timeoutMs),
     });
-    return bulk(reading, agent, format, opts.profile);
+    return bulk(reading, agent, format, opts.profile, opts.reference === true);
   }
   // One argument is a crawl URL: `http:` is enough (`http:/host/x` is what
   // an HTTP client requests as http://host/x, docs/fetching.md "The path rule").
@@ -166,7 +167,12 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     positionals.length === 1 &&
     (isUrlArg(positionals[0]!) || /^https?:/i.test(positionals[0]!))
   ) {
-    return runUrlCheck(positionals[0]!, { ...opts, format, agent: requireAgent(opts.agent) });
+    return runUrlCheck(positionals[0]!, {
+      ...opts,
+      format,
+      agent: requireAgent(opts.agent),
+      reference: opts.reference,
+    });
   }
   let file: string;
   let typed: string | undefined;
@@ -273,12 +279,15 @@ async function bulk(
   agent: string,
   format: string,
   profile: Profile,
+  reference: boolean,
 ): Promise<number> {
   const source = reading.source;
   const robots = parseRobotsTxt(reading.bytes, { profile });
   const m = compileMatcher(robots, agent);
   const other = otherReading(reading, profile, agent);
   const failed = disallowsEverything(source);
+  const matchers = new Matchers(robots);
+  const matcherFor = (t: string): RobotsMatcher => matchers.get(t);
   const origin = source.note === undefined ? null : originOf(source.label);
   for (const n of [...sourceNotes(source), ...reading.notes]) {
     process.stderr.write(`robots: note: ${esc(n)}\n`);
@@ -309,12 +318,17 @@ async function bulk(
       counts.otherOrigin++;
       notes = [`another origin: ${source.label} governs only ${origin}`];
     } else {
-      v = failed ? disallowAll(m, url) : m.check(url);
-      if (failed)
+      if (failed) {
+        v = disallowAll(m, url);
         notes.push(
           "robots.txt could not be fetched: disallowed for now (docs/protocol.md#access-method)",
         );
-      else notes.push(...urlNotes(m, v, url, other));
+      } else {
+        const d = decideVerdict(robots, m, url, reference, matcherFor);
+        v = d.verdict;
+        if (d.note !== undefined) notes.push(d.note);
+        notes.push(...urlNotes(m, v, url, other));
+      }
       if (v.allowed) counts.allowed++;
       else counts.disallowed++;
     }

@@ -7,7 +7,7 @@
  * and JSON: src/cli/test-output.ts.
  */
 import { listAgentsToCompare } from "../../diff/diff-robots.js";
-import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
+import type { Verdict } from "../../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
@@ -34,6 +34,7 @@ import {
 } from "../io.js";
 import {
   decideVerdict,
+  Matchers,
   READING_HELP,
   READING_OPTIONS,
   referenceOption,
@@ -222,24 +223,6 @@ function originOf(url: string): string | null {
 /** The token for `*`: one named in no group of `robots` (the one diff uses). */
 function genericToken(robots: RobotsTxt): string {
   return listAgentsToCompare([robots]).find((a) => a.generic)!.token;
-}
-
-/** A matcher per token, compiled once and reused for every URL. */
-class Matchers {
-  readonly #robots: RobotsTxt;
-  readonly #map = new Map<string, RobotsMatcher>();
-  constructor(robots: RobotsTxt) {
-    this.#robots = robots;
-  }
-  get(token: string): RobotsMatcher {
-    const key = token.toLowerCase();
-    let m = this.#map.get(key);
-    if (m === undefined) {
-      m = compileMatcher(this.#robots, token);
-      this.#map.set(key, m);
-    }
-    return m;
-  }
 }
 
 /** One verdict, under the reading that decides (src/cli/operator-rules.ts), and its notes. */
