@@ -34,7 +34,9 @@ import {
 import {
   type BodyProblem,
   bodyProblem,
+  bomFinding,
   describeInvisible,
+  htmlWithGroupsFinding,
   invisibleWidth,
   isAlnum,
   isPlausibleKey,
@@ -662,18 +664,7 @@ class Linter {
             : `add a "User-agent: *" line (or the crawler's name) above it${this.#orphanAllow ? "; note that its Allow lines then apply to every crawler that follows the * group, which may allow them more" : ""}`,
       });
     }
-    if (bomEnd > 0) {
-      this.report({
-        id: "bom",
-        severity: bomEnd === 3 ? "info" : "warning",
-        line: 1,
-        message:
-          bomEnd === 3
-            ? "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 crawlers skip it, but some older parsers read it as part of the first key"
-            : "the file starts with part of a UTF-8 byte-order mark: Google skips it, other crawlers may not",
-        fix: "save the file as UTF-8 without a BOM",
-      });
-    }
+    if (bomEnd > 0) this.report(bomFinding(bomEnd));
     if (this.#otherInvalid > 0) {
       this.report({
         id: "invalid-utf8",
@@ -730,14 +721,7 @@ export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = 
     linter = new Linter(options.lines !== false, read, undefined);
     robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
     if (problem.id === "html-instead-of-robots") {
-      const n = robots.groups.length;
-      linter.report({
-        id: "html-instead-of-robots",
-        severity: "warning",
-        line: 1,
-        message: `the file starts with HTML markup, yet it has ${n} group${n === 1 ? "" : "s"}: crawlers skip the lines that are no directive and apply the groups, so its rules are in force`,
-        fix: "remove the markup so that the file is plain text, and check that these groups are the ones you mean to serve",
-      });
+      linter.report(htmlWithGroupsFinding(robots.groups.length));
     }
   }
   linter.finish(bytes, bomEnd, robots);
