@@ -162,3 +162,27 @@ describe("explain, diff --agent and check read the name", () => {
     assert.match(r.stdout, /note: "MJ12bot" is not a product token: read as "MJ"/);
   });
 });
+
+describe("the tester lets operators' documented behaviour decide, and says so", () => {
+  const parsed = parseRobotsTxt(
+    "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g\n",
+  );
+  test("AdsBot-Google ignores *, Googlebot-Image follows Googlebot's group", () => {
+    const cells = computeGrid(parsed, ["AdsBot-Google", "Googlebot-Image", "Other"], ["/x", "/g"]);
+    const at = (agent: string, url: string) =>
+      cells.find((c) => c.agent === agent && c.url === url)!;
+    assert.deepEqual(
+      [at("AdsBot-Google", "/x").allowed, at("AdsBot-Google", "/x").line],
+      [true, 0],
+    );
+    assert.equal(at("Googlebot-Image", "/x").allowed, true);
+    assert.deepEqual(
+      [at("Googlebot-Image", "/g").allowed, at("Googlebot-Image", "/g").line],
+      [false, 5],
+    );
+    assert.equal(at("Other", "/x").allowed, false);
+    const notes = agentNotes(["AdsBot-Google", "Googlebot-Image", "Other"], parsed);
+    assert.equal(notes.length, 2);
+    assert.match(notes[0]!, /ignores the \* group: its verdicts follow that reading/);
+  });
+});

@@ -17,6 +17,7 @@ import { CRAWLER_CATEGORIES } from "../data/crawlers.js";
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
 import { readAgentName } from "../match/agent-name.js";
+import { operatorException } from "../match/operator-reading.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
@@ -179,7 +180,7 @@ function update(): void {
   if (allAgents.length > agents.length)
     cut.push(`the first ${MAX_AGENTS} of ${allAgents.length} crawlers`);
   if (allUrls.length > urls.length) cut.push(`the first ${MAX_URLS} of ${allUrls.length} URLs`);
-  const notes = agentNotes(agents);
+  const notes = agentNotes(agents, robots);
   if (cut.length > 0) notes.unshift(`Showing ${cut.join(" and ")}.`);
   const gridNote = notes.join(" ");
   if (changed("gridNote", gridNote)) byId("grid-note").textContent = gridNote;
@@ -642,8 +643,20 @@ function renderExplanation(): void {
   shown.explain = "";
   clear(explainBox);
   const typed = readAgentName(selected.agent);
-  const x = createExplainer(currentDoc(), typed.token);
+  // The grid's reading: an exception the operator documents decides.
+  const doc = currentDoc();
+  const exception = operatorException(doc.robots, typed.token);
+  const readAs = exception?.kind === "fallback" ? exception.token : typed.token;
+  const x = createExplainer(doc, readAs);
   const e = x.explain(selected.url);
+  if (exception?.kind === "ignores-global") {
+    explainBox.append(
+      el("h3", {}, [`${typed.name} · ${e.url} → `, el("span", { class: "allowed" }, ["allowed"])]),
+      el("p", {}, [`${exception.why}, and no group names it: no rule applies.`]),
+    );
+    return;
+  }
+  if (exception !== null) explainBox.append(el("p", {}, [`${exception.why}: read as ${readAs}.`]));
   explainBox.append(
     el("h3", {}, [
       `${typed.name} · ${e.url} → `,
