@@ -24,6 +24,7 @@ export {
   listAgentsToCompare,
   type VerdictChange,
   VerdictComparer,
+  type VerdictComparerOptions,
 } from "./diff/diff-robots.js";
 export { probePaths } from "./diff/probe-paths.js";
 // The one error type: programmer mistakes throw a RobotsError with a stable code (docs/errors.md).
@@ -58,6 +59,13 @@ export {
   type RobotsMatcher,
   type Verdict,
 } from "./match/compile.js";
+// The reading crawler operators document (AdsBot-Google ignores *; docs/protocol.md#choosing-rules).
+export {
+  checkAsOperatorDocuments,
+  type OperatorException,
+  operatorException,
+  type ReadingVerdict,
+} from "./match/operator-reading.js";
 export {
   type CleanParam,
   type RequestRate,

@@ -160,7 +160,6 @@ export function tallyText(t: AgentTally, what: string): string {
   return `${name}: ${parts.join("; ")}`;
 }
 
-/** Compares the verdicts of two files for a fixed set of agents, one URL at a time. */
 /** How a VerdictComparer reads the files. */
 export interface VerdictComparerOptions {
   /**
@@ -172,6 +171,7 @@ export interface VerdictComparerOptions {
   readonly operatorRules?: boolean;
 }
 
+/** Compares the verdicts of two files for a fixed set of agents, one URL at a time. */
 export class VerdictComparer {
   readonly agents: readonly DiffAgent[];
   readonly #pairs: readonly {

@@ -71,7 +71,9 @@ export function operatorException(
 
 /** A verdict under one reading: allowed or not, and the deciding line (0: none). */
 export interface ReadingVerdict {
+  /** May the crawler fetch the URL? */
   readonly allowed: boolean;
+  /** The deciding line, 0 when no rule matched (docs/protocol.md#deciding-line). */
   readonly line: number;
 }
 
