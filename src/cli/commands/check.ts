@@ -61,7 +61,9 @@ verdict, the deciding line and where the rules came from. A server error is
 a disallow (exit 1).
 
 Options:
-  --agent <token>     the crawler's product token (letters, "-" and "_")
+  --agent <name>      the crawler: its product token (letters, "-" and "_"),
+                      or a whole User-Agent header, read as the crawler it
+                      names (a note says how a name was read)
   --robots <f | url>  the robots.txt for bulk checks: a file or an http(s) URL
                       ("-" is not allowed: the URLs come on stdin)
   --format <f>        text (default), tsv or json (JSON Lines in bulk mode)

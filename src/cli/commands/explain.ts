@@ -48,9 +48,9 @@ Arguments:
 
 Options:
   --agent <name>    the crawler's product token (letters, "-" and "_"), e.g.
-                    Googlebot; another name is read as a User-agent line with
-                    it is ("MJ12bot" as "MJ", "Googlebot/2.1" as "Googlebot"),
-                    with a note
+                    Googlebot; a whole User-Agent header is read as the
+                    crawler it names, another name as a User-agent line with
+                    it is ("MJ12bot" as "MJ"), with a note
   --format <f>      text (default) or json (one JSON document)
 ${timeoutHelp()}
 ${WHOLE_FILE_HELP}
