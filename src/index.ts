@@ -59,13 +59,6 @@ export {
   type RobotsMatcher,
   type Verdict,
 } from "./match/compile.js";
-// The reading crawler operators document (AdsBot-Google ignores *; docs/protocol.md#choosing-rules).
-export {
-  checkAsOperatorDocuments,
-  type OperatorException,
-  operatorException,
-  type ReadingVerdict,
-} from "./match/operator-reading.js";
 export {
   type CleanParam,
   type RequestRate,
@@ -81,6 +74,13 @@ export {
   type MatchCacheStats,
 } from "./match/match-cache.js";
 export { isAllowed } from "./match/one-shot.js";
+// The reading crawler operators document (AdsBot-Google ignores *; docs/protocol.md#choosing-rules).
+export {
+  checkAsOperatorDocuments,
+  type OperatorException,
+  operatorException,
+  type ReadingVerdict,
+} from "./match/operator-reading.js";
 export { matchesPattern } from "./match/pattern.js";
 export { type GroupSelection, type GroupSource, selectGroups } from "./match/select-groups.js";
 export { readPath } from "./match/url-path.js";

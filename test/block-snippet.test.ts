@@ -25,6 +25,7 @@ import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { asciiLower } from "../src/protocol/product-token.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 import { checkBlock, isBlockedEverywhere, planBlock } from "../src/report/block-snippet.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 import { CORPUS_DIR, hasShared } from "./helpers/shared.js";
 import { robots } from "./helpers/subprocess.js";
 
@@ -87,7 +88,7 @@ describe("the group, read back with the parser and matcher", () => {
           }
         }
       }),
-      { numRuns: 60 },
+      propertyRuns(60),
     );
   });
 

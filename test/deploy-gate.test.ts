@@ -28,6 +28,7 @@ import {
   startServer,
   type TestServer,
 } from "./fetch-servers.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 import { robots, run } from "./helpers/subprocess.js";
 
@@ -111,7 +112,7 @@ describe("the expectations file (docs/cli.md#robots-test)", () => {
           assert.ok(p.line >= 1 && p.line <= lines);
         }
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
   });
 });

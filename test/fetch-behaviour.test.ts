@@ -439,10 +439,10 @@ describe("single-flight, cache and abort (docs/protocol.md#access-method Caching
       await assert.rejects(aborted, /crawler shutting down/);
       assert.equal((await other).allowed, false);
       assert.equal(server.hits(), 1);
-      await assert.rejects(
-        client.check(`${server.origin}/x`, { signal: AbortSignal.abort() }),
-        (e: unknown) => (e as Error).name === "AbortError",
-      );
+      await assert.rejects(client.check(`${server.origin}/x`, { signal: AbortSignal.abort() }), {
+        name: "RobotsError",
+        code: "aborted",
+      });
     } finally {
       await server.close();
     }

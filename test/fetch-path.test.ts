@@ -15,6 +15,7 @@ import { createNodeTransport, RobotsClient } from "../src/node.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import type { Profile } from "../src/protocol/profile.js";
 import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -148,7 +149,7 @@ describe("the fast path agrees with the WHATWG parser wherever it answers", () =
         const hash = s.indexOf("#", at);
         assert.equal(u.pathname + u.search, s.slice(at, hash < 0 ? s.length : hash), s);
       }),
-      { numRuns: RUNS * 20, seed: 2811 },
+      propertyRuns(RUNS * 20),
     );
     // The generator must exercise both sides, or the property says nothing.
     assert.ok(accepted > RUNS, `accepted ${accepted}`);
@@ -179,7 +180,7 @@ describe("the fast path agrees with the WHATWG parser wherever it answers", () =
         accepted++;
         for (const m of matchers) assert.equal(m.isAllowedAt(s, at), m.isAllowed(s), s);
       }),
-      { numRuns: RUNS * 20, seed: 2812 },
+      propertyRuns(RUNS * 20),
     );
     assert.ok(accepted > RUNS, `accepted ${accepted}`);
   });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { legacyForm } from "../src/match/legacy-matcher.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 /** The form as the draft states it: encode to UTF-8, then walk the bytes. */
 function byBytes(s: string): string {
@@ -73,7 +74,7 @@ describe("protocol.md#profiles: legacy1996 comparison form", () => {
         if (/[^\x00-\x7f]/.test(s)) wide++;
         assert.equal(legacyForm(s), byBytes(s));
       }),
-      { numRuns: FUZZ_RUNS },
+      propertyRuns(FUZZ_RUNS),
     );
     assert.ok(escapes > 0 && wide > 0, `generated ${escapes} escapes, ${wide} non-ASCII`);
   });

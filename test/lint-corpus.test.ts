@@ -11,6 +11,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { DIAGNOSTICS } from "../src/lint/diagnostics.js";
 import { type LintResult, lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
 
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -113,13 +114,13 @@ test("never throws on arbitrary bytes, and line endings do not change the findin
       const shape = (r: LintResult) => r.diagnostics.map((d) => `${d.line} ${d.severity} ${d.id}`);
       assert.deepEqual(shape(a), shape(b));
     }),
-    { numRuns: FUZZ_RUNS, seed: 20261121 },
+    propertyRuns(FUZZ_RUNS),
   );
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
       checkResult("bytes", bytes, lintRobotsTxt(bytes));
     }),
-    { numRuns: FUZZ_RUNS, seed: 7 },
+    propertyRuns(FUZZ_RUNS),
   );
 });
 

@@ -17,6 +17,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
+import { propertyRuns } from "./helpers/fc-seed.js";
 import { checkCaveat, checkFixes, compareVerdicts, type FixOutcome } from "./helpers/fix-safety.js";
 import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
 
@@ -190,6 +191,6 @@ test("no fix of a generated file loosens a verdict without a caveat", () => {
       run(f, "generated", body);
       assertNoDefects(f);
     }),
-    { numRuns: FUZZ_RUNS, seed: Number(process.env.FUZZ_SEED ?? 20261128) },
+    propertyRuns(FUZZ_RUNS),
   );
 });

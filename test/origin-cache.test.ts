@@ -9,6 +9,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { OriginCache } from "../src/client/origin-cache.js";
 import { canonicalScan } from "../src/client/request-path.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 describe("OriginCache bounds and eviction", () => {
   it("keeps at most maxEntries and evicts the oldest unused entry first", () => {
@@ -110,7 +111,7 @@ describe("OriginCache memo of recent origins", () => {
           }
         },
       ),
-      { numRuns: 300, seed: 71 },
+      propertyRuns(300),
     );
   });
 

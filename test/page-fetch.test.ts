@@ -108,6 +108,44 @@ describe("fetchPageRules: one transport, one address rule", () => {
     }
   });
 
+  it("a redirect to any spelling of localhost or of a private address: refused before its request", async () => {
+    // Names a lookup would send to 127.0.0.1 (public here): only their
+    // spelling says they are this machine, or a private address.
+    const inner = await site((_q, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end(HEAD_NOINDEX),
+    );
+    const targets = [
+      `http://localhost.:${inner.port}/secret`,
+      `http://LOCALHOST..:${inner.port}/secret`,
+      `http://x.localhost.:${inner.port}/secret`,
+      `http://127.0.0.2..:${inner.port}/secret`,
+    ];
+    const outer = await site((req, res) =>
+      res.writeHead(302, { location: targets[Number(req.url!.slice(1))]! }).end(),
+    );
+    const made: RobotsClient[] = [];
+    try {
+      for (const strict of [false, true]) {
+        const client = new RobotsClient(UA, {
+          classifyAddress: PUBLIC_LOOPBACK,
+          refusePrivateOrigins: strict,
+          transport: createNodeTransport({ lookup: intranetLookup as never }),
+        });
+        made.push(client);
+        for (const [i, target] of targets.entries()) {
+          const r = await fetchPageRules(`${outer.origin}/${i}`, { client });
+          assert.equal(r.fetch.kind, "failed", target);
+          const reason = r.fetch.kind === "failed" ? r.fetch.reason : "";
+          assert.match(reason, strict ? /refusePrivateOrigins/ : /allowPrivateRedirects/, target);
+        }
+      }
+      assert.deepEqual(pages(inner), [], "no redirect target was requested");
+    } finally {
+      await Promise.all(made.map((c) => c.close()));
+      await Promise.all([outer.close(), inner.close()]);
+    }
+  });
+
   it("the same redirect under refusePrivateOrigins: refused, no request there", async () => {
     const { inner, outer } = await publicToPrivateName();
     const client = new RobotsClient(UA, {

@@ -14,6 +14,7 @@ import {
   readPageRuleMetas,
 } from "../src/page-rules.js";
 import { HeadReader } from "../src/page-rules-io/read-head.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 function metas(html: string): string[] {
   return readHeadMetas(html).metas.map((m) => `${m.name}=${m.content}`);
@@ -144,7 +145,7 @@ describe("HTML edge cases", () => {
         assert.deepEqual(got.metas, whole.metas);
         assert.deepEqual(got.ignored, whole.ignored);
       }),
-      { numRuns: 200 },
+      propertyRuns(200),
     );
     assert.equal(whole.metas.length, 2);
   });
@@ -153,7 +154,7 @@ describe("HTML edge cases", () => {
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
         readHeadMetas(bytes);
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
   });
 });

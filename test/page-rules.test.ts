@@ -17,6 +17,7 @@ import {
   readPageRuleHeaders,
 } from "../src/page-rules/statements.js";
 import { parseRobotsTagField } from "../src/page-rules/structured-field.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 const NOW = Date.UTC(2026, 0, 1);
@@ -422,7 +423,7 @@ describe("properties", () => {
           assert.deepEqual(essence(fromHeaders(shuffled, randomCase(agent, flips))), essence(p));
         },
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
     // Guard: the generator produced restrictive results, not only defaults.
     assert.ok(restricted > RUNS / 10, `only ${restricted} runs had noindex`);
@@ -441,7 +442,7 @@ describe("properties", () => {
           assert.ok(noLooser(after, before), `${JSON.stringify(lines)} + ${extra}`);
         },
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
     assert.ok(tightened > RUNS / 10, `only ${tightened} runs changed anything`);
   });
@@ -454,7 +455,7 @@ describe("properties", () => {
         ]);
         parseRobotsMeta(name, value);
       }),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 });

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RobotsError } from "../src/errors.js";
 import { RobotsClient } from "../src/node.js";
-import { createRedisStore, type RedisRobotsStore } from "../src/redis.js";
+import { createRedisStore, type RedisRobotsStore, type SharedRobotsStore } from "../src/redis.js";
 import { serveText, startServer, type TestServer } from "./fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
@@ -68,6 +68,51 @@ describe("waitForTurn without a shared store (per client)", () => {
     // A 429 without Retry-After backs off too, and a Headers object is read as well.
     const h = new Headers();
     assert.equal(await client.reportResponse(`${site.origin}/a`, 429, h), 10_000);
+  });
+
+  it("server errors: the n-th consecutive 500, 502 or 504 pauses min(2^(n−1) s, maxRetryMs); another status ends the run", async () => {
+    // The client's clock: every pause below is read from it, nothing waits on the real one.
+    let now = Date.parse("2030-01-01T00:00:00Z");
+    const client = new RobotsClient("FleetBot/1.0", { maxCrawlDelayMs: 0, now: () => now });
+    const url = `${site.origin}/a`;
+    const pauses: number[] = [];
+    const report = async (status: number, headers: Record<string, string> = {}) => {
+      const ms = await client.reportResponse(url, status, headers);
+      pauses.push(ms);
+      // The next turn waits exactly the pause: the clock stands still.
+      assert.equal((await client.takeTurn(url)).waitMs, ms, `the turn after ${status}`);
+      now += ms;
+    };
+    await report(500);
+    await report(502);
+    await report(504);
+    await report(501); // not a sign of overload: no pause, the run goes on
+    await report(500, { "retry-after": "3" }); // the site said how long: that, the run as it was
+    await report(500);
+    await report(404); // any status outside 500–599 ends the run
+    await report(500);
+    assert.deepEqual(pauses, [1000, 2000, 4000, 0, 3000, 8000, 0, 1000]);
+
+    const capped = new RobotsClient("FleetBot/1.0", {
+      maxCrawlDelayMs: 0,
+      minRetryMs: 1000,
+      maxRetryMs: 3000,
+      now: () => now,
+    });
+    const seen: number[] = [];
+    for (let i = 0; i < 4; i++) seen.push(await capped.reportResponse(url, 502));
+    assert.deepEqual(seen, [1000, 2000, 3000, 3000], "capped by maxRetryMs");
+  });
+
+  it("a Retry-After date is read on the client's clock", async () => {
+    const now = Date.parse("2030-01-01T00:00:00Z");
+    const client = new RobotsClient("FleetBot/1.0", { maxCrawlDelayMs: 0, now: () => now });
+    const url = `${site.origin}/a`;
+    const pause = await client.reportResponse(url, 503, {
+      "retry-after": "Tue, 01 Jan 2030 00:00:30 GMT",
+    });
+    assert.equal(pause, 30_000);
+    assert.equal((await client.takeTurn(url)).waitMs, 30_000);
   });
 
   it("an abort ends the wait with the signal's reason", async () => {
@@ -158,6 +203,50 @@ describe("waitForTurn with the Redis store (fleet-wide)", () => {
     const t = await b.waitForTurn(`${site.origin}/b`);
     assert.equal(t.shared, true);
     assert.ok(t.waitMs > 500 && t.waitMs <= 1000, `b waited ${t.waitMs} ms`);
+  });
+
+  it("server errors are counted for the fleet: another client's 500 makes the next one the second", async () => {
+    n++;
+    const now = () => Date.parse("2030-01-01T00:00:00Z");
+    const a = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0, now });
+    const b = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0, now });
+    const url = `${site.origin}/a`;
+    assert.equal(await a.reportResponse(url, 500), 1000);
+    assert.equal(await b.reportResponse(url, 502), 2000, "b's is the second in a row");
+    const t = await a.takeTurn(url);
+    assert.equal(t.shared, true);
+    assert.ok(t.waitMs > 1500 && t.waitMs <= 2000, `a's turn waits b's pause: ${t.waitMs} ms`);
+    assert.equal(await b.reportResponse(url, 200), 0);
+    assert.equal(await a.reportResponse(url, 504), 1000, "b's 200 ended the fleet's run");
+  });
+
+  it("a turn planned with no wait meets a pause another process reported before it is handed out", async () => {
+    n++;
+    const store = shared();
+    const other = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0 });
+    const url = `${site.origin}/a`;
+    let reported = false;
+    // The real store; between this turn's reservation and its hand-out the
+    // other process reports a 503 (the order a race of two processes can take).
+    const racing: SharedRobotsStore = {
+      get: (o) => store.get(o),
+      set: (o, e) => store.set(o, e),
+      delete: (o) => store.delete(o),
+      claimTurn: (o, d) => store.claimTurn(o, d),
+      deferTurns: (o, ms) => store.deferTurns(o, ms),
+      reserveTurn: async (o, d) => {
+        const wait = await store.reserveTurn(o, d);
+        if (!reported) {
+          reported = true;
+          await other.reportResponse(url, 503, { "retry-after": "1" });
+        }
+        return wait;
+      },
+    };
+    const client = new RobotsClient("FleetBot/1.0", { store: racing, maxCrawlDelayMs: 0 });
+    const t = await client.waitForTurn(url);
+    assert.equal(reported, true);
+    assert.ok(t.waitMs > 500 && t.waitMs <= 1000, `handed out after the pause: ${t.waitMs} ms`);
   });
 
   it("Redis down: the turn is the client's own, the problem is reported, nothing hangs", async () => {

@@ -8,12 +8,14 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { compileMatcher, parseRobotsTxt, readPath } from "../src/index.js";
+import { matchesPattern } from "../src/match/pattern.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { encodeUtf8, normalizePattern } from "../src/parse/bytes.js";
 import { crawlerView } from "../src/parse/crawler-view.js";
 import { type LineEvent, scanLines, setQuickLines } from "../src/parse/scan-lines.js";
 import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
 import type { Profile } from "../src/protocol/profile.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -227,7 +229,7 @@ describe("property: totality (docs/protocol.md#parsing)", () => {
         assert.equal(m.isAllowed(u), v.allowed);
         robots.lines();
       }),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -251,7 +253,7 @@ describe("property: a string body is its UTF-8 bytes (docs/protocol.md#vocabular
         assert.deepEqual(encodeUtf8(s), encoder.encode(s));
         assert.deepEqual(parseRobotsTxt(s).lines(), parseRobotsTxt(encoder.encode(s)).lines());
       }),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -277,7 +279,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
           }
         },
       ),
-      { numRuns: RUNS * 4 },
+      propertyRuns(RUNS * 4),
     );
     // Guard: the generators must exercise both outcomes and real rule matches.
     const total = allowed + disallowed;
@@ -325,7 +327,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
       ),
       // A whole number: fast-check counts runs up to numRuns exactly, so a
       // fraction (FUZZ_RUNS=400 gives 133.3) never ends the property.
-      { numRuns: Math.max(20, Math.ceil(RUNS / 3)) },
+      propertyRuns(Math.max(20, Math.ceil(RUNS / 3))),
     );
     // Guard: rules must decide a fair share (about 0.3 of the URLs over a
     // run; 0.1 stays far below what a run of this size can vary by).
@@ -379,7 +381,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
       ),
       // No shrinking: each try of a smaller counterexample rebuilds an
       // index of thousands of rules, so shrinking one would run for hours.
-      { numRuns: Math.max(3, Math.ceil(RUNS / 60)), endOnFailure: true },
+      { ...propertyRuns(Math.max(3, Math.ceil(RUNS / 60))), endOnFailure: true },
     );
   });
 
@@ -427,7 +429,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
         fc.array(globUrl, { minLength: 1, maxLength: 12 }),
         (rules, urls) => agreeOnOneMatcher(rules, urls, tally),
       ),
-      { numRuns: Math.max(20, Math.ceil(RUNS / 3)) },
+      propertyRuns(Math.max(20, Math.ceil(RUNS / 3))),
     );
     // Guard: the globs must decide a fair share of the URLs.
     assert.ok(tally.decided > tally.total * 0.2, `only ${tally.decided}/${tally.total} decided`);
@@ -475,7 +477,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
         fc.array(fewUrl, { minLength: 1, maxLength: 10 }),
         (rules, urls) => agreeOnOneMatcher(rules, urls, tally),
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
     // Guard: the globs must decide a fair share of the URLs.
     assert.ok(tally.decided > tally.total * 0.2, `only ${tally.decided}/${tally.total} decided`);
@@ -538,7 +540,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
           }
         },
       ),
-      { numRuns: RUNS * 2 },
+      propertyRuns(RUNS * 2),
     );
     assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
   });
@@ -556,7 +558,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
         runs++;
         if (expected) hits++;
       }),
-      { numRuns: RUNS * 4 },
+      propertyRuns(RUNS * 4),
     );
     assert.ok(hits > runs * 0.05 && hits < runs * 0.95, `${hits}/${runs} matched`);
   });
@@ -621,7 +623,7 @@ describe("property: the matcher's path is the reference's path (docs/protocol.md
       fc.property(anyUrl, (u) => {
         assert.equal(readPath(u), referencePath(u), JSON.stringify(u));
       }),
-      { numRuns: RUNS * 4 },
+      propertyRuns(RUNS * 4),
     );
   });
 
@@ -646,7 +648,7 @@ describe("property: the matcher's path is the reference's path (docs/protocol.md
         const full = locatePath(u, { str: "", start: 0, end: 0 });
         assert.equal(lazyPath(u), full.str.slice(full.start, full.end), JSON.stringify(u));
       }),
-      { numRuns: RUNS * 4 },
+      propertyRuns(RUNS * 4),
     );
   });
 });
@@ -658,7 +660,7 @@ describe("property: invariances (docs/protocol.md#parsing, #choosing-rules)", ()
         fc.property(robotsLines, agent, url, (lines, a, u) => {
           assert.deepEqual(verdict(transform(lines), a, u), verdict(encode(lines), a, u));
         }),
-        { numRuns: RUNS },
+        propertyRuns(RUNS),
       );
     });
   invariant("CRLF line endings give the same verdicts and lines", (l) => encode(l, "\r\n"));
@@ -676,7 +678,7 @@ describe("property: invariances (docs/protocol.md#parsing, #choosing-rules)", ()
         const body = encode(lines);
         assert.deepEqual(verdict(body, a.toUpperCase(), u), verdict(body, a.toLowerCase(), u));
       }),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 });
@@ -769,7 +771,7 @@ describe("property: word-at-a-time reading (docs/protocol.md#lines, #directive-k
           }
         },
       ),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -832,7 +834,7 @@ describe("property: word skipping resumes after blanks and control bytes (docs/p
           );
         },
       ),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -907,7 +909,7 @@ describe("property: the quick line path (docs/protocol.md#lines–docs/protocol.
           }
         },
       ),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });
@@ -934,7 +936,7 @@ describe("the line the size limit cuts (docs/protocol.md#size-limit)", () => {
   const pathChar = fc.constantFrom("/", "a", "b", "p", "%41", "%C3%A4", "%25", "%2", "4", "1", "$");
   const path = fc.array(pathChar, { maxLength: 8 }).map((cs) => `/${cs.join("")}`);
 
-  test("the view disallows whatever the line as read disallows, and what the whole line does but for precedence and legacy escapes", () => {
+  test("the view decides as the line as read does or stricter, in every profile, and as the whole line but for precedence and legacy escapes", () => {
     fc.assert(
       fc.property(
         fc.array(line, { maxLength: 8 }),
@@ -956,31 +958,59 @@ describe("the line the size limit cuts (docs/protocol.md#size-limit)", () => {
           const view = crawlerView(body, limit, profile);
           const asRead = body.subarray(0, limit);
           const whole = body.subarray(0, head.length + cut.length);
-          // What applies is the line as read, less a `$` the cut left at
-          // its end (it would anchor the pattern), or nothing of it.
+          // What applies is the line as read, a `$` at its end read as `*`
+          // where `$` is a wildcard, or nothing of it.
           const applied = view.cut?.applied === true;
-          const rest = new TextDecoder().decode(body.subarray(view.bytes.length, limit));
-          assert.ok(
-            view.bytes.length === limit ||
-              view.bytes.length === head.length ||
-              (applied && /^\$+[\t ]*(#.*)?$/.test(rest)),
-            `${view.bytes.length} of ${limit}`,
-          );
+          assert.ok(view.bytes.length === limit || view.bytes.length === head.length);
           assert.equal(applied, view.cut !== null && view.bytes.length > head.length);
+          const changed = [...view.bytes.keys()].filter((i) => view.bytes[i] !== body[i]);
+          assert.ok(
+            changed.length === 0 ||
+              (profile !== "legacy1996" &&
+                changed.length === 1 &&
+                body[changed[0]!] === 0x24 &&
+                view.bytes[changed[0]!] === 0x2a),
+            `changed ${changed.join(",")}`,
+          );
           const readText = new TextDecoder().decode(cut.subarray(0, k));
           const value = readText.replace(/#.*$/, "").trim();
           const partialEscape = /%[0-9A-Fa-f]?$/.test(value);
+          const cutLineNo = headLines.length + 1;
+          const parse = (b: Uint8Array) => parseRobotsTxt(b, { profile });
+          const pv = parse(view.bytes);
+          const pt = parse(asRead);
+          const pw = parse(whole);
+          // The cut rule keeps the priority of the line as read, and
+          // matches every path that the line as read matches.
+          const cutRule = (r: typeof pv) =>
+            r.groups.flatMap((g) => g.rules).find((x) => x.line === cutLineNo);
+          const rv = cutRule(pv);
+          const rt = cutRule(pt);
+          if (applied && rt !== undefined) {
+            assert.ok(rv !== undefined && rv.kind === "disallow");
+            assert.equal(rv.pattern.length, rt.pattern.length, "priority");
+            if (profile !== "legacy1996") {
+              for (const p of paths) {
+                if (matchesPattern(rt.pattern, p)) assert.ok(matchesPattern(rv.pattern, p), p);
+              }
+            }
+          }
           for (const agent of ["foobot", "other"]) {
-            const m = (b: Uint8Array) => compileMatcher(parseRobotsTxt(b, { profile }), agent);
-            const mv = m(view.bytes);
-            const mt = m(asRead);
-            const mw = m(whole);
+            const mv = compileMatcher(pv, agent);
+            const mt = compileMatcher(pt, agent);
+            const mw = compileMatcher(pw, agent);
             for (const p of paths) {
               const v = mv.check(p);
               const t = mt.check(p);
               const w = mw.check(p);
               const ctx = `${profile} ${agent} ${p} cut ${JSON.stringify(readText)} of ${JSON.stringify(cutLine)}`;
-              if (!t.allowed) assert.equal(v.allowed, false, `as read: ${ctx}`);
+              if (!t.allowed) {
+                assert.equal(v.allowed, false, `as read: ${ctx}`);
+                // A disallow of the view decides, at least as high.
+                if (profile !== "legacy1996") {
+                  assert.ok((v.rule?.priority ?? 0) >= (t.rule?.priority ?? 0), `priority: ${ctx}`);
+                }
+              }
               if (!w.allowed && v.allowed) {
                 // Excused: nothing of the line applied (not a Disallow rule
                 // with a path as read), an Allow rule of the file outranks
@@ -996,7 +1026,7 @@ describe("the line the size limit cuts (docs/protocol.md#size-limit)", () => {
           }
         },
       ),
-      { numRuns: RUNS * 3 },
+      propertyRuns(RUNS * 3),
     );
   });
 });

@@ -37,6 +37,7 @@ import {
 import { checkProfile, PROFILES } from "../src/protocol/profile.js";
 import { ruleText } from "../src/protocol/rule-text.js";
 import { describeLimit, ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const enc = new TextEncoder();
 const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -169,7 +170,7 @@ describe("protocol.md#matching: the index.html rule", () => {
         if (slash >= 0) assert.equal(directoryPattern(p), `${p.slice(0, slash + 1)}$`);
         else assert.equal(directoryPattern(p), null);
       }),
-      { numRuns: FUZZ_RUNS },
+      propertyRuns(FUZZ_RUNS),
     );
   });
 
@@ -267,18 +268,37 @@ describe("protocol.md#access-method: size: the limit and the cut line", () => {
       assert.equal(v.cut?.applied, false, line);
       assert.equal(cutLineFate(b, v), "is dropped");
     }
-    // A `$` the cut leaves at the end would anchor the pattern: not applied.
+    // A `$` the cut leaves at the end would anchor the pattern: where `$` is
+    // a wildcard it applies as `*`, the same length; legacy1996 reads it as
+    // a literal byte and applies the line as read.
     {
       const b = enc.encode(`${head}Disallow: /a$b\n`);
-      const v = crawlerView(b, head.length + "Disallow: /a$".length);
-      assert.equal(text(v), `${head}Disallow: /a`);
-      assert.equal(v.cut?.applied, true);
-      assert.equal(
-        cutLineFate(b, v),
-        'applies as "Disallow: /a", without the "$" the limit left at its end',
-      );
-      const m = compileMatcher(parseRobotsTxt(v.bytes), "foobot");
-      for (const p of ["/a", "/a$b", "/ab"]) assert.equal(m.isAllowed(p), false, p);
+      const limit = head.length + "Disallow: /a$".length;
+      for (const p of ["google", "rfc9309"] as const) {
+        const v = crawlerView(b, limit, p);
+        assert.equal(text(v), `${head}Disallow: /a*`, p);
+        assert.equal(b[limit - 1], 0x24, "the body is left as it was");
+        assert.equal(v.cut?.applied, true);
+        assert.equal(
+          cutLineFate(b, v),
+          'applies as "Disallow: /a*", the "$" the limit left at its end read as "*"',
+        );
+        const m = compileMatcher(parseRobotsTxt(v.bytes, { profile: p }), "foobot");
+        for (const path of ["/a", "/a$b", "/ab"]) assert.equal(m.isAllowed(path), false, path);
+      }
+      const legacy = crawlerView(b, limit, "legacy1996");
+      assert.equal(text(legacy), `${head}Disallow: /a$`);
+      assert.equal(cutLineFate(b, legacy), 'applies as read: "Disallow: /a$"');
+      // Only the last `$` changes; a `$` a comment or NUL ended applies as written.
+      const two = enc.encode(`${head}Disallow: /a$$b\n`);
+      assert.equal(text(crawlerView(two, two.length - 2)), `${head}Disallow: /a$*`);
+      for (const end of [" # note", "\0x"]) {
+        const whole = enc.encode(`${head}Disallow: /a$${end}\n`);
+        assert.equal(
+          text(crawlerView(whole, whole.length - 2)),
+          `${head}Disallow: /a$${end.slice(0, -1)}`,
+        );
+      }
     }
     // A value empty after the cut applies nothing either way.
     for (const cut of ["Disallow:", "Disallow: ", "Disallow:\t #"]) {

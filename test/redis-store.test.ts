@@ -18,7 +18,13 @@ import {
   sampleEntry,
   withoutLease,
 } from "./cache-store-suite.js";
-import { serveStatus, serveText, startHeldServer, startServer } from "./fetch-servers.js";
+import {
+  refusedPort,
+  serveStatus,
+  serveText,
+  startHeldServer,
+  startServer,
+} from "./fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 let redis: RedisServer;
@@ -26,7 +32,9 @@ const stores: RedisRobotsStore[] = [];
 let n = 0;
 
 /** A store with its own key prefix, so tests never see each other's keys. */
-function fresh(options: { timeoutMs?: number; retryMs?: number } = {}): RedisRobotsStore {
+function fresh(
+  options: { timeoutMs?: number; retryMs?: number; now?: () => number } = {},
+): RedisRobotsStore {
   const store = createRedisStore({ url: redis.url, prefix: `t${n++}:`, ...options });
   stores.push(store);
   return store;
@@ -57,6 +65,8 @@ describe("Redis key schema", () => {
     assert.equal(keys.entry, "robots:v1:{https://example.com}:entry");
     assert.equal(keys.lease, "robots:v1:{https://example.com}:lease");
     assert.equal(keys.turn, "robots:v1:{https://example.com}:turn");
+    assert.equal(keys.served, "robots:v1:{https://example.com}:served");
+    assert.equal(keys.errors, "robots:v1:{https://example.com}:errors");
   });
 
   it("one origin's keys share a Cluster slot (CLUSTER KEYSLOT on a cluster-mode server)", async () => {
@@ -65,7 +75,9 @@ describe("Redis key schema", () => {
       const slotsOf = (origin: string) => {
         const keys = originKeys("robots:", origin);
         return Promise.all(
-          [keys.entry, keys.lease, keys.turn].map((k) => cluster.cli("CLUSTER", "KEYSLOT", k)),
+          [keys.entry, keys.lease, keys.turn, keys.block, keys.served, keys.errors].map((k) =>
+            cluster.cli("CLUSTER", "KEYSLOT", k),
+          ),
         );
       };
       const origins = [
@@ -192,6 +204,42 @@ describe("Redis key schema", () => {
     assert.match(store.lastError ?? "", /WRONGTYPE/);
   });
 
+  it("fail-fast is timed by the store's clock (the now option), per node, with the node named", async () => {
+    let clock = 1_000;
+    const store = fresh({ retryMs: 60_000, now: () => clock });
+    const node = `127.0.0.1:${redis.port}`;
+    const events: unknown[][] = [];
+    store.on("degraded", (...args: unknown[]) => events.push(["degraded", args[0], args[2]]));
+    store.on("recovered", (...args: unknown[]) => events.push(["recovered", ...args]));
+    const key = originKeys(store.prefix, "http://clock.test").entry;
+    await redis.cli("SET", key, "x");
+    await assert.rejects(store.get("http://clock.test"), { code: "store-failed" });
+    assert.deepEqual(store.stats.nodes[node], {
+      state: "degraded",
+      lastReason: "reply",
+      lastError: store.lastError,
+      errors: 1,
+      outages: 1,
+    });
+    assert.equal(store.stats.lastNode, node);
+    await redis.cli("DEL", key);
+    // The key is fine now, but within retryMs on the store's clock the call
+    // is refused without reaching Redis, however long real time passes.
+    const sent = store.stats.commands;
+    clock += 59_999;
+    await assert.rejects(store.get("http://clock.test"), { code: "store-unavailable" });
+    assert.equal(store.stats.commands, sent, "nothing was sent");
+    clock += 1;
+    assert.equal(await store.get("http://clock.test"), undefined);
+    assert.equal(store.state, "ok");
+    assert.equal(store.stats.nodes[node]?.state, "ok");
+    assert.equal(store.stats.nodes[node]?.errors, 2);
+    assert.deepEqual(events, [
+      ["degraded", "reply", node],
+      ["recovered", node],
+    ]);
+  });
+
   it("an update that loses every race ends in store-conflict", async () => {
     const store = fresh();
     const origin = "http://race.test";
@@ -297,9 +345,75 @@ describe("Redis fleet capabilities", () => {
     const pttl = Number(await redis.cli("PTTL", originKeys(store.prefix, "http://busy.test").turn));
     assert.ok(pttl > 0 && pttl <= 120_001, `the slot key expires with the slot: ${pttl}`);
   });
+
+  it("turns: a claim hands the turn out now, and the next waits for its delay from then", async () => {
+    const store = fresh();
+    const origin = "http://claim.test";
+    assert.equal(await store.claimTurn(origin, 60_000), 0, "nothing handed out yet: now");
+    const again = await store.claimTurn(origin, 60_000);
+    assert.ok(again > 50_000 && again <= 60_000, `the next claim waits the delay: ${again}`);
+    // A reservation made now lies after the delay of the turn handed out.
+    const planned = await store.reserveTurn(origin, 60_000);
+    assert.ok(planned > 50_000 && planned <= 60_000, `planned after the delay: ${planned}`);
+    const served = originKeys(store.prefix, origin).served;
+    const pttl = Number(await redis.cli("PTTL", served));
+    assert.ok(pttl > 0 && pttl <= 60_000, `the served key lives for the delay: ${pttl}`);
+    // No delay: every claim is handed out, and nothing is kept.
+    assert.equal(await store.claimTurn("http://free.test", 0), 0);
+    assert.equal(await store.claimTurn("http://free.test", 0), 0);
+    assert.equal(
+      await redis.cli("EXISTS", originKeys(store.prefix, "http://free.test").served),
+      "0",
+    );
+  });
+
+  it("turns: a claim meets a pause deferred after its reservation", async () => {
+    const store = fresh();
+    const origin = "http://paused.test";
+    assert.equal(await store.reserveTurn(origin, 0), 0, "planned for now");
+    await store.deferTurns(origin, 30_000);
+    const w = await store.claimTurn(origin, 0);
+    assert.ok(w > 25_000 && w <= 30_000, `the claim waits out the pause: ${w}`);
+  });
+
+  it("turns: consecutive server errors are counted for the fleet, and reset", async () => {
+    const a = fresh();
+    const b = new StoreClass({ url: redis.url, prefix: a.prefix });
+    stores.push(b);
+    const origin = "http://failing.test";
+    assert.equal(await a.countServerErrors(origin, true), 1);
+    assert.equal(await b.countServerErrors(origin, true), 2, "another connection counts on");
+    const key = originKeys(a.prefix, origin).errors;
+    const pttl = Number(await redis.cli("PTTL", key));
+    assert.ok(pttl > 3_500_000 && pttl <= 3_600_000, `the run is kept for an hour: ${pttl}`);
+    assert.equal(await a.countServerErrors(origin, false), 0);
+    assert.equal(await redis.cli("EXISTS", key), "0", "a response outside 500–599 ends the run");
+    assert.equal(await b.countServerErrors(origin, true), 1);
+  });
 });
 
 describe("Redis outages (kill -9, stall, restart)", () => {
+  it("the fail-fast window runs on the injected clock: no real wait to probe again", async () => {
+    const nowhere = await refusedPort();
+    let now = 1_000_000;
+    const store = createRedisStore({
+      url: `redis://127.0.0.1:${nowhere.port}`,
+      retryMs: 60_000,
+      now: () => now,
+    });
+    stores.push(store);
+    await assert.rejects(store.reserveTurn("http://a.test", 0), RobotsError);
+    const sent = store.stats.commands;
+    await assert.rejects(store.reserveTurn("http://a.test", 0), { code: "store-unavailable" });
+    assert.equal(store.stats.commands, sent, "inside the window: refused without a command");
+    now += 60_001;
+    await assert.rejects(store.reserveTurn("http://a.test", 0), RobotsError);
+    assert.equal(store.stats.commands, sent + 1, "after it (on the injected clock): probed again");
+    assert.throws(() => createRedisStore({ url: "redis://127.0.0.1:1", now: 5 as never }), {
+      code: "invalid-option",
+    });
+  });
+
   it("killed: calls fail fast with a store-unavailable RobotsError, state and event say degraded; restart recovers", async () => {
     // Generous: a loaded machine can take longer than a short bound to
     // connect; a killed Redis refuses at once anyway.

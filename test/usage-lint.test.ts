@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { splitContentUsage } from "../src/usage/robots-rules.js";
 import { readContentSignal, readUsageStatement } from "../src/usage/vocabulary.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -91,7 +92,7 @@ describe("usage lint advice", () => {
           assert.ok(!allowsUnconditionally(d.fix, signal), `${d.id}: ${d.fix}`);
         }
       }),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 });

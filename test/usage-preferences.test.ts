@@ -26,6 +26,7 @@ import {
   readContentSignal,
   readUsageStatement,
 } from "../src/usage/vocabulary.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -444,7 +445,7 @@ describe("properties", () => {
           }
         },
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 
@@ -470,7 +471,7 @@ describe("properties", () => {
           }
         },
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 
@@ -507,7 +508,7 @@ describe("properties", () => {
           }
         },
       ),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
     assert.ok(
       matchedSome > 0 && matchedNone > 0,
@@ -531,7 +532,7 @@ describe("properties", () => {
         });
         readUsageByAgent(robots, ["x", "*"]);
       }),
-      { numRuns: RUNS },
+      propertyRuns(RUNS),
     );
   });
 });

@@ -17,6 +17,7 @@ import { type AddressClassifier, RedirectGuard } from "../fetch/address-class.js
 import { type FetchResult, fetchRobotsTxtUnder } from "../fetch/fetch-robots-txt.js";
 import { createNodeTransport } from "../fetch/node-transport.js";
 import { parseHttpUrl } from "../fetch/origin.js";
+import { isProfile, type Profile } from "../protocol/profile.js";
 import { serverErrorOutlook } from "./timeline-text.js";
 
 /** Addresses that are not on the public internet (IANA special-purpose registries). */
@@ -95,10 +96,14 @@ export interface FetchApiReply {
 /** Fetches running at once; more are answered 429 (a page, not a crawler). */
 const MAX_IN_FLIGHT = 8;
 
-/** The handler for one `/api/fetch` request, given its `url` parameter. */
+/**
+ * The handler for one `/api/fetch` request, given its `url` and `profile`
+ * parameters: the profile reads the line the size limit cuts
+ * (docs/protocol.md#size-limit); absent or unknown, it is `google`.
+ */
 export function createFetchApi(
   options: FetchApiOptions,
-): (url: string | null) => Promise<FetchApiReply> {
+): (url: string | null, profile?: string | null) => Promise<FetchApiReply> {
   const transport = createNodeTransport(
     options.lookup === undefined ? {} : { lookup: options.lookup },
   );
@@ -120,7 +125,7 @@ export function createFetchApi(
           publicOnlyRule: SERVE_RULE,
         });
   let inFlight = 0;
-  return async (url) => {
+  return async (url, profile) => {
     if (url === null || url.trim() === "") {
       return {
         status: 400,
@@ -147,10 +152,14 @@ export function createFetchApi(
     try {
       const result = await fetchRobotsTxtUnder(
         parsed,
-        { userAgent: options.userAgent, transport },
+        {
+          userAgent: options.userAgent,
+          transport,
+          profile: isProfile(profile) ? profile : "google",
+        },
         guard(),
       );
-      return answerOf(result);
+      return answerOf(result, isProfile(profile) ? profile : "google");
     } finally {
       inFlight--;
     }
@@ -160,7 +169,7 @@ export function createFetchApi(
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const utf8Lenient = new TextDecoder("utf-8");
 
-function answerOf(r: FetchResult): FetchApiReply {
+function answerOf(r: FetchResult, profile: Profile): FetchApiReply {
   const common = {
     robotsUrl: r.robotsUrl,
     finalUrl: r.finalUrl,
@@ -176,7 +185,7 @@ function answerOf(r: FetchResult): FetchApiReply {
     }
     // A server error: what applies now and next (the tester's fetch is a
     // single one, so the first failure is now and no earlier copy is known).
-    const notes = r.kind === "unreachable" ? [serverErrorOutlook("google", { hasCopy: null })] : [];
+    const notes = r.kind === "unreachable" ? [serverErrorOutlook(profile, { hasCopy: null })] : [];
     return {
       status: 200,
       body: { ...common, kind: r.kind, reason: r.reason, message: r.message, notes },

@@ -86,7 +86,7 @@ export async function startTester(options: ServeOptions): Promise<TesterServer> 
     if (url.pathname === "/" || url.pathname === "/index.html") {
       send(res, 200, "text/html; charset=utf-8", page);
     } else if (url.pathname === "/api/fetch") {
-      const reply = await api(url.searchParams.get("url"));
+      const reply = await api(url.searchParams.get("url"), url.searchParams.get("profile"));
       send(res, reply.status, "application/json; charset=utf-8", JSON.stringify(reply.body));
     } else {
       send(res, 404, "text/plain; charset=utf-8", "not found\n");

@@ -6,8 +6,12 @@
  * `check <url>`, `fetch`, every command that fetches, and the tester's
  * fetch (through serve-fetch.ts) print it.
  */
-import { SERVER_ERROR_DISALLOW_MS, SERVER_ERROR_LONG_OUTAGE_MS } from "../client/timeline.js";
+
 import type { Profile } from "../protocol/profile.js";
+import {
+  SERVER_ERROR_DISALLOW_MS,
+  SERVER_ERROR_LONG_OUTAGE_MS,
+} from "../protocol/server-error-timeline.js";
 
 const HOUR = 3_600_000;
 

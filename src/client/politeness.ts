@@ -1,31 +1,34 @@
 /**
  * When a crawler may send its next request to an origin (docs/fleet.md
  * "Politeness"): no sooner than the robots.txt Crawl-delay of its group
- * after the previous one (docs/protocol.md#other-directives; within a floor and a cap the crawler
- * sets), and not before a Retry-After the site sent with a 429 or 503.
+ * after the previous one (docs/protocol.md#other-directives; within a floor
+ * and a cap the crawler sets), and never inside a pause the site asked for
+ * (Retry-After with a 429 or 503) or that its server errors earned
+ * (docs/protocol.md#politeness).
  *
- * Each origin has a next free slot; taking a turn is the reservation
- * `t = max(now, next); next = t + delay`. With a shared store that offers
- * `reserveTurn`, the slot lives there and holds for the whole fleet;
- * otherwise, and whenever the store fails, the process's own slots apply,
- * so the spacing then holds per process (a fleet of N may reach N times the
- * rate until the store is back). The process keeps its own slot even while
- * the store works, so falling back does not start from zero.
+ * A turn is taken in two steps. Reserving plans it: each origin has a next
+ * free slot, `t = max(now, next, served); next = t + delay`. Handing it out
+ * (the claim, when the waiter wakes) is what counts: it succeeds only when
+ * no pause is in force and the last turn handed out is a delay behind
+ * ("served until"), and then records now as that turn's time. So a waiter
+ * that wakes late (a blocked event loop, a busy machine) pushes the turns
+ * after it instead of leaving them too close, and every turn, one granted
+ * with no wait included, meets a pause reported before it was handed out.
  *
- * A 429 or 503 pushes the slot past the pause, which holds back turns
- * reserved afterwards; turns reserved before it and still waiting hold
- * times inside the pause. So a report also sets the origin's "blocked
- * until" (in process, and in the store where it offers turnsBlockedMs), and
- * a waiting turn asks blockedMs() when it wakes: while a pause lasts it
- * waits it out and reserves a fresh slot, which lies after the pause.
+ * With a shared store that offers `reserveTurn` and `claimTurn`, both steps
+ * hold for the whole fleet; otherwise, and whenever the store fails, the
+ * process's own state applies, so the spacing then holds per process (a
+ * fleet of N may reach N times the rate until the store is back). The
+ * process keeps its own state even while the store works, so falling back
+ * does not start from zero.
  */
 import { LRUCache } from "lru-cache";
 import { retryAfterMs } from "../cache/lifetime.js";
-import type { SharedRobotsStore } from "../cache/shared-store.js";
+import { SERVER_ERROR_RUN_MS, type SharedRobotsStore } from "../cache/shared-store.js";
 import { RobotsError } from "../errors.js";
 import type { CacheHeaders } from "../protocol/fetch-outcome.js";
 import type { AbortWaiters } from "./abort-waiters.js";
-import { guardStoreCall, type StoreProblem } from "./store-guard.js";
+import { guardStoreCall, type StoreOperation, type StoreProblem } from "./store-guard.js";
 
 export const POLITENESS_DEFAULTS = {
   /** Spacing when robots.txt sets no Crawl-delay for the crawler (and the floor otherwise). */
@@ -34,16 +37,22 @@ export const POLITENESS_DEFAULTS = {
   maxCrawlDelayMs: 30_000,
   /** Pause after a 429 or 503 that came without a usable Retry-After. */
   backoffMs: 10_000,
+  /** Pause after the first of consecutive server errors; it doubles with each one after it. */
+  serverErrorMs: 1_000,
+  /** A run of server errors is forgotten this long after its last one (the store contract's). */
+  serverErrorRunMs: SERVER_ERROR_RUN_MS,
 } as const;
 
 export interface TurnOptions {
   readonly minCrawlDelayMs: number;
   readonly maxCrawlDelayMs: number;
-  /** Cap on a Retry-After (the client's maxRetryMs). */
+  /** Cap on a Retry-After and on a server-error pause (the client's maxRetryMs). */
   readonly maxRetryMs: number;
   readonly storeTimeoutMs: number;
-  /** Origins whose slots the process keeps. */
+  /** Origins whose turn state the process keeps. */
   readonly maxEntries: number;
+  /** The client's clock (ms since the epoch). */
+  readonly now: () => number;
 }
 
 /** The result of taking a turn. */
@@ -58,13 +67,34 @@ export interface Turn {
   readonly storeProblem: StoreProblem | null;
 }
 
+/** One origin's turn state in this process (ms, the client's clock). */
+interface OriginTurns {
+  /** The next free slot for a reservation. */
+  next: number;
+  /** The last turn handed out, plus its delay: no turn is handed out before. */
+  servedUntil: number;
+  /** The end of the latest pause (Retry-After, server errors). */
+  blockedUntil: number;
+  /** Consecutive server errors reported (docs/protocol.md#politeness). */
+  errors: number;
+  /** When the run of server errors is forgotten. */
+  errorsUntil: number;
+}
+
+/** The status codes whose consecutive answers (without Retry-After) double the pause. */
+function isServerError(status: number): boolean {
+  return status === 500 || status === 502 || status === 504;
+}
+
+/** A store answer that is a number of ms ≥ 0. */
+function isMs(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0;
+}
+
 export class Politeness {
   readonly #store: SharedRobotsStore | null;
   readonly #options: TurnOptions;
-  /** Next free slot per origin in this process (ms, process clock). */
-  readonly #next: LRUCache<string, number>;
-  /** End of the latest reported pause per origin in this process (ms, process clock). */
-  readonly #blocked: LRUCache<string, number>;
+  readonly #state: LRUCache<string, OriginTurns>;
   readonly #onProblem: (p: StoreProblem) => void;
 
   constructor(
@@ -77,8 +107,7 @@ export class Politeness {
     }
     this.#store = store;
     this.#options = options;
-    this.#next = new LRUCache({ max: options.maxEntries });
-    this.#blocked = new LRUCache({ max: options.maxEntries });
+    this.#state = new LRUCache({ max: options.maxEntries });
     this.#onProblem = onProblem;
   }
 
@@ -89,117 +118,189 @@ export class Politeness {
     return Math.min(Math.max(Number.isFinite(ms) ? ms : hi, lo), hi);
   }
 
-  /** Reserve the origin's next slot: `t = max(now, next); next = t + delayMs`. */
-  async reserve(origin: string, delayMs: number): Promise<Turn> {
-    const now = Date.now();
-    const localWait = Math.max((this.#next.get(origin) ?? 0) - now, 0);
-    const store = this.#store;
-    let waitMs = localWait;
-    let shared = false;
-    let storeProblem: StoreProblem | null = null;
-    if (store !== null && typeof store.reserveTurn === "function") {
-      const r = await guardStoreCall(
-        "set",
-        () => store.reserveTurn!(origin, delayMs),
-        this.#options.storeTimeoutMs,
-      );
-      if (r.problem === null && Number.isFinite(r.value) && r.value >= 0) {
-        // The fleet's slot decides; the local one only matters when the store fails.
-        waitMs = Math.min(r.value, this.#options.maxRetryMs + delayMs);
-        shared = true;
-      } else {
-        storeProblem = r.problem ?? {
-          operation: "set",
-          kind: "invalid",
-          message: "store reserveTurn answered a non-number",
-        };
-        this.#onProblem(storeProblem);
-      }
+  #origin(origin: string): OriginTurns {
+    let s = this.#state.get(origin);
+    if (s === undefined) {
+      s = { next: 0, servedUntil: 0, blockedUntil: 0, errors: 0, errorsUntil: 0 };
+      this.#state.set(origin, s);
     }
-    this.#next.set(origin, Math.max(this.#next.get(origin) ?? 0, now + waitMs + delayMs));
-    return { waitMs, delayMs, shared, storeProblem };
+    return s;
   }
 
   /**
-   * Milliseconds left of a pause reported for `origin` (0 when none): the
-   * longer of this process's and, with a store that keeps it, the fleet's.
-   * Store trouble is reported and leaves the process's own answer.
+   * One call to an optional store capability under the store timeout. The
+   * answer, or undefined when the store lacks it (`problem` null) or failed
+   * (the problem is reported and returned).
    */
-  async blockedMs(origin: string): Promise<number> {
-    const local = Math.max((this.#blocked.get(origin) ?? 0) - Date.now(), 0);
+  async #ask<T>(
+    operation: StoreOperation,
+    name: string,
+    call: ((store: SharedRobotsStore) => Promise<T>) | null,
+    valid: (v: unknown) => boolean,
+  ): Promise<{ value: T | undefined; problem: StoreProblem | null }> {
     const store = this.#store;
-    if (store === null || typeof store.turnsBlockedMs !== "function") return local;
-    const r = await guardStoreCall(
-      "get",
-      () => store.turnsBlockedMs!(origin),
-      this.#options.storeTimeoutMs,
-    );
-    if (r.problem === null && Number.isFinite(r.value) && r.value >= 0) {
-      return Math.max(local, Math.min(r.value, this.#options.maxRetryMs));
-    }
-    this.#onProblem(
-      r.problem ?? {
-        operation: "get",
-        kind: "invalid",
-        message: "store turnsBlockedMs answered a non-number",
-      },
-    );
-    return local;
+    if (store === null || call === null) return { value: undefined, problem: null };
+    const r = await guardStoreCall(operation, () => call(store), this.#options.storeTimeoutMs);
+    if (r.problem === null && valid(r.value)) return { value: r.value, problem: null };
+    const problem = r.problem ?? {
+      operation,
+      kind: "invalid" as const,
+      message: `store ${name} answered ${String(r.value)}`,
+    };
+    this.#onProblem(problem);
+    return { value: undefined, problem };
   }
 
   /**
-   * After a 429 or 503 from the site: no request before its Retry-After
-   * (within maxRetryMs), or `backoffMs` when it sent none. Other statuses
-   * change nothing. Returns the pause applied (0 when none).
+   * Plan the origin's next turn: `t = max(now, next, served); next = t +
+   * delayMs`. Its `waitMs` is the time until `t`; the turn is the caller's
+   * only once claimed (take() does both).
+   */
+  async reserve(origin: string, delayMs: number): Promise<Turn> {
+    const now = this.#options.now();
+    const s = this.#origin(origin);
+    const slot = Math.max(now, s.next, s.servedUntil);
+    let waitMs = slot - now;
+    const store = this.#store;
+    const reserve =
+      store !== null && typeof store.reserveTurn === "function"
+        ? (st: SharedRobotsStore) => st.reserveTurn!(origin, delayMs)
+        : null;
+    const r = await this.#ask("set", "reserveTurn", reserve, isMs);
+    // The fleet's slot decides; the process's own only matters when the store fails.
+    if (r.value !== undefined) waitMs = Math.min(r.value, this.#options.maxRetryMs + delayMs);
+    s.next = Math.max(s.next, now + waitMs + delayMs);
+    return { waitMs, delayMs, shared: r.value !== undefined, storeProblem: r.problem };
+  }
+
+  /**
+   * Hand the turn out now if it may start: 0 when no pause is in force and
+   * the last turn handed out is its delay behind (the turn is then recorded
+   * as handed out now), else the milliseconds to wait before asking again.
+   * With a store that offers claimTurn, for the whole fleet (a store with
+   * only turnsBlockedMs is asked for the fleet's pause); a pause this
+   * process knows of holds either way.
+   */
+  async claim(
+    origin: string,
+    delayMs: number,
+  ): Promise<{ waitMs: number; problem: StoreProblem | null }> {
+    const now = this.#options.now();
+    const s = this.#origin(origin);
+    const blocked = Math.max(s.blockedUntil - now, 0);
+    let waitMs = Math.max(blocked, s.servedUntil - now, 0);
+    let problem: StoreProblem | null = null;
+    const store = this.#store;
+    if (blocked === 0 && store !== null && typeof store.claimTurn === "function") {
+      const r = await this.#ask("set", "claimTurn", (st) => st.claimTurn!(origin, delayMs), isMs);
+      // The fleet's record decides; the process's own only when the store fails.
+      if (r.value !== undefined) waitMs = Math.min(r.value, this.#options.maxRetryMs + delayMs);
+      problem = r.problem;
+    } else if (blocked === 0 && store !== null && typeof store.turnsBlockedMs === "function") {
+      const r = await this.#ask("get", "turnsBlockedMs", (st) => st.turnsBlockedMs!(origin), isMs);
+      if (r.value !== undefined)
+        waitMs = Math.max(waitMs, Math.min(r.value, this.#options.maxRetryMs));
+      problem = r.problem;
+    }
+    if (waitMs <= 0) {
+      // Handed out: later turns count from now, whatever was planned.
+      const at = this.#options.now();
+      s.servedUntil = Math.max(s.servedUntil, at + delayMs);
+      s.next = Math.max(s.next, at + delayMs);
+    }
+    return { waitMs, problem };
+  }
+
+  /**
+   * Reserve a turn, wait for it and claim it. A claim that says wait a
+   * little (a turn handed out late before this one) is retried after that
+   * wait; one that says wait longer than the delay means a pause: the
+   * waiter takes a fresh slot, which lies after it, so the waiters of a
+   * pause resume one delay apart instead of all at once. Resolves to the
+   * turn handed out, its `waitMs` the whole time waited.
+   */
+  async take(origin: string, delayMs: number, wait: PauseOptions): Promise<Turn> {
+    const first = await this.reserve(origin, delayMs);
+    let problem = first.storeProblem;
+    let waitMs = 0;
+    for (let ms = first.waitMs; ; ) {
+      await pause(ms, wait);
+      waitMs += Math.max(ms, 0);
+      const c = await this.claim(origin, delayMs);
+      problem ??= c.problem;
+      if (c.waitMs <= 0) return { waitMs, delayMs, shared: first.shared, storeProblem: problem };
+      if (c.waitMs <= delayMs) {
+        ms = c.waitMs;
+        continue;
+      }
+      const again = await this.reserve(origin, delayMs);
+      problem ??= again.storeProblem;
+      ms = Math.max(again.waitMs, c.waitMs);
+    }
+  }
+
+  /**
+   * How the site answered a request (docs/protocol.md#politeness): a 429 or
+   * 503 pauses the origin for its Retry-After (within maxRetryMs), or
+   * `backoffMs` when it sent none; the n-th consecutive 500, 502 or 504
+   * without Retry-After pauses it for min(2^(n−1) s, maxRetryMs) (with one,
+   * for its Retry-After); any status outside 500–599 ends the run of server
+   * errors. Returns the pause applied (0 when none).
    */
   async report(origin: string, status: number, headers: CacheHeaders): Promise<number> {
-    if (status !== 429 && status !== 503) return 0;
-    const now = Date.now();
+    const now = this.#options.now();
+    const s = this.#origin(origin);
     const after = retryAfterMs(headers, now);
-    const ms = Math.min(
-      after === undefined || after < 0 ? POLITENESS_DEFAULTS.backoffMs : after,
-      this.#options.maxRetryMs,
-    );
-    this.#next.set(origin, Math.max(this.#next.get(origin) ?? 0, now + ms));
-    this.#blocked.set(origin, Math.max(this.#blocked.get(origin) ?? 0, now + ms));
-    const store = this.#store;
-    if (store !== null && typeof store.deferTurns === "function") {
-      const r = await guardStoreCall(
-        "set",
-        () => store.deferTurns!(origin, ms),
-        this.#options.storeTimeoutMs,
-      );
-      if (r.problem !== null) this.#onProblem(r.problem);
+    const cap = this.#options.maxRetryMs;
+    if (status === 429 || status === 503) {
+      if (status === 429) await this.#streak(origin, s, false);
+      const ms = after === undefined || after < 0 ? POLITENESS_DEFAULTS.backoffMs : after;
+      return this.#block(origin, s, Math.min(ms, cap), now);
     }
+    if (isServerError(status)) {
+      if (after !== undefined && after >= 0)
+        return this.#block(origin, s, Math.min(after, cap), now);
+      const n = await this.#streak(origin, s, true);
+      const ms = POLITENESS_DEFAULTS.serverErrorMs * 2 ** Math.min(n - 1, 40);
+      return this.#block(origin, s, Math.min(ms, cap), now);
+    }
+    if (status < 500 || status > 599) await this.#streak(origin, s, false);
+    return 0;
+  }
+
+  /**
+   * Count a server error (`failed`) or end the run of them, fleet-wide with
+   * a store that counts them; the count after this response.
+   */
+  async #streak(origin: string, s: OriginTurns, failed: boolean): Promise<number> {
+    // Nothing to end: no run known here, and no store that may know one.
+    const store = this.#store;
+    const counts = store !== null && typeof store.countServerErrors === "function";
+    if (!failed && !counts && s.errors === 0) return 0;
+    const count = counts ? (st: SharedRobotsStore) => st.countServerErrors!(origin, failed) : null;
+    const r = await this.#ask("set", "countServerErrors", count, isMs);
+    const now = this.#options.now();
+    const before = now < s.errorsUntil ? s.errors : 0;
+    s.errors = r.value ?? (failed ? before + 1 : 0);
+    s.errorsUntil = now + POLITENESS_DEFAULTS.serverErrorRunMs;
+    return Math.max(s.errors, failed ? 1 : 0);
+  }
+
+  /** Pause the origin for `ms` from `now` (in process, and fleet-wide with deferTurns). */
+  async #block(origin: string, s: OriginTurns, ms: number, now: number): Promise<number> {
+    s.next = Math.max(s.next, now + ms);
+    s.blockedUntil = Math.max(s.blockedUntil, now + ms);
+    const store = this.#store;
+    const defer =
+      store !== null && typeof store.deferTurns === "function"
+        ? async (st: SharedRobotsStore) => {
+            await st.deferTurns!(origin, ms);
+            return 0;
+          }
+        : null;
+    await this.#ask("set", "deferTurns", defer, isMs);
     return ms;
   }
-}
-
-/**
- * Wait for a turn on `origin` and re-check the back-off when it comes
- * (the class comment): `first` is the turn already reserved. Resolves to
- * the turn that may start, its `waitMs` the whole time waited.
- */
-export async function waitOutTurn(
-  turns: Politeness,
-  origin: string,
-  first: Turn,
-  wait: PauseOptions,
-): Promise<Turn> {
-  let turn = first;
-  let waited = 0;
-  for (;;) {
-    await pause(turn.waitMs, wait);
-    waited += turn.waitMs;
-    // A turn that starts at once was reserved after any pause reported before it.
-    if (turn.waitMs <= 0) break;
-    const blocked = await turns.blockedMs(origin);
-    if (blocked <= 0) break;
-    await pause(blocked, wait);
-    waited += blocked;
-    turn = await turns.reserve(origin, turn.delayMs);
-  }
-  return { ...turn, waitMs: waited };
 }
 
 /** Retry-After and Date from a response's headers (a Headers object or a plain record). */

@@ -17,7 +17,7 @@ import {
 } from "../cache/entry-codec.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
-import { RobotsError } from "../errors.js";
+import { RobotsError, throwIfAborted } from "../errors.js";
 import { RedirectGuard } from "../fetch/address-class.js";
 import {
   type FetchResult,
@@ -60,7 +60,6 @@ import {
   Politeness,
   type Turn,
   turnHeaders,
-  waitOutTurn,
 } from "./politeness.js";
 import {
   type CanonicalOrigin,
@@ -180,6 +179,7 @@ export class RobotsClient {
         maxRetryMs: this.#retry.maxRetryMs,
         storeTimeoutMs: this.#storeTimeoutMs,
         maxEntries,
+        now: this.#now,
       },
       (problem) => this.#countStoreProblem(problem),
     );
@@ -189,20 +189,17 @@ export class RobotsClient {
    * Resolves when the crawler may request `url` without breaking its
    * origin's politeness (docs/fleet.md "Politeness"): the Crawl-delay of the
    * crawler's group (within minCrawlDelayMs and maxCrawlDelayMs) after the
-   * previous turn, and no sooner than a Retry-After reported with
-   * reportResponse(), including by a turn already waiting when the report
-   * came: it re-checks when it wakes, waits out the pause and takes a fresh
-   * slot (the resolved turn's `waitMs` is the whole wait). With a store that
-   * reserves turns (the Redis store) the spacing and the pause hold for
-   * every process sharing it; otherwise, or while that store fails, for
-   * this client. Call it right before each request.
+   * previous turn handed out, counted from when that turn was actually
+   * handed out (a waiter that wakes late pushes the turns after it), and
+   * never inside a pause reported with reportResponse() before this turn
+   * is handed out (the resolved turn's `waitMs` is the whole wait). With a
+   * store that reserves turns (the Redis store) the spacing and the pause
+   * hold for every process sharing it; otherwise, or while that store
+   * fails, for this client. Call it right before each request.
    */
   async waitForTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
     const snap = await this.robots(url, options);
-    const origin = snap.source.origin;
-    const turn = await this.#turns.reserve(origin, this.#delayOf(snap));
-    // A 429 or 503 reported while this turn waits holds it too (docs/fleet.md "Politeness").
-    const ready = await waitOutTurn(this.#turns, origin, turn, {
+    const ready = await this.#turns.take(snap.source.origin, this.#delayOf(snap), {
       signal: options.signal,
       closing: this.#closing.signal,
       waiters: this.#waiters,
@@ -232,10 +229,13 @@ export class RobotsClient {
   }
 
   /**
-   * Tell the client how the site answered a request for `url`: after a 429
-   * or 503 no turn is given before its Retry-After (capped by maxRetryMs;
-   * 10 s when there is none), fleet-wide with a shared store. Returns the
-   * pause applied in ms (0 for other statuses).
+   * Tell the client how the site answered a request for `url`
+   * (docs/protocol.md#politeness), fleet-wide with a shared store: after a
+   * 429 or 503 no turn is handed out before its Retry-After (capped by
+   * maxRetryMs; 10 s when there is none); after the n-th consecutive 500,
+   * 502 or 504 without Retry-After, not for min(2^(n−1) s, maxRetryMs); any
+   * status outside 500–599 ends that run. Returns the pause applied in ms
+   * (0 for none).
    */
   async reportResponse(
     url: string | URL,
@@ -531,7 +531,7 @@ export class RobotsClient {
     redirectTarget = false,
   ): Promise<Resolved> {
     if (this.#closed) throw closedError();
-    signal?.throwIfAborted();
+    throwIfAborted(signal);
     const key = origin.origin;
     const hit = this.#compiled.get(key);
     if (hit !== undefined && isUsable(hit.entry, this.#now())) {
@@ -707,6 +707,7 @@ export class RobotsClient {
         ...this.#fetch,
         transport: this.#transport,
         signal: controller.signal,
+        profile: this.profile,
       };
       return await fetchRobotsTxtUnder(origin, options, guard);
     } finally {

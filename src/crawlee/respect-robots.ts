@@ -13,9 +13,11 @@
  *   `enqueueLinks` calls) decides all of a page's links with one
  *   `isAllowedMany` and hands crawlee the verdicts as its `robotsTxtFile`;
  * - a pre-navigation hook waits the URL's turn (`waitForTurn`: Crawl-delay,
- *   Retry-After) and a post-navigation hook, run before crawlee's own, reports
- *   every status (`reportResponse`); a context's `sendRequest` does both too,
- *   which is how a BasicCrawler (no navigation of its own) requests pages.
+ *   Retry-After, server-error pauses), kept fresh up to got's last
+ *   `beforeRequest` hook, and a post-navigation hook, run before crawlee's
+ *   own, reports every status (`reportResponse`); a context's `sendRequest`
+ *   does both too, which is how a BasicCrawler (no navigation of its own)
+ *   requests pages.
  *
  * crawlee is never imported: the entry works on the instance it is given, so
  * it loads nothing when crawlee is absent.
@@ -59,7 +61,7 @@ interface NavigationContext {
 
 interface HandlerContext {
   readonly request: { readonly url: string };
-  sendRequest?: (overrides?: { url?: string | URL }) => Promise<unknown>;
+  sendRequest?: (overrides?: { url?: string | URL; hooks?: unknown }) => Promise<unknown>;
 }
 
 interface EnqueueOptions {
@@ -262,23 +264,84 @@ async function decideLinks(
 }
 
 /**
- * How late after its turn a navigation may leave before it takes a new
- * one: crawlee's first request of a process loads its HTTP stack between
- * the hook and the socket (seconds on a loaded machine), and a request
- * that late would arrive too close to the next turn's.
+ * How late after its turn, as a share of the turn's delay, a request may
+ * still leave on it: the site may see two requests no closer than 90 % of
+ * the Crawl-delay (docs/fleet.md "Politeness"), and crawlee's own work
+ * between the turn and the socket (its first request of a process loads
+ * its HTTP stack, got-scraping builds headers, a page handler may hold the
+ * event loop) must not eat into that. A later request takes a new turn.
  */
-const LATE_MS = 100;
+const LATE_SHARE = 0.05;
+
+/**
+ * How late a turn with no delay (no Crawl-delay, no floor) may still be
+ * used: there is no spacing to keep, only a pause reported meanwhile to
+ * meet, and re-taking it would cost a shared store two calls each time.
+ */
+const NO_DELAY_LATE_MS = 50;
+
+/** A turn handed out: when (this process's clock) and the spacing after it. */
+interface HandedOut {
+  readonly at: number;
+  readonly delayMs: number;
+}
+
+/** `turn` when it was handed out just now, else a new turn for `url`. */
+async function freshTurn(
+  client: RobotsClient,
+  url: string,
+  turn: HandedOut | undefined,
+  signal: AbortSignal | undefined,
+): Promise<HandedOut> {
+  if (turn !== undefined) {
+    const limit = turn.delayMs > 0 ? turn.delayMs * LATE_SHARE : NO_DELAY_LATE_MS;
+    if (Date.now() - turn.at <= limit) return turn;
+  }
+  const t = await client.waitForTurn(url, signal === undefined ? {} : { signal });
+  return { at: Date.now(), delayMs: t.delayMs };
+}
+
+type GotHook = (options: { readonly url?: unknown }) => Promise<void>;
+
+interface GotOptions {
+  readonly hooks?: { readonly beforeRequest?: readonly GotHook[] };
+}
+
+/**
+ * got's options (HttpCrawler's navigation, a context's sendRequest: both go
+ * through got-scraping by default) with one more `beforeRequest` hook, the
+ * last step got runs before it opens the request: the turn is kept fresh
+ * there (the first request on `turn`, each redirect hop on a turn of its
+ * own). An HTTP client other than got ignores it; the turn taken just
+ * before it holds then.
+ */
+function withTurnHook<O extends GotOptions>(
+  options: O,
+  client: RobotsClient,
+  turn: HandedOut,
+  signal: AbortSignal | undefined,
+): O {
+  let current: HandedOut | undefined = turn;
+  const hook: GotHook = async (o) => {
+    const first = current;
+    current = undefined;
+    await freshTurn(client, String(o.url), first, signal);
+  };
+  const before = options.hooks?.beforeRequest ?? [];
+  return { ...options, hooks: { ...options.hooks, beforeRequest: [...before, hook] } };
+}
 
 /** Waits each navigation's turn and reports each response's status. */
 function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): void {
   if (Array.isArray(seams.preNavigationHooks) && Array.isArray(seams.postNavigationHooks)) {
-    /** When the turn of each navigation in flight ended, by URL (HTTP crawlers only). */
-    const turnEnded = new Map<string, number>();
+    /** The turn of each navigation in flight, by URL (HTTP crawlers only). */
+    const handedOut = new Map<string, HandedOut>();
     const http = typeof seams._requestAsBrowser === "function";
     // Last before the request: the user's hooks may take time of their own.
+    // The wait happens here, outside crawlee's navigation timeout.
     seams.preNavigationHooks.push(async ({ request }) => {
-      await client.waitForTurn(request.url);
-      if (http) turnEnded.set(request.url, Date.now());
+      const turn = await client.waitForTurn(request.url);
+      if (http) handedOut.set(request.url, { at: Date.now(), delayMs: turn.delayMs });
     });
     // First after the response: crawlee's own hooks throw for some statuses.
     seams.postNavigationHooks.unshift(async ({ request, response }) => {
@@ -286,21 +349,21 @@ function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): 
       if (seen !== null) await report(client, seen.url ?? request.url, seen, seams);
     });
     if (http) {
-      // HttpCrawler and its subclasses: the last step before the socket.
+      // HttpCrawler and its subclasses: the last step crawlee takes before got.
       const send = seams._requestAsBrowser!;
       seams._requestAsBrowser = async (requestOptions, session) => {
         const url = String(requestOptions.url);
-        const ended = turnEnded.get(url);
-        turnEnded.delete(url);
-        if (ended === undefined || Date.now() - ended > LATE_MS) {
-          // Never sent after crawlee gave up on the navigation.
-          const limit = seams.navigationTimeoutMillis;
-          await client.waitForTurn(
-            url,
-            typeof limit === "number" && limit > 0 ? { signal: AbortSignal.timeout(limit) } : {},
-          );
-        }
-        return send(requestOptions, session);
+        const earlier = handedOut.get(url);
+        handedOut.delete(url);
+        // Never sent after crawlee gave up on the navigation.
+        const limit = seams.navigationTimeoutMillis;
+        const signal =
+          typeof limit === "number" && limit > 0 ? AbortSignal.timeout(limit) : undefined;
+        const turn = await freshTurn(client, url, earlier, signal);
+        return send(
+          withTurnHook(requestOptions as GotOptions & typeof requestOptions, client, turn, signal),
+          session,
+        );
       };
     }
   }
@@ -310,8 +373,10 @@ function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): 
     if (typeof send === "function") {
       context.sendRequest = async (overrides) => {
         const url = String(overrides?.url ?? context.request.url);
-        await client.waitForTurn(url);
-        const response = await send(overrides);
+        const turn = await freshTurn(client, url, undefined, undefined);
+        const response = await send(
+          withTurnHook({ ...overrides } as GotOptions, client, turn, undefined),
+        );
         const seen = responseStatus(response);
         if (seen !== null) await report(client, seen.url ?? url, seen, seams);
         return response;

@@ -9,12 +9,13 @@
  * network failure, timeout or malformed response is an `unreachable` value.
  */
 
-import { RobotsError } from "../errors.js";
+import { abortedError, RobotsError, throwIfAborted } from "../errors.js";
 import type {
   CacheHeaders,
   UnavailableReason,
   UnreachableReason,
 } from "../protocol/fetch-outcome.js";
+import { isProfile, type Profile } from "../protocol/profile.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { type AddressClassifier, ipLiteral, RedirectGuard } from "./address-class.js";
 import { parseOrigin, type RobotsOrigin } from "./origin.js";
@@ -72,6 +73,8 @@ export interface FetchOptions extends FetchLimitOptions {
   /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, createFetchTransport(fetch) in robots-exclusion/fetch). */
   readonly transport?: Transport;
   readonly signal?: AbortSignal;
+  /** The profile whose reading of the line the size limit cuts the body keeps (docs/protocol.md#size-limit). Default "google". */
+  readonly profile?: Profile;
 }
 
 /** One redirect that was followed. */
@@ -187,8 +190,8 @@ class FetchTimeout extends Error {
 
 /**
  * GET `/robots.txt` of the origin of `target` (any URL of the site, or a
- * RobotsOrigin). Throws only RobotsError for a bad target or option, and the
- * caller's abort reason when `options.signal` aborts.
+ * RobotsOrigin). Throws only RobotsError: for a bad target or option, and
+ * `aborted` (the signal's reason as its cause) when `options.signal` aborts.
  */
 export async function fetchRobotsTxt(
   target: string | URL | RobotsOrigin,
@@ -228,8 +231,15 @@ export async function fetchRobotsTxtUnder(
       "transport must be a function performing one GET, e.g. createNodeTransport() or createFetchTransport(fetch)",
     );
   }
+  const profile = options.profile ?? "google";
+  if (!isProfile(profile)) {
+    throw new RobotsError(
+      "invalid-option",
+      `profile must be "google", "rfc9309" or "legacy1996", got ${JSON.stringify(profile)}`,
+    );
+  }
   const callerSignal = options.signal;
-  callerSignal?.throwIfAborted();
+  throwIfAborted(callerSignal);
 
   const total = new AbortController();
   const onCallerAbort = (): void => total.abort(callerSignal?.reason);
@@ -358,7 +368,7 @@ export async function fetchRobotsTxtUnder(
       if (status >= 200 && status < 300) {
         let read: Awaited<ReturnType<typeof readBody>>;
         try {
-          read = await untilAborted(readBody(response, maxBodyBytes), total.signal);
+          read = await untilAborted(readBody(response, maxBodyBytes, profile), total.signal);
         } catch (err) {
           response.cancel();
           throw err;
@@ -387,7 +397,7 @@ export async function fetchRobotsTxtUnder(
       };
     }
   } catch (err) {
-    if (callerSignal?.aborted) throw callerSignal.reason;
+    if (callerSignal?.aborted) throw abortedError(callerSignal);
     const reason = total.signal.reason;
     const failure =
       reason instanceof FetchTimeout

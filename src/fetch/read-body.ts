@@ -4,13 +4,13 @@
  * TransportResponse); we keep one byte past `limit`, stop pulling there (so
  * a decompression bomb is inflated only that far), and apply the cut-line
  * rule of src/parse/crawler-view.ts: when the body is longer than the
- * limit, the line the limit cuts applies as read when it is a Disallow rule,
- * and is dropped otherwise. The view is the `google` profile's, which every
- * profile can apply (see crawlerView).
+ * limit, the line the limit cuts applies when it is a Disallow rule, and
+ * is dropped otherwise, as the crawler's profile reads it (see crawlerView).
  *
  * No `node:` imports: the Node transport does the decoding.
  */
 import { crawlerView, cutView } from "../parse/crawler-view.js";
+import type { Profile } from "../protocol/profile.js";
 import { planDecoding } from "./content-encoding.js";
 import type { TransportResponse } from "./transport.js";
 
@@ -37,10 +37,15 @@ export class BodyDecodeError extends Error {
 }
 
 /**
- * Read `response`'s decoded body, keeping what applies under `limit`.
- * Rejects with the stream's error on a reset or abort, or a BodyDecodeError.
+ * Read `response`'s decoded body, keeping what applies under `limit` and
+ * `profile`. Rejects with the stream's error on a reset or abort, or a
+ * BodyDecodeError.
  */
-export async function readBody(response: TransportResponse, limit: number): Promise<BodyRead> {
+export async function readBody(
+  response: TransportResponse,
+  limit: number,
+  profile: Profile,
+): Promise<BodyRead> {
   const plan = planDecoding(response.headers["content-encoding"]);
   if (response.decoded !== true) {
     if (plan.codings.length > 0) {
@@ -74,8 +79,8 @@ export async function readBody(response: TransportResponse, limit: number): Prom
   // An inner coding stage that stopped at the limit cut the body short too.
   const cappedEarly = !over && response.limited?.() === true;
   const view = cappedEarly
-    ? cutView(read, read.byteLength, "google")
-    : crawlerView(read, limit, "google");
+    ? cutView(read, read.byteLength, profile)
+    : crawlerView(read, limit, profile);
   // A view into a larger buffer (a socket chunk) would keep all of it alive in the cache.
   const bytes =
     view.bytes.byteLength === view.bytes.buffer.byteLength ? view.bytes : view.bytes.slice();

@@ -4,7 +4,8 @@
  * lines, its value as crawlers read it.
  */
 import { latin1, normalizePattern } from "../parse/bytes.js";
-import { isUnusedKey, type LineEvent } from "../parse/scan-lines.js";
+import { isUnusedKey } from "../parse/line-keys.js";
+import type { LineEvent } from "../parse/scan-lines.js";
 import type { LineKind, LineRecord } from "../parse/types.js";
 
 /**

@@ -10,8 +10,9 @@
 import { RobotsError } from "../errors.js";
 import { isAsciiSpace, latin1, toBytes } from "../parse/bytes.js";
 import { crawlerView, cutLineFate } from "../parse/crawler-view.js";
+import { UNUSED_KEYS } from "../parse/line-keys.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
-import { type LineEvent, UNUSED_KEYS } from "../parse/scan-lines.js";
+import type { LineEvent } from "../parse/scan-lines.js";
 import { bomPrefixLength } from "../protocol/byte-order-mark.js";
 import { MAX_LINE_BYTES } from "../protocol/line-length.js";
 import { isGlobalAgent, isProductTokenChar } from "../protocol/product-token.js";

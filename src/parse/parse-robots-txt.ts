@@ -2,26 +2,20 @@
  * bytes → line events → parsed file (docs/protocol.md#parsing, #groups, #other-directives). Never throws on any
  * body; lines that mean nothing are recorded and left to the linter.
  */
-import { indexHtmlSlash } from "../protocol/index-html.js";
-import { hexDigitValue, isUnreservedByte } from "../protocol/percent-encoding.js";
-import { isGlobalAgent, productTokenEnd } from "../protocol/product-token.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
-import { asciiText, decodeText, isHexDigit, latin1, toBytes } from "./bytes.js";
+import { toBytes } from "./bytes.js";
 import {
-  keptRows,
-  ParsedGroup,
-  R_END,
-  R_INDEX_HTML,
-  R_LINE,
-  R_META,
-  R_STAR,
-  R_START,
-  ROW,
-  RuleTable,
-} from "./rule-table.js";
-import { isUnusedKey, LineScanner, type LineVisitor } from "./scan-lines.js";
+  asciiRun,
+  FileBuilder,
+  grownBytes,
+  newScratch,
+  type Scratch,
+  shared,
+  trimShared,
+} from "./file-builder.js";
+import { R_STAR, ROW, type RuleTable } from "./rule-table.js";
+import { LineScanner, type LineVisitor } from "./scan-lines.js";
 import type {
-  AgentLine,
   Directive,
   Group,
   LineKind,
@@ -30,7 +24,7 @@ import type {
   Rule,
   Sitemap,
 } from "./types.js";
-import { DIRECTIVE_ROW, ValueTable } from "./value-table.js";
+import type { ValueTable } from "./value-table.js";
 
 const KIND_CODES: readonly LineKind[] = [
   "unknown",
@@ -45,115 +39,11 @@ const MISSING_COLON = 16;
 const TOO_LONG = 32;
 const COMMENT = 64;
 
-/** `0`–`9`, `A`–`F` as bytes: the digits of a `%XX` escape (docs/protocol.md#rule-values). */
-const HEX_DIGITS = new Uint8Array([
-  0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
-]);
-
-/**
- * What a byte of a rule value needs besides copying (docs/protocol.md#rule-values): 0 for
- * nothing, so the common case is one table read and one test.
- */
-const P_STAR = 1;
-const P_PERCENT = 3;
-const P_HIGH = 4;
-const PATTERN_BYTE: Uint8Array = (() => {
-  const t = new Uint8Array(256);
-  t[0x2a] = P_STAR;
-  t[0x25] = P_PERCENT;
-  t.fill(P_HIGH, 0x80);
-  return t;
-})();
-
-/**
- * Buffers a parse writes its rule rows, pattern bytes, line codes and value
- * bytes into before copying out what the file keeps. One set is reused by
- * every parse that does not re-enter (a hook may call the parser again).
- */
-interface Scratch {
-  rows: number[];
-  pat: Uint8Array;
-  patView: DataView;
-  bits: Uint8Array;
-  vals: Uint8Array;
-}
-
-function newScratch(size: number, rows: number): Scratch {
-  const pat = new Uint8Array(size);
-  return {
-    rows: zeros(rows * ROW),
-    pat,
-    patView: viewOf(pat),
-    bits: new Uint8Array(size),
-    vals: new Uint8Array(size),
-  };
-}
-
-/** Larger scratch buffers are dropped after the parse that grew them. */
-const SCRATCH_MAX = 1 << 20;
-const SCRATCH_SIZE = 1 << 16;
-const SCRATCH_ROWS = 1024;
-const shared: Scratch = newScratch(SCRATCH_SIZE, SCRATCH_ROWS);
-let sharedBusy = false;
-
-/** Drop the shared buffers a parse grew past SCRATCH_MAX elements. */
-function trimShared(): void {
-  if (shared.rows.length > SCRATCH_MAX) shared.rows = zeros(SCRATCH_ROWS * ROW);
-  if (shared.pat.length > SCRATCH_MAX) {
-    shared.pat = new Uint8Array(SCRATCH_SIZE);
-    shared.patView = viewOf(shared.pat);
-  }
-  if (shared.bits.length > SCRATCH_MAX) shared.bits = new Uint8Array(SCRATCH_SIZE);
-  if (shared.vals.length > SCRATCH_MAX) shared.vals = new Uint8Array(SCRATCH_SIZE);
-}
-
-/** A list of `n` zeros (small integers, no holes). */
-function zeros(n: number): number[] {
-  const out: number[] = [];
-  growRows(out, n);
-  return out;
-}
-
-/** Grow a row list in place to at least `need` elements (doubling), in order: no holes. */
-function growRows(rows: number[], need: number): void {
-  const target = Math.max(need, rows.length * 2);
-  while (rows.length < target) rows.push(0);
-}
-
-function grownBytes(a: Uint8Array, need: number): Uint8Array {
-  const out = new Uint8Array(Math.max(need, a.length * 2));
-  out.set(a);
-  return out;
-}
-
-function viewOf(a: Uint8Array): DataView {
-  return new DataView(a.buffer, a.byteOffset, a.byteLength);
-}
-
-/** The first `n` bytes of a buffer holding ASCII only, as one string. */
-function asciiRun(buf: Uint8Array, n: number): string {
-  return n === 0 ? "" : asciiText(buf, 0, n);
-}
-
 /**
  * @internal Where match/compile.ts keeps the indexes it compiled for this
  * file (shared by matchers of agents that select the same groups).
  */
 export const compiledSlot: unique symbol = Symbol("robots-exclusion.compiled");
-
-/** `[A-Za-z][A-Za-z0-9_. -]*`: a key that can name a directive. */
-function isDirectiveName(bytes: Uint8Array, start: number, end: number): boolean {
-  const first = bytes[start]! | 0x20;
-  if (first < 0x61 || first > 0x7a) return false;
-  for (let i = start + 1; i < end; i++) {
-    const b = bytes[i]!;
-    const l = b | 0x20;
-    if ((l >= 0x61 && l <= 0x7a) || (b >= 0x30 && b <= 0x39)) continue;
-    if (b === 0x2d || b === 0x5f || b === 0x2e || b === 0x20) continue;
-    return false;
-  }
-  return true;
-}
 
 /** @internal See RobotsTxt#sizeFacts. */
 export interface RobotsSizeFacts {
@@ -293,6 +183,9 @@ export interface ParseHooks {
   readonly onLine?: LineVisitor;
 }
 
+/** The shared scratch buffers are in use (a hook re-entered the parser). */
+let sharedBusy = false;
+
 /**
  * Parse a robots.txt body. A string means its UTF-8 encoding; pass the raw
  * bytes (`Uint8Array`, e.g. a Node Buffer) when you have them, so that
@@ -323,189 +216,35 @@ function parseWith(
   hooks: ParseHooks,
   scratch: Scratch,
 ): RobotsTxt {
-  const groups: ParsedGroup[] = [];
-  let current: ParsedGroup | null = null;
-  // Rule rows and pattern bytes (see RuleTable), copied out once at the end.
-  // Rows are a JS list, copied out with one native `slice` (a typed array
-  // would need a copy loop to become JS-heap data; see below).
-  const rows: number[] = scratch.rows;
-  let pat: Uint8Array = scratch.pat;
-  let patView: DataView = scratch.patView;
   let bits: Uint8Array = scratch.bits;
-  // Sitemaps and other directives: their bytes end to end, and a row of
-  // offsets each (see ValueTable).
-  let vals: Uint8Array = scratch.vals;
-  const dirRows: number[] = [];
-  const siteRows: number[] = [];
-  let rn = 0;
-  let pn = 0;
-  let vn = 0;
-  let written: Map<number, string> | null = null;
-  // True when the last access line (user-agent/allow/disallow) was a rule:
-  // the next user-agent line then opens a new group (docs/protocol.md#groups).
-  let afterRule = false;
-  // rfc9309: patterns in RFC 9309 §2.2.2's comparison form (src/protocol/percent-encoding.ts).
-  const decodeUnreserved = profile === "rfc9309";
   const onLine = hooks.onLine;
   // The parser drives the scanner in its own loop rather than passing a
   // visitor: no per-line closure call (see LineScanner).
   const scanner = new LineScanner(bytes, profile);
   const ev = scanner.event;
-  const view = scanner.view;
+  const out = new FileBuilder(bytes, scanner.view, profile, scratch);
   while (scanner.next()) {
     let code = 0;
-    const vs = ev.valueStart;
-    const ve = ev.valueEnd;
     switch (ev.kind) {
-      case "user-agent": {
+      case "user-agent":
         code = 1;
-        if (current === null || afterRule) {
-          current = new ParsedGroup(groups.length, rn);
-          current.directiveFrom = current.directiveTo = dirRows.length / DIRECTIVE_ROW;
-          groups.push(current);
-          afterRule = false;
-        }
-        const global = isGlobalAgent(bytes, vs, ve);
-        const te = global ? vs : productTokenEnd(bytes, vs, ve);
-        const value = decodeText(bytes, vs, ve);
-        const agent: AgentLine = {
-          line: ev.line,
-          value,
-          token: global ? "*" : te === ve ? value : te === vs ? "" : asciiText(bytes, vs, te),
-          global,
-        };
-        current.agents.push(agent);
+        out.agent(ev.line, ev.valueStart, ev.valueEnd);
         break;
-      }
       case "allow":
-      case "disallow": {
-        const allows = ev.kind === "allow";
-        code = allows ? 2 : 3;
-        // The normalised pattern (docs/protocol.md#rule-values) goes straight into the
-        // pattern buffer: a non-ASCII byte becomes `%XX` (3 bytes), so
-        // reserve three per byte.
-        if (pn + 3 * (ve - vs) > pat.length) {
-          pat = grownBytes(pat, pn + 3 * (ve - vs));
-          patView = viewOf(pat);
-        }
-        if ((rn + 1) * ROW > rows.length) growRows(rows, (rn + 1) * ROW);
-        const ps = pn;
-        let star = -1;
-        let asWritten = true;
-        // Most bytes are copied as they are: a first loop takes the run of
-        // them before any `%`, `*`, other byte <= 0x2a or byte >= 0x80, on
-        // int32 offsets (the source offset plus a fixed distance). Measured
-        // with cachegrind on a file of 40 plain rules: 113.6k → 103.5k
-        // instructions per parse, against one loop with a table lookup per byte.
-        let i = vs | 0;
-        const delta = (pn - i) | 0;
-        const plainEnd = ve | 0;
-        if (view !== null) {
-          // Four bytes at a time while none of them is <= 0x2a or >= 0x80
-          // (the word test is exact: some byte is below 0x2b, or has its top
-          // bit set). 97.2k → 80.7k instructions per parse of the same file.
-          const wordsEnd = plainEnd - 3;
-          while (i < wordsEnd) {
-            const x = view.getInt32(i, true);
-            if ((x | ((x - 0x2b2b2b2b) & ~x)) & 0x80808080) break;
-            patView.setInt32(i + delta, x, true);
-            i += 4;
-          }
-        }
-        while (i < plainEnd) {
-          const b = bytes[i]!;
-          if (b <= 0x2a || b >= 0x80) break;
-          pat[i + delta] = b;
-          i++;
-        }
-        pn = i + delta;
-        for (; i < ve; i++) {
-          const b = bytes[i]!;
-          const k = PATTERN_BYTE[b]!;
-          if (k === 0) {
-            pat[pn++] = b;
-            continue;
-          }
-          if (k === P_STAR) {
-            if (star < 0) star = pn;
-          } else if (k === P_HIGH) {
-            pat[pn++] = 0x25;
-            pat[pn++] = HEX_DIGITS[b >> 4]!;
-            pat[pn++] = HEX_DIGITS[b & 0xf]!;
-            asWritten = false;
-            continue;
-          } else if (i + 2 < ve && isHexDigit(bytes[i + 1]!) && isHexDigit(bytes[i + 2]!)) {
-            // `%xx`: the hex digits uppercased
-            const h1 = bytes[i + 1]!;
-            const h2 = bytes[i + 2]!;
-            if (decodeUnreserved) {
-              // rfc9309: an unreserved character is compared decoded (§2.2.2).
-              const v = hexDigitValue(h1) * 16 + hexDigitValue(h2);
-              if (isUnreservedByte(v)) {
-                pat[pn++] = v;
-                asWritten = false;
-                i += 2;
-                continue;
-              }
-            }
-            if (h1 >= 0x61 || h2 >= 0x61) asWritten = false;
-            pat[pn++] = 0x25;
-            pat[pn++] = h1 >= 0x61 ? h1 - 0x20 : h1;
-            pat[pn++] = h2 >= 0x61 ? h2 - 0x20 : h2;
-            i += 2;
-            continue;
-          }
-          pat[pn++] = b;
-        }
-        if (!asWritten) {
-          written ??= new Map();
-          written.set(rn, decodeText(bytes, vs, ve));
-        }
-        const r = rn * ROW;
-        rows[r + R_START] = ps;
-        rows[r + R_END] = pn;
-        rows[r + R_LINE] = ev.line;
-        rows[r + R_META] = (allows ? 1 : 0) | ((current === null ? 0 : current.index + 1) << 1);
-        rows[r + R_STAR] = star;
-        rows[r + R_INDEX_HTML] = allows ? indexHtmlSlash(pat, ps, pn) : -1;
-        rn++;
-        if (current !== null) {
-          current.ruleTo = rn;
-          afterRule = true;
-        }
+        code = 2;
+        out.rule(true, ev.line, ev.valueStart, ev.valueEnd);
         break;
-      }
+      case "disallow":
+        code = 3;
+        out.rule(false, ev.line, ev.valueStart, ev.valueEnd);
+        break;
       case "sitemap":
         code = 4;
-        if (vn + (ve - vs) > vals.length) vals = grownBytes(vals, vn + (ve - vs));
-        // A sitemap row (ValueTable): line, URL start, URL end.
-        siteRows.push(ev.line, vn, vn + (ve - vs));
-        for (let i = vs; i < ve; i++) vals[vn++] = bytes[i]!;
+        out.sitemap(ev.line, ev.valueStart, ev.valueEnd);
         break;
-      case "other": {
-        // Only a key that reads as a name (`Crawl-delay`, `X-Thing`, `crawl delay`)
-        // is kept as a directive (docs/protocol.md#other-directives). HTML served as robots.txt makes
-        // thousands of `<a href="http: …` lines per file that are no directive
-        // of any grammar: keeping them cost 182k objects and 23.5 MB of text
-        // over the corpus. Line records and the linter read the events, so
-        // they still see every such line.
-        if (!isDirectiveName(bytes, ev.keyStart, ev.keyEnd)) {
-          code = 0;
-          break;
-        }
-        const ks = ev.keyStart;
-        const ke = ev.keyEnd;
-        code = isUnusedKey(bytes, ks, ke) ? 5 : 0;
-        const need = vn + (ke - ks) + (ve - vs);
-        if (need > vals.length) vals = grownBytes(vals, need);
-        const valueAt = vn + (ke - ks);
-        // A directive row (ValueTable): line, group, key, value, end.
-        dirRows.push(ev.line, current === null ? -1 : current.index, vn, valueAt, need);
-        for (let i = ks; i < ke; i++) vals[vn++] = bytes[i]!;
-        for (let i = vs; i < ve; i++) vals[vn++] = bytes[i]!;
-        if (current !== null) current.directiveTo = dirRows.length / DIRECTIVE_ROW;
+      case "other":
+        code = out.other(ev.line, ev.keyStart, ev.keyEnd, ev.valueStart, ev.valueEnd) ? 5 : 0;
         break;
-      }
       default:
         code = 0;
     }
@@ -518,27 +257,15 @@ function parseWith(
     if (onLine !== undefined) onLine(ev, bytes);
   }
   const lineCount = ev.line;
-  // What the file keeps is made on the JS heap: a typed array longer than
-  // 64 bytes gets its own buffer outside it, measured at ~1 µs to make, which
-  // was 6 % of parsing the corpus for the line codes and the rows.
-  const table = new RuleTable(keptRows(rows, rn * ROW), rn, asciiRun(pat, pn), written);
-  // Line codes are < 0x80: one ASCII character per line.
+  const { groups, table, orphanCount, values } = out.finish(scratch);
+  // Line codes are < 0x80: one ASCII character per line, on the JS heap.
   const lineBits = asciiRun(bits, lineCount);
-  const values = new ValueTable(latin1(vals, 0, vn), dirRows, siteRows);
-  // The grown buffers serve the next parse (rows grew in place).
-  scratch.pat = pat;
-  scratch.patView = patView;
   scratch.bits = bits;
-  scratch.vals = vals;
-  for (const g of groups) {
-    g.table = table;
-    g.values = values;
-  }
   return new RobotsTxt(
     profile,
     groups,
     table,
-    groups.length === 0 ? rn : groups[0]!.ruleFrom,
+    orphanCount,
     values,
     lineBits,
     lineCount,

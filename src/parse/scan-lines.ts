@@ -9,6 +9,22 @@ import { bomPrefixLength } from "../protocol/byte-order-mark.js";
 import { MAX_LINE_BYTES } from "../protocol/line-length.js";
 import type { Profile } from "../protocol/profile.js";
 import { isAsciiSpace } from "./bytes.js";
+import { classifyKey, exactKeyLength } from "./line-keys.js";
+import {
+  AFTER_COLON,
+  BEFORE_COLON,
+  blankIn,
+  COLON,
+  IN_COMMENT,
+  leadingBlanksEnd,
+  NO_WORDS,
+  SKIP_COMMENT,
+  SKIP_KEY,
+  SKIP_VALUE,
+  STOP,
+  scanPhase,
+  WORDS_MIN_BYTES,
+} from "./line-runs.js";
 
 /**
  * What a line is, as the scanner reads it.
@@ -54,308 +70,6 @@ export interface LineEvent {
 
 export type LineVisitor = (event: LineEvent, body: Uint8Array) => void;
 
-/** A key name as lowercase bytes: read from a typed array, not with `charCodeAt`. */
-function keyword(lower: string): Uint8Array {
-  return Uint8Array.from(lower, (c) => c.charCodeAt(0));
-}
-
-/**
- * Body bytes [start, end) begin with `lower` (lowercase ASCII) ignoring
- * ASCII case. Measured: with the key names as strings (`charCodeAt`),
- * classifying keys took 15 % of parsing a file of plain rules.
- */
-function startsWithIgnoreCase(
-  body: Uint8Array,
-  start: number,
-  end: number,
-  lower: Uint8Array,
-): boolean {
-  const n = lower.length;
-  if (end - start < n) return false;
-  for (let i = 0; i < n; i++) {
-    let b = body[start + i]!;
-    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-    if (b !== lower[i]) return false;
-  }
-  return true;
-}
-
-function equalsIgnoreCase(
-  body: Uint8Array,
-  start: number,
-  end: number,
-  lower: Uint8Array,
-): boolean {
-  return end - start === lower.length && startsWithIgnoreCase(body, start, end, lower);
-}
-
-/** `disa`, `llow`, `allo`, `user`, `-age` as little-endian 32-bit words. */
-const W_DISA = 0x61736964;
-const W_LLOW = 0x776f6c6c;
-const W_ALLO = 0x6f6c6c61;
-const W_USER = 0x72657375;
-const W_AGE = 0x6567612d;
-
-const USER_AGENT = keyword("user-agent");
-const USERAGENT = keyword("useragent");
-const USER_SPACE_AGENT = keyword("user agent");
-const ALLOW = keyword("allow");
-const DISALLOW = keyword("disallow");
-const SITEMAP = keyword("sitemap");
-const SITE_MAP = keyword("site-map");
-
-/**
- * Classify a key the way the reference does (docs/protocol.md#directive-keys): case-insensitive,
- * matched as a prefix, tested in the order user-agent, allow, disallow,
- * sitemap. Strict profiles accept only the exact key names. Dispatching on
- * the first letter first: every accepted key starts with u, a, d or s.
- */
-function classifyKey(
-  body: Uint8Array,
-  ks: number,
-  ke: number,
-  profile: Profile,
-  ev: LineEvent,
-  view: DataView | null,
-): void {
-  ev.typo = false;
-  if (view !== null && ks + 8 <= body.length) {
-    // The three keys of nearly every rule line, spelt exactly, read as two
-    // little-endian words (ORing 0x20 folds A–Z and nothing else that can
-    // stand in a key: it would also map CR to `-` and NUL to space, and
-    // neither is ever inside one). An exact key is classified the same way
-    // by every profile. Measured with cachegrind on a file of 40 plain rules:
-    // 104.5k → 97.2k instructions per parse, against the byte compare below.
-    const len = ke - ks;
-    const w0 = view.getInt32(ks, true) | 0x20202020;
-    if (len === 8) {
-      if (w0 === W_DISA && (view.getInt32(ks + 4, true) | 0x20202020) === W_LLOW) {
-        ev.kind = "disallow";
-        return;
-      }
-    } else if (len === 5) {
-      if (w0 === W_ALLO && (body[ks + 4]! | 0x20) === 0x77) {
-        ev.kind = "allow";
-        return;
-      }
-    } else if (len === 10) {
-      if (
-        w0 === W_USER &&
-        (view.getInt32(ks + 4, true) | 0x20202020) === W_AGE &&
-        (body[ks + 8]! | 0x20) === 0x6e &&
-        (body[ks + 9]! | 0x20) === 0x74
-      ) {
-        ev.kind = "user-agent";
-        return;
-      }
-    }
-  }
-  ev.kind = "other";
-  let first = body[ks]!;
-  if (first >= 0x41 && first <= 0x5a) first |= 0x20;
-  if (profile !== "google") {
-    if (first === 0x75 && equalsIgnoreCase(body, ks, ke, USER_AGENT)) ev.kind = "user-agent";
-    else if (first === 0x61 && equalsIgnoreCase(body, ks, ke, ALLOW)) ev.kind = "allow";
-    else if (first === 0x64 && equalsIgnoreCase(body, ks, ke, DISALLOW)) ev.kind = "disallow";
-    else if (first === 0x73 && equalsIgnoreCase(body, ks, ke, SITEMAP)) ev.kind = "sitemap";
-    return;
-  }
-  switch (first) {
-    case 0x75 /* u */:
-      if (startsWithIgnoreCase(body, ks, ke, USER_AGENT)) ev.kind = "user-agent";
-      else if (
-        startsWithIgnoreCase(body, ks, ke, USERAGENT) ||
-        startsWithIgnoreCase(body, ks, ke, USER_SPACE_AGENT)
-      ) {
-        ev.kind = "user-agent";
-        ev.typo = true;
-      }
-      return;
-    case 0x61 /* a */:
-      if (startsWithIgnoreCase(body, ks, ke, ALLOW)) ev.kind = "allow";
-      return;
-    case 0x64 /* d */:
-      if (startsWithIgnoreCase(body, ks, ke, DISALLOW)) ev.kind = "disallow";
-      else {
-        for (const t of DISALLOW_TYPOS) {
-          if (startsWithIgnoreCase(body, ks, ke, t)) {
-            ev.kind = "disallow";
-            ev.typo = true;
-            return;
-          }
-        }
-      }
-      return;
-    case 0x73 /* s */:
-      if (startsWithIgnoreCase(body, ks, ke, SITEMAP)) ev.kind = "sitemap";
-      else if (startsWithIgnoreCase(body, ks, ke, SITE_MAP)) {
-        ev.kind = "sitemap";
-        ev.typo = true;
-      }
-      return;
-    default:
-  }
-}
-
-const DISALLOW_TYPOS = ["dissallow", "dissalow", "disalow", "diasllow", "disallaw"].map(keyword);
-
-/** Byte classes for the line loop: 0 for an ordinary byte. */
-const COLON = 1;
-const EOL = 2;
-const STOP = 3;
-
-function byteClasses(colon: boolean, stop: boolean): Uint8Array {
-  const t = new Uint8Array(256);
-  t[0x0a] = t[0x0d] = EOL;
-  if (stop) t[0x23 /* # */] = t[0x00] = STOP;
-  if (colon) t[0x3a /* : */] = COLON;
-  return t;
-}
-
-/** Before the first `:`: a colon, a line ending, or a `#`/NUL ends the run. */
-const BEFORE_COLON = byteClasses(true, true);
-/** After the first `:`: later colons are ordinary bytes. */
-const AFTER_COLON = byteClasses(false, true);
-/** After a `#` or NUL: only the line ending matters. */
-const IN_COMMENT = byteClasses(false, false);
-
-/*
- * Word-at-a-time skipping (SWAR): a body's aligned 32-bit words are tested for
- * the bytes that end a run, four bytes per load. `(x - 0x0e0e0e0e) & ~x &
- * 0x80808080` is non-zero exactly when some byte of x is below 0x0e (LF, CR,
- * NUL, or a rare tab/VT/FF: the byte loop then decides), and the same test on
- * `x ^ 0x23232323` (or `0x3a3a3a3a`) finds a `#` (or `:`). The byte order
- * does not matter: only "some byte of this word" is asked. Each function
- * returns the offset of the first word that may hold such a byte (or of the
- * end of the words); the byte loop then continues from there.
- *
- * Three functions with their constants written in, not one taking the bytes
- * to stop at: measured with cachegrind, the shared version scanned a 1.5 MB
- * HTML body with 50 % more instructions (10.0M → 15.1M) and a file of plain
- * rules with 2 % more.
- */
-
-/** From the aligned offset `j`: the first word with a `:`, `#`, LF, CR or NUL. */
-function skipKey(words: Int32Array, off: number, j: number): number {
-  const nw = words.length;
-  let w = (j - off) >> 2;
-  for (; w < nw; w++) {
-    const x = words[w]!;
-    const y = x ^ 0x23232323;
-    const z = x ^ 0x3a3a3a3a;
-    if (
-      (((x - 0x0e0e0e0e) & ~x) | ((y - 0x01010101) & ~y) | ((z - 0x01010101) & ~z)) &
-      0x80808080
-    ) {
-      break;
-    }
-  }
-  return off + (w << 2);
-}
-
-/** From the aligned offset `j`: the first word with a `#`, LF, CR or NUL. */
-function skipValue(words: Int32Array, off: number, j: number): number {
-  const nw = words.length;
-  let w = (j - off) >> 2;
-  for (; w < nw; w++) {
-    const x = words[w]!;
-    const y = x ^ 0x23232323;
-    if ((((x - 0x0e0e0e0e) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) break;
-  }
-  return off + (w << 2);
-}
-
-/** From the aligned offset `j`: the first word with a LF or CR (or NUL, tab…). */
-function skipComment(words: Int32Array, off: number, j: number): number {
-  const nw = words.length;
-  let w = (j - off) >> 2;
-  for (; w < nw; w++) {
-    const x = words[w]!;
-    if ((x - 0x0e0e0e0e) & ~x & 0x80808080) break;
-  }
-  return off + (w << 2);
-}
-
-/**
- * The first space or tab in `body[i, e)`, or `e`: whole aligned words of
- * `words` (the first at byte `off`) are tested four bytes at a time, as in
- * skipKey. Lines without a colon (HTML served as robots.txt) are read here
- * for the two-word test of a missing colon. Measured with cachegrind over
- * every 2nd corpus file: 2,473.4M -> 2,451.6M instructions per parse pass,
- * against a byte loop.
- */
-function blankIn(body: Uint8Array, words: Int32Array, off: number, i: number, e: number): number {
-  for (; i < e && ((i - off) & 3) !== 0; i++) {
-    const b = body[i]!;
-    if (b === 0x20 || b === 0x09) return i;
-  }
-  if (i < e && words.length > 0) {
-    // i is aligned here; the words that lie wholly before e.
-    const wEnd = (e - off) >> 2;
-    let w = (i - off) >> 2;
-    for (; w < wEnd; w++) {
-      const x = words[w]!;
-      const sp = x ^ 0x20202020;
-      const tab = x ^ 0x09090909;
-      if ((((sp - 0x01010101) & ~sp) | ((tab - 0x01010101) & ~tab)) & 0x80808080) break;
-    }
-    i = off + (w << 2);
-  }
-  for (; i < e; i++) {
-    const b = body[i]!;
-    if (b === 0x20 || b === 0x09) return i;
-  }
-  return e;
-}
-
-const SKIP_KEY = 0;
-const SKIP_VALUE = 1;
-const SKIP_COMMENT = 2;
-
-/**
- * One phase of readLine: from `j`, the first byte whose class in `c` is not
- * 0 (or `n`). Bytes are looked up one by one up to a word boundary, then
- * whole words that cannot hold a byte of interest are skipped (`skip` picks
- * the word test of the phase), then bytes again.
- */
-function scanPhase(
-  body: Uint8Array,
-  n: number,
-  j: number,
-  off: number,
-  c: Uint8Array,
-  words: Int32Array,
-  skip: number,
-): number {
-  while (j < n && ((j - off) & 3) !== 0) {
-    if (c[body[j]!]! !== 0) return j;
-    j++;
-  }
-  if (words.length === 0) {
-    while (j < n && c[body[j]!]! === 0) j++;
-    return j;
-  }
-  while (j < n) {
-    if (skip === SKIP_KEY) j = skipKey(words, off, j);
-    else if (skip === SKIP_VALUE) j = skipValue(words, off, j);
-    else j = skipComment(words, off, j);
-    // The word that stopped the skip (or the last bytes, past the words).
-    // A tab, VT, FF or other byte below 0x0e stops it too: when none of its
-    // bytes is of interest, the skip resumes after it. Lines indented with
-    // tabs (95k in the corpus, most in HTML bodies) were otherwise read a
-    // byte at a time from their first tab to their end.
-    // biome-ignore lint/complexity/useMathMinMax: Math.min measured 2 % slower here (rule-less corpus files)
-    const stop = j + 4 < n ? j + 4 : n;
-    for (; j < stop; j++) if (c[body[j]!]! !== 0) return j;
-  }
-  return j;
-}
-
-/** Smaller bodies are read byte by byte: a second view costs more than it saves. */
-const WORDS_MIN_BYTES = 256;
-/** No words: bodies too small to be worth a second view. */
-const NO_WORDS = new Int32Array(0);
-
 /** readLine takes quickLine's path (see setQuickLines). */
 let quickLines = true;
 
@@ -365,55 +79,6 @@ let quickLines = true;
  */
 export function setQuickLines(on: boolean): void {
   quickLines = on;
-}
-
-/** Length of an exact `disallow:`, `allow:` or `user-agent:` key at `s` (colon included), else 0. */
-function exactKeyLength(body: Uint8Array, n: number, s: number): number {
-  // `| 0x20` folds A–Z onto a–z and maps no other byte onto a letter; the
-  // `-` and the colon are compared exactly. Written out, not a loop over a
-  // keyword (startsWithIgnoreCase): measured with cachegrind, the loop cost
-  // ~270 instructions more per rule line (a file of 40 rules: 61.2k ->
-  // 71.9k per parse), most of what the quick path saves.
-  const f = body[s]! | 0x20;
-  if (f === 0x64 /* d */) {
-    return s + 9 <= n &&
-      (body[s + 1]! | 0x20) === 0x69 &&
-      (body[s + 2]! | 0x20) === 0x73 &&
-      (body[s + 3]! | 0x20) === 0x61 &&
-      (body[s + 4]! | 0x20) === 0x6c &&
-      (body[s + 5]! | 0x20) === 0x6c &&
-      (body[s + 6]! | 0x20) === 0x6f &&
-      (body[s + 7]! | 0x20) === 0x77 &&
-      body[s + 8] === 0x3a
-      ? 9
-      : 0;
-  }
-  if (f === 0x61 /* a */) {
-    return s + 6 <= n &&
-      (body[s + 1]! | 0x20) === 0x6c &&
-      (body[s + 2]! | 0x20) === 0x6c &&
-      (body[s + 3]! | 0x20) === 0x6f &&
-      (body[s + 4]! | 0x20) === 0x77 &&
-      body[s + 5] === 0x3a
-      ? 6
-      : 0;
-  }
-  if (f === 0x75 /* u */) {
-    return s + 11 <= n &&
-      (body[s + 1]! | 0x20) === 0x73 &&
-      (body[s + 2]! | 0x20) === 0x65 &&
-      (body[s + 3]! | 0x20) === 0x72 &&
-      body[s + 4] === 0x2d &&
-      (body[s + 5]! | 0x20) === 0x61 &&
-      (body[s + 6]! | 0x20) === 0x67 &&
-      (body[s + 7]! | 0x20) === 0x65 &&
-      (body[s + 8]! | 0x20) === 0x6e &&
-      (body[s + 9]! | 0x20) === 0x74 &&
-      body[s + 10] === 0x3a
-      ? 11
-      : 0;
-  }
-  return 0;
 }
 
 /**
@@ -519,19 +184,8 @@ function readLine(
   }
   let colon = -1;
   let stop = -1;
-  // Leading spaces and tabs hold no byte of interest: skipped once, whole
-  // words of them at a time, and both the scan and the trim below start
-  // past them. The corpus has 8.5 MB of them (6 % of its bytes), mostly
-  // indentation in HTML bodies, which the trim read a byte at a time.
-  let a0 = s;
-  while (a0 < n && (body[a0] === 0x20 || body[a0] === 0x09)) {
-    a0++;
-    if (((a0 - off) & 3) === 0) {
-      let w = (a0 - off) >> 2;
-      while (w < words.length && (words[w] === 0x20202020 || words[w] === 0x09090909)) w++;
-      a0 = off + (w << 2);
-    }
-  }
+  // Both the scan and the trim below start past the leading blanks.
+  const a0 = leadingBlanksEnd(body, n, s, words, off);
   let j = scanPhase(body, n, a0, off, BEFORE_COLON, words, SKIP_KEY);
   let t = j < n ? BEFORE_COLON[body[j]!]! : 0;
   if (t === COLON) {
@@ -697,49 +351,4 @@ export function scanLines(body: Uint8Array, profile: Profile, visit: LineVisitor
   const ev = scanner.event;
   while (scanner.next()) visit(ev, body);
   return ev.line;
-}
-
-/** Keys the reference knows but ignores; their lines are reported as `unused`. */
-export const UNUSED_KEYS: ReadonlySet<string> = new Set([
-  "clean-param",
-  "content-signal",
-  "content-usage",
-  "crawl-delay",
-  "domain",
-  "host",
-  "noarchive",
-  "nofollow",
-  "noindex",
-  "request-rate",
-  "revisit-after",
-  "visit-time",
-]);
-
-/** UNUSED_KEYS as lowercase bytes, by length. */
-const UNUSED_BY_LENGTH: Uint8Array[][] = (() => {
-  const out: Uint8Array[][] = [];
-  for (const k of UNUSED_KEYS) {
-    while (out.length <= k.length) out.push([]);
-    out[k.length]!.push(keyword(k));
-  }
-  return out;
-})();
-
-/**
- * The key `body[start, end)`, ASCII-lowercased, is one of UNUSED_KEYS (the
- * `unused` line kind), without making its string: the parser's line
- * records and the linter's lines ask it of every `other` line.
- */
-export function isUnusedKey(body: Uint8Array, start: number, end: number): boolean {
-  const n = end - start;
-  if (n >= UNUSED_BY_LENGTH.length) return false;
-  search: for (const k of UNUSED_BY_LENGTH[n]!) {
-    for (let i = 0; i < n; i++) {
-      let b = body[start + i]!;
-      if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-      if (b !== k[i]) continue search;
-    }
-    return true;
-  }
-  return false;
 }

@@ -9,7 +9,9 @@
  *   <prefix>v1:{<origin>}:entry   hash: v, origin, good, error, body
  *   <prefix>v1:{<origin>}:lease   string: the fetch lease's token (PX)
  *   <prefix>v1:{<origin>}:turn    string: the next request slot, ms on Redis' clock (PX)
- *   <prefix>v1:{<origin>}:block   string: the end of a Retry-After pause, ms on Redis' clock (PX)
+ *   <prefix>v1:{<origin>}:block   string: the end of a pause (Retry-After, server errors), ms on Redis' clock (PX)
+ *   <prefix>v1:{<origin>}:served  string: when the last turn was handed out, ms on Redis' clock (PX: its delay)
+ *   <prefix>v1:{<origin>}:errors  string: the count of consecutive server errors (PX)
  */
 import { RobotsError } from "../errors.js";
 
@@ -24,12 +26,16 @@ export interface OriginKeys {
   readonly turn: string;
   /** Present while a reported back-off lasts; its PTTL is the time left. */
   readonly block: string;
+  /** Present for the delay after a turn handed out; its PTTL is the time until the next. */
+  readonly served: string;
+  /** Consecutive server errors, while a run of them lasts. */
+  readonly errors: string;
 }
 
 /**
  * The prefix may not hold `{` or `}`: the first `{` of a key must open the
  * origin's hash tag. Origins themselves are WHATWG-serialised; should one
- * hold a `}`, the tag ends there, which is still the same for all three keys
+ * hold a `}`, the tag ends there, which is still the same for all the keys
  * of that origin.
  */
 export function validatePrefix(prefix: string): string {
@@ -49,5 +55,7 @@ export function originKeys(prefix: string, origin: string): OriginKeys {
     lease: `${base}lease`,
     turn: `${base}turn`,
     block: `${base}block`,
+    served: `${base}served`,
+    errors: `${base}errors`,
   };
 }

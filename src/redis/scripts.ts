@@ -46,20 +46,40 @@ return 0
 
 /**
  * The politeness slot, on Redis' clock so that processes whose clocks
- * disagree still space their requests. KEYS[1] the turn key, KEYS[2] the
- * block key (same origin, same slot); ARGV[1] ms, ARGV[2] "reserve" or "defer".
- * - reserve: t = max(now, next); next = t + ms; returns t - now.
+ * disagree still space their requests (docs/fleet.md "Politeness"). KEYS:
+ * the turn, block, served and errors keys of one origin (one hash tag, so
+ * one slot); ARGV[1] ms, ARGV[2] the operation:
+ * - reserve: t = max(now, next, served); next = t + ms; returns t - now
+ *   (`served`: when the last turn handed out allows the next, its PTTL).
+ * - claim: while the block or served key lives, returns the longer PTTL;
+ *   otherwise the turn is handed out now: served = now for ms (PX), 0.
  * - defer: next = max(next, now + ms), and the block key lives until
- *   now + ms (never shortened), so turns reserved before it and still
- *   waiting find it when they wake (PTTL); returns 0.
- * The keys expire when their time has passed (a missing turn key is next = 0).
+ *   now + ms (never shortened), so turns reserved before it meet it when
+ *   they claim; returns 0.
+ * - fail: one more consecutive server error, the count kept for ms;
+ *   returns the count.
+ * Every key expires when its time has passed (a missing turn key is next = 0).
  */
 export const TURN = script(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local nxt = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
 local ms = tonumber(ARGV[1])
-if ARGV[2] == 'defer' then
+local op = ARGV[2]
+if op == 'fail' then
+  local n = redis.call('INCR', KEYS[4])
+  redis.call('PEXPIRE', KEYS[4], ms)
+  return n
+end
+if op == 'claim' then
+  local left = math.max(redis.call('PTTL', KEYS[2]), redis.call('PTTL', KEYS[3]), 0)
+  if left > 0 then return left end
+  if ms > 0 then
+    redis.call('SET', KEYS[3], string.format('%.0f', now), 'PX', string.format('%.0f', ms))
+  end
+  return 0
+end
+local nxt = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if op == 'defer' then
   local later = now + ms
   if later > nxt then
     redis.call('SET', KEYS[1], string.format('%.0f', later), 'PX', string.format('%.0f', ms + 1))
@@ -69,7 +89,7 @@ if ARGV[2] == 'defer' then
   end
   return 0
 end
-local slot = math.max(now, nxt)
+local slot = math.max(now, nxt, now + math.max(redis.call('PTTL', KEYS[3]), 0))
 local after = slot + ms
 redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', string.format('%.0f', after - now + 1))
 return slot - now

@@ -14,7 +14,6 @@ import {
 } from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
 import { readAgentName } from "../match/agent-name.js";
-import { compileMatcher } from "../match/compile.js";
 import { compileAsOperatorDocuments, operatorException } from "../match/operator-reading.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import { crawlerView } from "../parse/crawler-view.js";

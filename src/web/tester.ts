@@ -772,7 +772,8 @@ async function fetchInto(target: HTMLTextAreaElement): Promise<void> {
   status.textContent = `Fetching the robots.txt of ${url} …`;
   root.dataset.fetching = "1";
   try {
-    const res = await fetch(`api/fetch?url=${encodeURIComponent(url)}`);
+    // The server keeps what this profile applies of a line the limit cuts.
+    const res = await fetch(`api/fetch?url=${encodeURIComponent(url)}&profile=${profile()}`);
     const answer = (await res.json()) as FetchAnswer;
     clear(status);
     status.append(...renderFetchInfo(answer));

@@ -8,9 +8,13 @@
  * Commands:
  *   {"op":"check","urls":[...]}           → {"op":"checked","results":[{url,allowed,storeProblem,since}]}
  *   {"op":"crawl","url":u,"pages":n}      → waitForTurn + GET per page → {"op":"crawled","statuses":[...]}
+ *   {"op":"loops","url":u,"loops":k,"pages":n,"workMs":w}
+ *                                         → k concurrent crawl loops (waitForTurn, GET, reportResponse,
+ *                                           then, in even loops, w ms of synchronous page work)
+ *                                           → {"op":"looped","reports":[...]}
  *   {"op":"sync","origins":[...]}         → waits until the store takes a write for each origin
  *                                           (each slot's master, in a cluster) → {"op":"synced"}
- *   {"op":"stats"}                        → {"op":"stats","client":…,"store":…}
+ *   {"op":"stats"}                        → {"op":"stats","client":…,"store":…,"events":…,"reasons":…,"nodes":…,"state":…}
  *   {"op":"exit"}
  */
 import * as http from "node:http";
@@ -51,11 +55,17 @@ const store = createRedisStore({
 });
 const events: string[] = [];
 const reasons: string[] = [];
-store.on("degraded", (reason: string) => {
+/** The node of each event, in the order of `events`. */
+const nodes: string[] = [];
+store.on("degraded", (reason: string, _error: unknown, node: string) => {
   events.push("degraded");
   reasons.push(reason);
+  nodes.push(node);
 });
-store.on("recovered", () => events.push("recovered"));
+store.on("recovered", (node: string) => {
+  events.push("recovered");
+  nodes.push(node);
+});
 const shared: RobotsStore = config.noLease
   ? ({
       get: (o) => store.get(o),
@@ -73,10 +83,13 @@ const client = new RobotsClient("FleetBot/1.0 (+http://127.0.0.1/bot)", {
 });
 
 /** One GET with node:http (no client of its own to warm up: its first request is not slower). */
-function get(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+function get(
+  url: string,
+  headers: http.OutgoingHttpHeaders = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers: { "user-agent": client.userAgent } }, (res) => {
+      .get(url, { headers: { "user-agent": client.userAgent, ...headers } }, (res) => {
         res.resume();
         res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
       })
@@ -95,6 +108,8 @@ async function handle(cmd: {
   url?: string;
   pages?: number;
   warm?: number;
+  loops?: number;
+  workMs?: number;
 }) {
   switch (cmd.op) {
     case "bench": {
@@ -155,6 +170,11 @@ async function handle(cmd: {
       send({ op: "crawled", statuses, turns });
       return;
     }
+    case "loops": {
+      const reports = await crawlLoops(cmd.url!, cmd.loops ?? 1, cmd.pages ?? 1, cmd.workMs ?? 0);
+      send({ op: "looped", reports });
+      return;
+    }
     case "sync": {
       // A write (the release of a lease nobody holds changes nothing) on
       // every origin's slot: it also recovers a store degraded by writes.
@@ -180,6 +200,7 @@ async function handle(cmd: {
         store: store.stats,
         events,
         reasons,
+        nodes,
         state: store.state,
       });
       return;
@@ -187,6 +208,33 @@ async function handle(cmd: {
       await store.close();
       process.exit(0);
   }
+}
+
+/**
+ * `loops` concurrent crawl loops on `url`'s origin: waitForTurn, GET,
+ * reportResponse, then in every other loop `workMs` of synchronous work (a
+ * page handler that holds the event loop, so other loops' turns wake late). Returns, for
+ * each pause a report set, when the report started and ended.
+ */
+async function crawlLoops(url: string, loops: number, pages: number, workMs: number) {
+  const reports: { start: number; end: number; pauseMs: number }[] = [];
+  const loop = async (l: number) => {
+    for (let p = 0; p < pages; p++) {
+      const page = new URL(`/l${l}/p${p}`, url).href;
+      await client.waitForTurn(page);
+      // When the turn was handed out, for the site's log.
+      const res = await get(page, { "x-granted": String(Date.now()) });
+      const start = Date.now();
+      const pauseMs = await client.reportResponse(page, res.status, res.headers);
+      if (pauseMs > 0) reports.push({ start, end: Date.now(), pauseMs });
+      const until = Date.now() + (l % 2 === 0 ? workMs : 0);
+      while (Date.now() < until) {
+        // The page handler's work: nothing else runs meanwhile.
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: loops }, (_, l) => loop(l)));
+  return reports;
 }
 
 let queue = Promise.resolve();
