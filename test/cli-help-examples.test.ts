@@ -71,6 +71,8 @@ before(async () => {
   for (const f of ["robots.new.txt", "new.txt", "sites/b.txt"])
     writeFileSync(path.join(dir, f), changed);
   writeFileSync(path.join(dir, "urls.txt"), "/blog/post\n/cart\n");
+  // A draft with findings that lint --fix applies.
+  writeFileSync(path.join(dir, "draft.txt"), "User-agent: *\nDisallow /private/\n");
   writeFileSync(path.join(dir, "robots.expect"), "allow Googlebot /blog/post\ndisallow * /cart\n");
   writeFileSync(path.join(dir, "page.html"), PAGE);
   writeFileSync(path.join(dir, "top-urls.txt"), "/blog/post\n/cart\n/search?q=x\n");

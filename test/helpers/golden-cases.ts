@@ -208,6 +208,11 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   { name: "lint-json", args: ["lint", `${F}/explain.txt`, "--format", "json"], needs: "lint" },
   { name: "lint-stdin", args: ["lint", "-"], stdin: { file: `${F}/agents.txt` }, needs: "lint" },
   { name: "lint-error-missing-file", args: ["lint", `${F}/nope.txt`], needs: "lint" },
+  {
+    name: "lint-fix-dry-run",
+    args: ["lint", "--fix-dry-run", `${F}/explain.txt`],
+    needs: "lint",
+  },
   { name: "fetch-error-scheme", args: ["fetch", "ftp://example.com/"], needs: "fetch" },
   { name: "fetch-error-url", args: ["fetch", "http://[bad"], needs: "fetch" },
   { name: "check-error-url", args: ["check", "http://[bad", "--agent", "X"] },
