@@ -29,6 +29,7 @@ const BODIES: Record<string, Uint8Array> = {
   gzip: new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 4]),
   "utf-16": new Uint8Array([...enc("User-agent: *\n")].flatMap((b) => [b, 0])),
   "bom and html": enc("\ufeff<html><body>x</body></html>"),
+  "a bom inside": enc("User-agent: *\nDisallow: /a\n\ufeffUser-agent: FooBot\nDisallow: /b\n"),
 };
 
 for (const [name, body] of Object.entries(BODIES)) {

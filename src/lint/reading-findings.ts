@@ -11,10 +11,32 @@ import { bomPrefixLength } from "../protocol/byte-order-mark.js";
 import type { Profile } from "../protocol/profile.js";
 import { bodyProblem, bomFinding, htmlWithGroupsFinding } from "./byte-probes.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { lintRobotsTxt } from "./lint-robots-txt.js";
 import { asSentence } from "./text.js";
+
+const READING_IDS: ReadonlySet<string> = new Set([
+  "bom",
+  "html-instead-of-robots",
+  "binary-instead-of-robots",
+]);
+
+/** Does a UTF-8 byte-order mark (EF BB BF) stand anywhere but at the start? */
+function hasInnerBom(body: Uint8Array): boolean {
+  for (let i = body.indexOf(0xef, 1); i >= 0; i = body.indexOf(0xef, i + 1)) {
+    if (body[i + 1] === 0xbb && body[i + 2] === 0xbf) return true;
+  }
+  return false;
+}
 
 /** The reading findings of `body`, in line order, worded as lintRobotsTxt words them. */
 export function readingFindings(body: Uint8Array, profile: Profile): Diagnostic[] {
+  if (hasInnerBom(body)) {
+    // A byte-order mark inside the file is a per-line finding: rare enough
+    // to ask the whole linter for it.
+    return lintRobotsTxt(body, { profile, lines: false }).diagnostics.filter(
+      (d) => READING_IDS.has(d.id) || (d.id === "invalid-utf8" && d.severity === "error"),
+    );
+  }
   const bomEnd = bomPrefixLength(body);
   const out: Diagnostic[] = [];
   const problem = bodyProblem(body, bomEnd);
