@@ -14,7 +14,7 @@ import { runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
-import { describeGroups, describeRule, verdictWord } from "../format.js";
+import { describeGroups, describeRule, plural, verdictWord } from "../format.js";
 import { boundedLines, isUrlArg, urlLineBounds, writeOut } from "../io.js";
 import {
   decideVerdict,
@@ -343,7 +343,7 @@ async function bulk(
   if (counts.otherOrigin > 0) parts.push(`${counts.otherOrigin} of another origin (not checked)`);
   if (counts.invalid > 0) parts.push(`${counts.invalid} not URLs (not checked)`);
   process.stderr.write(
-    `robots: checked ${n} URL${n === 1 ? "" : "s"}: ${parts.join(", ")}${failed ? "; the robots.txt could not be fetched" : ""}\n`,
+    `robots: checked ${plural(n, "URL")}: ${parts.join(", ")}${failed ? "; the robots.txt could not be fetched" : ""}\n`,
   );
   // A URL left unchecked makes the run incomplete; a failed fetch is a
   // disallow verdict for every URL, as in a single check (exit 1).
