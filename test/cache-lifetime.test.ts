@@ -16,8 +16,8 @@ import {
   retryAfterMs,
   retryDelay,
 } from "../src/cache/lifetime.js";
-import { RobotsClient } from "../src/node.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import { RobotsClient } from "../src/entries/node.js";
+import { serveText, startServer } from "./helpers/fetch-servers.js";
 
 const H = 3_600_000;
 const BOUNDS = { ttlMs: 24 * H, minTtlMs: 5 * 60_000, maxTtlMs: 24 * H };

@@ -1,20 +1,20 @@
 /**
- * The store contract (cache-store-suite.ts) run against every store, and the
+ * The store contract (helpers/cache-store-suite.ts) run against every store, and the
  * in-memory store's bounds: entries AND bytes, least recently used first
  * (docs/protocol.md#caching).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { storedSize } from "../src/cache/memory-store.js";
+import { MemoryRobotsStore } from "../src/entries/node.js";
 import { RobotsError } from "../src/errors.js";
-import { MemoryRobotsStore } from "../src/node.js";
 import {
   JsonTextStore,
   runStoreSuite,
   runStoreTroubleSuite,
   runWriteOrderSuite,
   sampleEntry,
-} from "./cache-store-suite.js";
+} from "./helpers/cache-store-suite.js";
 
 runStoreSuite("MemoryRobotsStore (defaults)", () => new MemoryRobotsStore());
 runStoreSuite(

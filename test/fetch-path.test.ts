@@ -9,13 +9,18 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalPathStart } from "../src/client/request-path.js";
+import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 import { RobotsError } from "../src/errors.js";
-import { compileMatcher } from "../src/match/compile.js";
-import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { compilePathMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import type { Profile } from "../src/protocol/profile.js";
-import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
+import {
+  loopbackLookup,
+  serveText,
+  startServer,
+  type TestServer,
+} from "./helpers/fetch-servers.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -170,7 +175,7 @@ describe("the fast path agrees with the WHATWG parser wherever it answers", () =
 
   it("where it answers, the matcher's verdict from that path start is its verdict on the string", () => {
     const matchers = ["google", "legacy1996"].map((profile) =>
-      compileMatcher(parseRobotsTxt(RULES, { profile: profile as Profile }), "AnyBot"),
+      compilePathMatcher(parseRobotsTxt(RULES, { profile: profile as Profile }), "AnyBot"),
     );
     let accepted = 0;
     fc.assert(

@@ -9,16 +9,16 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
+import { fetchRobotsTxt, RobotsClient } from "../src/entries/node.js";
 import { lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { compileMatcher } from "../src/match/compile.js";
-import { fetchRobotsTxt, RobotsClient } from "../src/node.js";
 import { crawlerView, cutLineFate } from "../src/parse/crawler-view.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { PROFILES, type Profile } from "../src/protocol/profile.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 import { crawlerRobots } from "../src/web/engine.js";
-import { serveText, startServer } from "./fetch-servers.js";
 import { startServe } from "./helpers/chromium.js";
+import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 const UA = "FooBot/1.0 (+https://example.com/bot)";

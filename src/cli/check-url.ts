@@ -4,8 +4,8 @@
  * disallowed (a server error is a disallow verdict), 2 invalid input.
  */
 
+import type { AccessCheck, RobotsSnapshot } from "../entries/node.js";
 import { compileMatcher } from "../match/compile.js";
-import type { AccessCheck, RobotsSnapshot } from "../node.js";
 import type { Profile } from "../protocol/profile.js";
 import { EXIT } from "./errors.js";
 import { esc, jsonText } from "./escape.js";

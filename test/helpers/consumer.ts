@@ -83,15 +83,15 @@ export async function withConsumerProject<T>(
   }
 }
 
-/** `npm pack` of the checkout (already built: no scripts run), unpacked as node_modules/robots-exclusion. */
-async function installPackedPackage(dir: string): Promise<void> {
+/** `npm pack` of the checkout (already built: no scripts run), unpacked as `dir`/node_modules/robots-exclusion. */
+export async function installPackedPackage(dir: string): Promise<void> {
   const pack = await run(["npm", "pack", "--json", "--ignore-scripts", "--pack-destination", dir], {
     cwd: REPO_ROOT,
   });
   assert.equal(pack.code, 0, `npm pack failed:\n${pack.stderr}`);
   const [info] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
   assert.ok(
-    info.files.some((f) => f.path === "dist/src/index.d.ts"),
+    info.files.some((f) => f.path === "dist/src/entries/index.d.ts"),
     "the tarball holds the built types: run `npx tsc -p tsconfig.json` first",
   );
   const target = path.join(dir, "node_modules", "robots-exclusion");
