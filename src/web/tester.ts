@@ -14,9 +14,9 @@
  */
 
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
+import { readAgentName } from "../match/agent-name.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { readAgentName } from "../protocol/product-token.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { byId, clear, el } from "./dom.js";
 import {
@@ -179,7 +179,7 @@ function update(): void {
   if (allAgents.length > agents.length)
     cut.push(`the first ${MAX_AGENTS} of ${allAgents.length} crawlers`);
   if (allUrls.length > urls.length) cut.push(`the first ${MAX_URLS} of ${allUrls.length} URLs`);
-  const notes = agentNotes(agents);
+  const notes = agentNotes(agents, robots);
   if (cut.length > 0) notes.unshift(`Showing ${cut.join(" and ")}.`);
   const gridNote = notes.join(" ");
   if (changed("gridNote", gridNote)) byId("grid-note").textContent = gridNote;
