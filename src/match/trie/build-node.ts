@@ -43,9 +43,8 @@ import { GRAM_MIN_GLOBS, gram1, rareChar } from "./prefilters.js";
 // the entries whose keys run through it, and appended to `words`. A check visits
 // a few nodes of a trie that may have thousands, and most matchers answer
 // only a few URLs (a crawler's robots.txt is fetched again after a day), so
-// building only what checks reach is most of the saving. Measured on the
-// bench's 34,808 selections: ranking the entries alone took 65–99 ns per
-// entry, the whole eager build 250–330. Once built, a node is read exactly
+// building only what checks reach is most of the saving
+// (docs/performance-decisions.md, Compiling: lazy nodes). Once built, a node is read exactly
 // as an eagerly built one; a child not built yet is a negative offset in its
 // parent's child list, so the walk pays one sign test per step for it.
 
@@ -166,9 +165,8 @@ export function buildNode(
     }
   }
   // Order the range by class, so each child's entries are one range, in
-  // character order. Measured with cachegrind, compiling a file of 40 rules
-  // (one child at the root): 36.8k -> 32.6k instructions with the sort skipped
-  // for a range already in order.
+  // character order; skipped for a range already in order
+  // (docs/performance-decisions.md, Compiling: ranking sorts).
   if (!sorted) sortByClass(perm, from, n);
   const len = end - dep;
   let kn = 0;

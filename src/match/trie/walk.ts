@@ -115,7 +115,7 @@ function bigGlobs(
     r += BIG_RECORD * (w >>> GROUP_COUNT_SHIFT);
     if (!hasGram(w & GRAM_MASK, stamp)) continue;
     // The four n-gram tests written out: steadier than an inner loop
-    // (1,237–1,274 against 1,164–1,361 instructions per corpus check).
+    // (docs/performance-decisions.md, Checking: n-gram tests written out).
     for (let q = q0; q < r; q += BIG_RECORD) {
       const v = words[q]!;
       if (v <= best) break;
@@ -247,8 +247,8 @@ export function decideIn(
           if (end < 0 && !glob.anchored) {
             // The path's end is located only for a glob that matches up to
             // the string's end: it holds in the path when that match ends
-            // before the first `#` or NUL (globEnd). Measured on the
-            // bench's corpus checks: 16,000 of 23,400 globs tested fail.
+            // before the first `#` or NUL (globEnd). Most globs tested fail
+            // (docs/performance-decisions.md, Checking: lazy path end).
             const e = globEnd(glob, str, pos, n);
             if (e < 0) continue;
             end = pathEnd(str, pos, n);
