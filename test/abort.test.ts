@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { RobotsError } from "../src/errors.js";
 import { fetchRobotsTxt, RobotsClient } from "../src/node.js";
 import { fetchPageRules } from "../src/page-rules.js";
-import { serveText, startServer, type TestServer } from "./fetch-servers.js";
+import { serveText, startServer, type TestServer } from "./helpers/fetch-servers.js";
 
 const UA = "AbortBot/1.0 (+http://127.0.0.1/bot)";
 

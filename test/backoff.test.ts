@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RobotsClient } from "../src/node.js";
 import { createRedisStore, type RedisRobotsStore } from "../src/redis.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 const CRAWL_DELAY_S = 0.2;
@@ -35,21 +35,19 @@ interface Site {
 async function startSite(): Promise<Site> {
   const arrivals: Arrival[] = [];
   let pages = 0;
-  const server = await startServer((req, res) => {
-    if (req.url === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end(`User-agent: *\nCrawl-delay: ${CRAWL_DELAY_S}\nDisallow: /private\n`);
-      return;
-    }
-    arrivals.push({ at: Date.now(), granted: Number(req.headers["x-granted"]) });
-    pages++;
-    if (pages === REFUSED_REQUEST) {
-      res.writeHead(429, { "retry-after": String(RETRY_AFTER_S) });
-    } else {
-      res.writeHead(200, { "content-type": "text/plain" });
-    }
-    res.end("page\n");
-  });
+  const robots = `User-agent: *\nCrawl-delay: ${CRAWL_DELAY_S}\nDisallow: /private\n`;
+  const server = await startServer(
+    serveRobots(robots, (req, res) => {
+      arrivals.push({ at: Date.now(), granted: Number(req.headers["x-granted"]) });
+      pages++;
+      if (pages === REFUSED_REQUEST) {
+        res.writeHead(429, { "retry-after": String(RETRY_AFTER_S) });
+      } else {
+        res.writeHead(200, { "content-type": "text/plain" });
+      }
+      res.end("page\n");
+    }),
+  );
   return { server, arrivals };
 }
 

@@ -21,7 +21,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { serveText, startServer, type TestServer } from "./fetch-servers.js";
+import { serveText, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 import { robots, run } from "./helpers/subprocess.js";
 

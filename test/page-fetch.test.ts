@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
 import { classifyAddress } from "../src/fetch/address-class.js";
 import { createFetchTransport, createNodeTransport, RobotsClient } from "../src/node.js";
 import { fetchPageRules } from "../src/page-rules.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 
 const UA = "PageBot/1.0 (+https://example.com/bot)";
 /** 127.0.0.1 counts as public, so that a redirect from it to 127.0.0.2 is one into private space. */
@@ -22,11 +22,7 @@ const HEAD_NOINDEX = '<html><head><meta name="robots" content="noindex"></head><
 
 /** A site whose robots.txt allows everything and whose pages `page` answers. */
 function site(page: Parameters<typeof startServer>[0], host?: string): Promise<TestServer> {
-  return startServer((req, res) => {
-    if (req.url === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n");
-    } else page(req, res);
-  }, host);
+  return startServer(serveRobots("User-agent: *\nAllow: /\n", page), host);
 }
 
 /** A page on 127.0.0.2 (private) and one on 127.0.0.1 (public) that redirects to it. */

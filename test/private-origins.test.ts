@@ -9,7 +9,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createFetchApi } from "../src/cli/serve-fetch.js";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
-import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
+import {
+  loopbackLookup,
+  serveText,
+  startServer,
+  type TestServer,
+} from "./helpers/fetch-servers.js";
 
 const RULES = "User-agent: *\nDisallow: /private\n";
 

@@ -19,7 +19,7 @@ import {
   type RedisStoreStats,
   RobotsError,
 } from "../src/redis.js";
-import { runStoreSuite, sampleEntry } from "./cache-store-suite.js";
+import { runStoreSuite, sampleEntry } from "./helpers/cache-store-suite.js";
 import { startFleet, stopFleet } from "./helpers/fleet.js";
 import {
   assertVerdicts,

@@ -14,8 +14,8 @@ import {
   type RedisRobotsStore,
   RobotsError,
 } from "../src/redis.js";
-import { sampleEntry } from "./cache-store-suite.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import { sampleEntry } from "./helpers/cache-store-suite.js";
+import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 const body = (s: string) => new TextEncoder().encode(s);

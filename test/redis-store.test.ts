@@ -17,14 +17,14 @@ import {
   runWriteOrderSuite,
   sampleEntry,
   withoutLease,
-} from "./cache-store-suite.js";
+} from "./helpers/cache-store-suite.js";
 import {
   refusedPort,
   serveStatus,
   serveText,
   startHeldServer,
   startServer,
-} from "./fetch-servers.js";
+} from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 let redis: RedisServer;

@@ -21,7 +21,7 @@ import * as http from "node:http";
 import { createInterface } from "node:readline";
 import { createNodeTransport, RobotsClient, type RobotsStore } from "../../src/node.js";
 import { createRedisStore } from "../../src/redis.js";
-import { loopbackLookup } from "../fetch-servers.js";
+import { loopbackLookup } from "./fetch-servers.js";
 
 // node --test runs every file under dist/test: without its configuration
 // (only test/helpers/fleet.ts starts it with one) this file does nothing.
