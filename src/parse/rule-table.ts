@@ -38,10 +38,9 @@ export type RuleRows = readonly number[] | Int32Array;
 
 /**
  * A JS list longer than this is a "large object" in V8 (past 128 KiB of
- * 8-byte slots), and making one cost about 40 ns an element rather than
- * 0.3 (allocating it starts a young-generation collection). Measured: the
- * corpus files with more rows than this, 1.2 M of its 5.8 M row integers,
- * took 12 % of the parse time to copy as lists.
+ * 8-byte slots), and making one costs far more per element (allocating it
+ * starts a young-generation collection); see docs/performance-decisions.md,
+ * Parsing: big files' rows in an `Int32Array`.
  */
 export const BIG_LIST = 16_384;
 

@@ -88,8 +88,7 @@ export function computeGrid(
   for (const url of urls) {
     for (let i = 0; i < agents.length; i++) {
       // Two walks of the index cost less than check(), which also builds
-      // the explanation's objects (measured on the web bench's file, Node:
-      // 500 cells 1.05 ms against 1.81 ms).
+      // the explanation's objects (docs/performance-decisions.md, Tester page).
       const m = matchers[i]!;
       cells.push({ agent: agents[i]!, url, allowed: m.isAllowed(url), line: m.decidingLine(url) });
     }

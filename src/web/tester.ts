@@ -41,7 +41,8 @@ const SLOW_DELAY_MS = 150;
 /**
  * The address bar gets the new link this long after the answers are shown,
  * if no edit came meanwhile: with a 500 KiB file the link is a 100+ KiB URL,
- * and writing it (history.replaceState) measured 25–40 ms on the page's thread.
+ * and writing it (history.replaceState) blocks the page's thread
+ * (docs/performance-decisions.md, Tester page).
  * "Copy link" writes it at once.
  */
 const LINK_DELAY_MS = 300;
