@@ -1,11 +1,10 @@
 /**
  * One fetch of `/robots.txt` for an origin (docs/protocol.md#request, "Size",
  * "Redirects", "Timeouts"), returned as a value: `ok`, `unavailable` or
- * `unreachable` (fetch outcomes are values, not exceptions). What
- * the outcome means for crawling (the status table and the server-error
- * timeline) is decided in src/client/timeline.ts.
+ * `unreachable`. What the outcome means for crawling (the status table and
+ * the server-error timeline) is decided in src/client/timeline.ts.
  *
- * Only a caller's own abort rejects (with the signal's reason); every
+ * Only a caller's own abort rejects (RobotsError `aborted`); every
  * network failure, timeout or malformed response is an `unreachable` value.
  */
 
