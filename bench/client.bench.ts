@@ -31,7 +31,6 @@ import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 import { compileMatcher, type RobotsMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { loopbackLookup, startServer } from "../test/helpers/fetch-servers.js";
-import { usedMemory } from "../test/helpers/memory.js";
 import { findShared } from "./core/workloads.js";
 import { ASKED, bytesPerOrigin } from "./per-origin.js";
 
