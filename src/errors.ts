@@ -29,6 +29,8 @@ export const RobotsErrorCode = {
   storeInvalidEntry: "store-invalid-entry",
   /** An update of a shared store's entry lost the race to other writers too often. */
   storeConflict: "store-conflict",
+  /** A file, directory or git history given as input could not be read. */
+  unreadableInput: "unreadable-input",
 } as const;
 
 /** One of the codes of RobotsErrorCode: what a RobotsError is about. */

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { auditLogs, fileVersion, gitVersions } from "../src/entries/audit.js";
 import * as core from "../src/entries/index.js";
 import {
   compileMatcher,
@@ -57,6 +58,12 @@ const MISTAKES: Record<Exclude<RobotsErrorCode, StoreCode>, readonly (() => unkn
       await client.close();
       return client.isAllowed("http://closed.test/");
     },
+  ],
+  "unreadable-input": [
+    async () => fileVersion("/nonexistent/robots.txt"),
+    async () => gitVersions("robots.txt", "/nonexistent"),
+    async () =>
+      auditLogs(["/nonexistent/access.log"], { robots: [{ body: "", since: 0, label: "x" }] }),
   ],
   // An aborted signal: the call rejects before any request (no server asked).
   aborted: [
@@ -172,7 +179,15 @@ describe("the main entry", () => {
 });
 
 describe("every entry", () => {
-  const entries = ["index.js", "node.js", "fetch.js", "redis.js", "page-rules.js", "crawlee.js"];
+  const entries = [
+    "index.js",
+    "node.js",
+    "fetch.js",
+    "redis.js",
+    "page-rules.js",
+    "crawlee.js",
+    "audit.js",
+  ];
 
   test("the entries checked here are package.json's, but the drop-in, which the docs except", () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {

@@ -18,6 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { gzipSync } from "node:zlib";
 import { COMMANDS } from "../src/cli/commands/index.js";
 import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
@@ -74,6 +75,19 @@ before(async () => {
   writeFileSync(path.join(dir, "draft.txt"), "User-agent: *\nDisallow /private/\n");
   writeFileSync(path.join(dir, "robots.expect"), "allow Googlebot /blog/post\ndisallow * /cart\n");
   writeFileSync(path.join(dir, "page.html"), PAGE);
+  // Access logs and published ranges for `robots audit`.
+  const ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+  const clf = `66.249.66.1 - - [02/Nov/2026:10:00:00 +0000] "GET /blog/post HTTP/1.1" 200 5 "-" "${ua}"\n`;
+  writeFileSync(path.join(dir, "access.log"), clf);
+  writeFileSync(path.join(dir, "access.log.gz"), gzipSync(clf));
+  writeFileSync(
+    path.join(dir, "logpush.jsonl"),
+    `${JSON.stringify({ ClientIP: "66.249.66.1", ClientRequestURI: "/cart", ClientRequestUserAgent: ua, EdgeStartTimestamp: "2026-11-02T10:00:00Z" })}\n`,
+  );
+  writeFileSync(
+    path.join(dir, "googlebot.json"),
+    JSON.stringify({ prefixes: [{ ipv4Prefix: "66.249.64.0/19" }] }),
+  );
   writeFileSync(path.join(dir, "top-urls.txt"), "/blog/post\n/cart\n/search?q=x\n");
   // `git show HEAD:public/robots.txt` needs a repository with a commit.
   const git = ["-c", "user.name=t", "-c", "user.email=t@example.com"];

@@ -15,6 +15,7 @@ import { REPO_ROOT } from "./helpers/shared.js";
 
 const CONSUMER = `
 import { parseRobotsTxt, RobotsError, readCrawlDelay } from "robots-exclusion";
+import { type AuditResult, auditLogs, RobotsError as AuditError } from "robots-exclusion/audit";
 import { type CrawleeCrawler, RobotsError as CrawleeError, respectRobots } from "robots-exclusion/crawlee";
 import { RobotsError as FetchError, createFetchTransport } from "robots-exclusion/fetch";
 import {
@@ -39,13 +40,15 @@ export async function crawl(url: string): Promise<boolean> {
   return client.isAllowed(url);
 }
 
-export const sameClass: (typeof RobotsError)[] = [CrawleeError, FetchError, NodeError, PageError, RedisError];
+export const sameClass: (typeof RobotsError)[] = [AuditError, CrawleeError, FetchError, NodeError, PageError, RedisError];
 // Types of their own: no crawlee types are needed to compile against /crawlee.
 export const wire = <C extends CrawleeCrawler>(crawler: C): C =>
   respectRobots(crawler, new RobotsClient("ExampleBot/1.0"), { turns: true });
 export const delay: number | undefined = readCrawlDelay(parseRobotsTxt(""), "a");
 export const index: boolean = combinePageRules(parseXRobotsTag("noindex"), "a").index;
 export const transport = createFetchTransport(fetch);
+export const audit = (): Promise<AuditResult> =>
+  auditLogs(["access.log"], { robots: [{ body: "", since: 0, label: "robots.txt" }] });
 export const store = () => createRedisStore({ url: "redis://127.0.0.1:6379" });
 `;
 
@@ -58,7 +61,15 @@ test("a consumer compiles against the published types (await using, classifyAddr
 });
 
 test("RobotsError is one class across the entries at run time", async () => {
-  const entries = ["index.js", "node.js", "fetch.js", "redis.js", "page-rules.js", "crawlee.js"];
+  const entries = [
+    "index.js",
+    "node.js",
+    "fetch.js",
+    "redis.js",
+    "page-rules.js",
+    "crawlee.js",
+    "audit.js",
+  ];
   const classes = await Promise.all(
     entries.map(
       async (e) =>

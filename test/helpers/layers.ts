@@ -15,12 +15,12 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["match", "page-rules", "cache", "fetch"],
   // What is read from a parsed file: verdict diffs, explanations, usage preferences.
   ["diff", "explain", "usage"],
-  // Reports over those: the linter, the crawler report.
-  ["lint", "report"],
+  // Reports over those: the linter, the crawler report, the log audit's accounting.
+  ["lint", "report", "audit"],
   // The access-method client: fetch, cache, politeness.
   ["client"],
-  // Around the client: the Redis store, page fetches, crawlee.
-  ["redis", "page-rules-io", "crawlee"],
+  // Around the client: the Redis store, page fetches, crawlee, the log audit's files and DNS.
+  ["redis", "page-rules-io", "crawlee", "audit-io"],
   // The package's entries and the tester page.
   ["entries", "web"],
   // The command line.

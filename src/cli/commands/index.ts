@@ -1,5 +1,6 @@
 import type { Command } from "../command.js";
 import { agentsCommand } from "./agents.js";
+import { auditCommand } from "./audit.js";
 import { batchCommand } from "./batch.js";
 import { checkCommand } from "./check.js";
 import { diffCommand } from "./diff.js";
@@ -18,6 +19,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   diff: diffCommand,
   test: testCommand,
   agents: agentsCommand,
+  audit: auditCommand,
   fetch: fetchCommand,
   batch: batchCommand,
   page: pageCommand,
