@@ -3,6 +3,8 @@
  * client (docs/protocol.md#access-method), as a crawler would make it. Exit 0 allowed, 1
  * disallowed (a server error is a disallow verdict), 2 invalid input.
  */
+
+import { blanketReason } from "../client/blanket-reason.js";
 import type { AccessCheck, RobotsSnapshot } from "../node.js";
 import type { Profile } from "../protocol/profile.js";
 import { EXIT } from "./errors.js";
@@ -84,27 +86,9 @@ function formatUrlCheck(
   if (r.verdict !== null && snap?.robots) {
     lines.push(`  ${describeRule(r.verdict)}`, `  ${describeGroups(r.verdict, snap.robots)}`);
   } else {
-    lines.push(`  no rule applies: ${blanket(r)}`);
+    lines.push(`  no rule applies: ${blanketReason(r)}`);
   }
   lines.push(`  source: ${r.source.robotsUrl}: ${describeSource(r.source)}`);
   for (const n of notes) lines.push(`  note: ${n}`);
   return `${lines.map(esc).join("\n")}\n`;
-}
-
-/** Why a verdict has no deciding rule: what the robots.txt fetch came to. */
-export function blanket(r: AccessCheck): string {
-  switch (r.source.basis) {
-    case "robots-txt-itself":
-      return "the robots.txt URL itself is always allowed";
-    case "no-robots-txt":
-      return "there is no robots.txt, so everything is allowed";
-    case "forbidden":
-      return "robots.txt is forbidden (401/403), so everything is disallowed (1996 draft)";
-    case "server-error-disallow":
-      return "the server fails, so everything is disallowed";
-    case "private-origin":
-      return "the host is a non-public address, refused without a request";
-    default:
-      return "the server has failed for long and no good copy is usable, so everything is allowed";
-  }
 }
