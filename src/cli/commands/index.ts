@@ -6,6 +6,7 @@ import { diffCommand } from "./diff.js";
 import { explainCommand } from "./explain.js";
 import { fetchCommand } from "./fetch.js";
 import { lintCommand } from "./lint.js";
+import { mcpCommand } from "./mcp.js";
 import { pageCommand } from "./page.js";
 import { serveCommand } from "./serve.js";
 import { testCommand } from "./test.js";
@@ -22,4 +23,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   batch: batchCommand,
   page: pageCommand,
   serve: serveCommand,
+  mcp: mcpCommand,
 };
