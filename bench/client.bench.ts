@@ -30,7 +30,7 @@ import { runInNewContext } from "node:vm";
 import { compileMatcher, type RobotsMatcher } from "../src/match/compile.js";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
-import { loopbackLookup, startServer } from "../test/fetch-servers.js";
+import { loopbackLookup, startServer } from "../test/helpers/fetch-servers.js";
 import { usedMemory } from "../test/helpers/memory.js";
 import { findShared } from "./core/workloads.js";
 

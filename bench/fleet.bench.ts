@@ -28,7 +28,7 @@ import { createClient } from "redis";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
 import { originKeys } from "../src/redis/key-schema.js";
 import { createRedisStore } from "../src/redis.js";
-import { loopbackLookup } from "../test/fetch-servers.js";
+import { loopbackLookup } from "../test/helpers/fetch-servers.js";
 import { startFleet, stopFleet } from "../test/helpers/fleet.js";
 import { type RedisServer, startRedis } from "../test/helpers/redis-server.js";
 import { findShared } from "./core/workloads.js";

@@ -10,11 +10,22 @@
 #   INPUT_BASE_REF        a git revision whose INPUT_ROBOTS to diff against (optional)
 #   INPUT_URLS            URLs for the diff, one a line (default: probe paths)
 #   INPUT_FAIL_ON_CHANGE  "true": a changed verdict fails the step too
-#   INPUT_VERSION         the robots-exclusion version npx runs (default: this checkout's)
-#   ROBOTS_CLI            the command that runs `robots` (default: npx of that version)
+#   INPUT_VERSION         a published robots-exclusion version to run with npx instead
+#                         (default: the CLI of this action's own checkout)
+#   INPUT_ORIGIN          check absolute expectation URLs against this origin (staging)
+#   ROBOTS_CLI            the command that runs `robots` (default: this checkout's CLI)
+#
+# The action's checkout, as GitHub fetches it for `uses:`, has the sources
+# only: no dist/, no node_modules/. The script installs its dependencies
+# and builds it (`npm ci`, whose prepare script builds dist/) once, then runs
+# bin/robots.js. ROBOTS_ACTION_NODE_MODULES (tests only) names an installed
+# node_modules to link instead of running `npm ci`; the build still runs.
 #
 # Writes result=pass|fail|error (and the CLI's checks, passed, failed,
-# changed) to $GITHUB_OUTPUT. Exit status: 0 pass, 1 fail, 2 usage or input error.
+# changed) to $GITHUB_OUTPUT: fail when expectations fail (or, with
+# fail-on-change, verdicts changed); error when the gate could not run at
+# all (the CLI could not be installed, an input is wrong, a file is
+# missing or malformed). Exit status: 0 pass, 1 fail, 2 error.
 set -uo pipefail
 
 robots_txt=${INPUT_ROBOTS:-robots.txt}
@@ -22,6 +33,7 @@ expectations=${INPUT_EXPECTATIONS:-}
 base=${INPUT_BASE:-}
 base_ref=${INPUT_BASE_REF:-}
 urls=${INPUT_URLS:-}
+origin=${INPUT_ORIGIN:-}
 fail_on_change=${INPUT_FAIL_ON_CHANGE:-false}
 
 output() {
@@ -39,16 +51,31 @@ fail() {
   exit 2
 }
 
+# The action's own checkout: install and build it unless it is built already.
+install_here() {
+  local root=$1
+  if [ -f "$root/dist/src/cli/main.js" ]; then return 0; fi
+  echo "Installing the robots CLI from $root (npm ci, then its build)"
+  if [ -n "${ROBOTS_ACTION_NODE_MODULES:-}" ]; then
+    ln -sfn "$ROBOTS_ACTION_NODE_MODULES" "$root/node_modules" &&
+      (cd "$root" && npm run --silent prepare)
+  else
+    (cd "$root" && npm ci --no-audit --no-fund)
+  fi
+}
+
+version=${INPUT_VERSION:-}
 if [ -n "${ROBOTS_CLI:-}" ]; then
   read -r -a cli <<<"$ROBOTS_CLI"
-else
-  version=${INPUT_VERSION:-}
-  if [ -z "$version" ]; then
-    here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-    version=$(node -p 'require(process.argv[1]).version' "$here/../package.json") ||
-      fail "cannot read the version from $here/../package.json: set the version input"
-  fi
+elif [ -n "$version" ]; then
   cli=(npx --yes "--package=robots-exclusion@$version" robots)
+  "${cli[@]}" --version >/dev/null ||
+    fail "could not install robots-exclusion@$version with npx: is that version published? Leave the version input empty to run the action's own copy"
+else
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  install_here "$root" >&2 ||
+    fail "could not install the robots CLI from the action's checkout ($root): see the log above"
+  cli=(node "$root/bin/robots.js")
 fi
 
 if [ -z "$expectations" ] && [ -z "$base" ] && [ -z "$base_ref" ]; then
@@ -83,7 +110,9 @@ if [ -n "$base" ] || [ -n "$base_ref" ]; then
 fi
 
 if [ -n "$expectations" ]; then
-  "${cli[@]}" test "$robots_txt" "$expectations" --format github
+  test_args=(test "$robots_txt" "$expectations" --format github)
+  if [ -n "$origin" ]; then test_args+=(--origin "$origin"); fi
+  "${cli[@]}" "${test_args[@]}"
   code=$?
   case $code in
     0) ;;

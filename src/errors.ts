@@ -17,6 +17,8 @@ export const RobotsErrorCode = {
   invalidArgument: "invalid-argument",
   /** A RobotsClient was used after close(). */
   clientClosed: "client-closed",
+  /** The caller's AbortSignal aborted the call (`cause` holds the signal's reason). */
+  aborted: "aborted",
   /** A shared store could not be reached: closed, disconnected, or failing fast while degraded. */
   storeUnavailable: "store-unavailable",
   /** A shared store did not answer within its timeout. */
@@ -45,5 +47,32 @@ export class RobotsError extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "RobotsError";
     this.code = code;
+  }
+}
+
+/**
+ * The rejection of a call its caller's `signal` aborted: a RobotsError
+ * `aborted` whose `cause` is the signal's reason. A reason that is already a
+ * RobotsError (the client's own `client-closed`) is kept as it is.
+ */
+export function abortedError(signal: AbortSignal): RobotsError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof RobotsError) return reason;
+  return new RobotsError("aborted", `the call was aborted: ${describe(reason)}`, {
+    cause: reason,
+  });
+}
+
+/** Throw abortedError(signal) when `signal` has aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortedError(signal);
+}
+
+function describe(reason: unknown): string {
+  try {
+    const text = reason instanceof Error ? reason.message || reason.name : String(reason);
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return "an unprintable reason";
   }
 }

@@ -38,9 +38,16 @@ export {
 } from "./explain/explain-url.js";
 // The linter (docs/diagnostics.md).
 export {
+  type AppliedFix,
+  applyLintFixes,
+  type FixOptions,
+  type FixResult,
+} from "./lint/apply-fixes.js";
+export {
   DIAGNOSTICS,
   type Diagnostic,
   type DiagnosticId,
+  type LintEdit,
   type Severity,
 } from "./lint/diagnostics.js";
 export { DIRECTIVE_SUPPORT } from "./lint/directive-support.js";

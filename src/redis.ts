@@ -8,14 +8,12 @@
  */
 export type { SharedRobotsStore } from "./cache/shared-store.js";
 export { RobotsError, RobotsErrorCode } from "./errors.js";
+export type { RedisClusterCommandClient, RedisCommandClient } from "./redis/redis-connection.js";
 export {
   createRedisStore,
   REDIS_STORE_DEFAULTS,
-  type RedisClusterCommandClient,
-  type RedisCommandClient,
-  type RedisFailureReason,
   type RedisRobotsStore,
   type RedisStoreOptions,
-  type RedisStoreState,
-  type RedisStoreStats,
 } from "./redis/redis-store.js";
+export type { RedisFailureReason } from "./redis/store-failure.js";
+export type { RedisNodeHealth, RedisStoreState, RedisStoreStats } from "./redis/store-health.js";

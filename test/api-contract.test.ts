@@ -58,6 +58,13 @@ const MISTAKES: Record<Exclude<RobotsErrorCode, StoreCode>, readonly (() => unkn
       return client.isAllowed("http://closed.test/");
     },
   ],
+  // An aborted signal: the call rejects before any request (no server asked).
+  aborted: [
+    async () => {
+      const client = new RobotsClient("AbortBot/1.0");
+      return client.isAllowed("http://aborted.test/", { signal: AbortSignal.abort() });
+    },
+  ],
   // A closed store refuses calls without reaching for Redis (port 9 is never asked).
   "store-unavailable": [
     async () => {

@@ -215,7 +215,9 @@ describe("checking the group against a file", () => {
     }
   });
 
-  test("on real files the check agrees with matching random paths", { skip: !hasShared() }, () => {
+  test("on real files the check agrees with matching random paths", {
+    skip: hasShared() ? false : "../shared/corpus is absent",
+  }, () => {
     const dir = path.join(CORPUS_DIR, "files");
     const files = readdirSync(dir)
       .sort()

@@ -17,7 +17,7 @@ import {
   retryDelay,
 } from "../src/cache/lifetime.js";
 import { RobotsClient } from "../src/node.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import { serveText, startServer } from "./helpers/fetch-servers.js";
 
 const H = 3_600_000;
 const BOUNDS = { ttlMs: 24 * H, minTtlMs: 5 * 60_000, maxTtlMs: 24 * H };

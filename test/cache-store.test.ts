@@ -1,5 +1,5 @@
 /**
- * The store contract (cache-store-suite.ts) run against every store, and the
+ * The store contract (helpers/cache-store-suite.ts) run against every store, and the
  * in-memory store's bounds: entries AND bytes, least recently used first
  * (docs/protocol.md#caching).
  */
@@ -14,7 +14,7 @@ import {
   runStoreTroubleSuite,
   runWriteOrderSuite,
   sampleEntry,
-} from "./cache-store-suite.js";
+} from "./helpers/cache-store-suite.js";
 
 runStoreSuite("MemoryRobotsStore (defaults)", () => new MemoryRobotsStore());
 runStoreSuite(

@@ -11,8 +11,8 @@ import type { CachedEntry } from "../src/cache/entry-codec.js";
 import { rulesInForce } from "../src/client/timeline.js";
 import { RobotsClient } from "../src/node.js";
 import type { Profile } from "../src/protocol/profile.js";
-import { sampleCached } from "./cache-store-suite.js";
-import { startServer } from "./fetch-servers.js";
+import { sampleCached } from "./helpers/cache-store-suite.js";
+import { startServer } from "./helpers/fetch-servers.js";
 
 const H = 3_600_000;
 const D = 24 * H;

@@ -8,7 +8,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { CLI } from "./helpers/shared.js";
 import { type RunOptions, robots, run } from "./helpers/subprocess.js";
 

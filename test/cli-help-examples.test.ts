@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { COMMANDS } from "../src/cli/commands/index.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 import { run } from "./helpers/subprocess.js";
 
@@ -43,20 +43,19 @@ export function helpExamples(help: string): string[] {
 }
 
 before(async () => {
-  server = await startServer((req, res) => {
-    if (req.url === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end(SITE);
-    } else if (req.url === "/sitemap.xml") {
-      res.writeHead(200, { "content-type": "application/xml" });
-      res.end(
-        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${server.origin}/blog/post</loc></url></urlset>`,
-      );
-    } else {
-      res.writeHead(200, { "content-type": "text/html" });
-      res.end(PAGE);
-    }
-  });
+  server = await startServer(
+    serveRobots(SITE, (req, res) => {
+      if (req.url === "/sitemap.xml") {
+        res.writeHead(200, { "content-type": "application/xml" });
+        res.end(
+          `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${server.origin}/blog/post</loc></url></urlset>`,
+        );
+      } else {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end(PAGE);
+      }
+    }),
+  );
   // The files the examples name.
   mkdirSync(path.join(dir, "examples/site"), { recursive: true });
   copyFileSync(
@@ -71,6 +70,8 @@ before(async () => {
   for (const f of ["robots.new.txt", "new.txt", "sites/b.txt"])
     writeFileSync(path.join(dir, f), changed);
   writeFileSync(path.join(dir, "urls.txt"), "/blog/post\n/cart\n");
+  // A draft with findings that lint --fix applies.
+  writeFileSync(path.join(dir, "draft.txt"), "User-agent: *\nDisallow /private/\n");
   writeFileSync(path.join(dir, "robots.expect"), "allow Googlebot /blog/post\ndisallow * /cart\n");
   writeFileSync(path.join(dir, "page.html"), PAGE);
   writeFileSync(path.join(dir, "top-urls.txt"), "/blog/post\n/cart\n/search?q=x\n");

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n";

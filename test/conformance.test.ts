@@ -96,7 +96,7 @@ describe("conformance with the reference (docs/protocol.md#matching, #deciding-l
   test("robots check <file> <agent> <url>: a sample, one process per check", async () => {
     const set = conformanceSets()[0]!;
     let n = 0;
-    for (const rec of set.records.slice(0, 40)) {
+    for (const rec of set.records.slice(0, 20)) {
       // `check` takes paths and http(s) URLs (others are usage errors), and
       // reads the whole file only with --whole-file, as the reference does.
       const check = rec.checks.find(
@@ -117,7 +117,7 @@ describe("conformance with the reference (docs/protocol.md#matching, #deciding-l
       );
       n++;
     }
-    assert.ok(n >= 20, `checked ${n} cases`);
+    assert.ok(n >= 10, `checked ${n} cases`);
   });
 });
 

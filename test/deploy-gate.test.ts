@@ -21,14 +21,14 @@ import {
 import { parseExpectations } from "../src/cli/expectations.js";
 import { probePaths } from "../src/diff/probe-paths.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
 import {
   refusedPort,
   serveStatus,
   serveText,
   startServer,
   type TestServer,
-} from "./fetch-servers.js";
-import { propertyRuns } from "./helpers/fc-seed.js";
+} from "./helpers/fetch-servers.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
 import { robots, run } from "./helpers/subprocess.js";
 

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { crawlerView } from "../src/parse/crawler-view.js";
-import { ROBOTS, SCENARIOS } from "./fetch-scenarios.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import { ROBOTS, SCENARIOS } from "./helpers/fetch-scenarios.js";
+import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 describe("protocol.md#access-method: scenarios (robots check <url> subprocess)", {

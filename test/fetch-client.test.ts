@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { RobotsClient } from "../src/node.js";
-import { SCENARIOS } from "./fetch-scenarios.js";
+import { SCENARIOS } from "./helpers/fetch-scenarios.js";
 
 /** Short timeouts keep the never-answering scenarios fast; they are options, not assertions. */
 export const TEST_TIMEOUTS = { connectTimeoutMs: 1500, totalTimeoutMs: 3000 } as const;

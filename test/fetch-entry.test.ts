@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
 import { fetchRobotsTxt, RobotsClient } from "../src/fetch-entry.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 const NODE_TRANSPORT = new Set(["src/fetch/node-transport.ts", "src/fetch/node-decode.ts"]);

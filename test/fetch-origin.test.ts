@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import { domainToASCII } from "node:url";
 import { RobotsError } from "../src/errors.js";
 import { createNodeTransport, isRobotsTxtUrl, parseOrigin, RobotsClient } from "../src/node.js";
-import { loopbackLookup, serveText, startServer } from "./fetch-servers.js";
+import { loopbackLookup, serveText, startServer } from "./helpers/fetch-servers.js";
 
 describe("parseOrigin (docs/protocol.md#access-method Scope)", () => {
   const same: [string, string][] = [

@@ -14,8 +14,13 @@ import { compileMatcher } from "../src/match/compile.js";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import type { Profile } from "../src/protocol/profile.js";
-import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
+import {
+  loopbackLookup,
+  serveText,
+  startServer,
+  type TestServer,
+} from "./helpers/fetch-servers.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 

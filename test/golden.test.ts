@@ -11,16 +11,29 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import {
   GOLDEN_CASES,
+  type GoldenCase,
   goldenExists,
   goldenPath,
   renderGolden,
   runGoldenCase,
 } from "./helpers/golden-cases.js";
+import type { Run } from "./helpers/subprocess.js";
+
+/** Each case runs once: the --help checks below read the golden run's output. */
+const runs = new Map<GoldenCase, Promise<Run>>();
+function runOnce(c: GoldenCase): Promise<Run> {
+  let r = runs.get(c);
+  if (r === undefined) {
+    r = runGoldenCase(c);
+    runs.set(c, r);
+  }
+  return r;
+}
 
 describe("golden output (regenerate: npm run golden:update)", () => {
   for (const c of GOLDEN_CASES) {
     test(c.name, async () => {
-      const r = await runGoldenCase(c);
+      const r = await runOnce(c);
       assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace on stderr");
       if (r.code === 2) {
         assert.equal(r.stderr.trimEnd().split("\n").length >= 1, true);
@@ -43,7 +56,7 @@ describe("golden output (regenerate: npm run golden:update)", () => {
 describe("every command's --help has examples", () => {
   for (const c of GOLDEN_CASES.filter((g) => g.name.endsWith("-help") && g.needs !== undefined)) {
     test(c.args[0]!, async () => {
-      const r = await runGoldenCase(c);
+      const r = await runOnce(c);
       assert.equal(r.code, 0, `robots ${c.args.join(" ")} exited ${r.code}: ${r.stderr}`);
       assert.match(r.stdout, /Examples?:\n {2}\S/);
       assert.match(r.stdout, /Usage/);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { startServer } from "./fetch-servers.js";
+import { serveRobots, startServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-lint-cli-"));
@@ -179,14 +179,9 @@ test("many files: all linted in one run, with a progress line only on a terminal
 });
 
 test("a URL is fetched through the client and linted", async (t) => {
-  const server = await startServer((req, res) => {
-    if (req.url === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end("Useragent: *\nDisallow: /x\n");
-    } else {
-      res.writeHead(404).end();
-    }
-  });
+  const server = await startServer(
+    serveRobots("Useragent: *\nDisallow: /x\n", (_req, res) => res.writeHead(404).end()),
+  );
   t.after(() => server.close());
   const url = `${server.origin}/robots.txt`;
   const r = await robots(["lint", "--format", "json", url]);

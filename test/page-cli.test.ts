@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: Bingbot\nDisallow: /\n";
@@ -17,32 +17,34 @@ const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: Bingbot\nDisall
 describe("robots page <url> (loopback server)", () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer((req, res) => {
-      const url = req.url ?? "/";
-      if (url === "/robots.txt") {
-        res.setHeader("content-type", "text/plain");
-        res.end(ROBOTS);
-      } else if (url === "/to-private") {
-        res.writeHead(302, { location: "/private/secret" });
-        res.end();
-      } else if (url === "/endless") {
-        // The head ends at once; then the body never stops: the reader must not wait for it.
-        res.writeHead(200, { "content-type": "text/html" });
-        res.write("<html><head><meta name=robots content=nosnippet></head><body>");
-        const timer = setInterval(() => res.write("<p>more</p>".repeat(100)), 5);
-        res.on("close", () => clearInterval(timer));
-      } else {
-        res.writeHead(200, {
-          "content-type": "text/html; charset=utf-8",
-          // Two field lines: the scope of the first must not reach the second.
-          "x-robots-tag": ["googlebot: nofollow", "max-snippet:20, unavailable_after: 2099-01-01"],
-        });
-        res.end(
-          `<!doctype html><html><head><!-- <meta name="robots" content="noindex"> -->
+    server = await startServer(
+      serveRobots(ROBOTS, (req, res) => {
+        const url = req.url ?? "/";
+        if (url === "/to-private") {
+          res.writeHead(302, { location: "/private/secret" });
+          res.end();
+        } else if (url === "/endless") {
+          // The head ends at once; then the body never stops: the reader must not wait for it.
+          res.writeHead(200, { "content-type": "text/html" });
+          res.write("<html><head><meta name=robots content=nosnippet></head><body>");
+          const timer = setInterval(() => res.write("<p>more</p>".repeat(100)), 5);
+          res.on("close", () => clearInterval(timer));
+        } else {
+          res.writeHead(200, {
+            "content-type": "text/html; charset=utf-8",
+            // Two field lines: the scope of the first must not reach the second.
+            "x-robots-tag": [
+              "googlebot: nofollow",
+              "max-snippet:20, unavailable_after: 2099-01-01",
+            ],
+          });
+          res.end(
+            `<!doctype html><html><head><!-- <meta name="robots" content="noindex"> -->
 <meta name="robots" content="noimageindex, noodp"><meta name="googlebot-news" content="noindex"></head><body>x</body></html>`,
-        );
-      }
-    });
+          );
+        }
+      }),
+    );
   });
   after(() => server.close());
 

@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
 import { classifyAddress } from "../src/fetch/address-class.js";
 import { createFetchTransport, createNodeTransport, RobotsClient } from "../src/node.js";
 import { fetchPageRules } from "../src/page-rules.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 
 const UA = "PageBot/1.0 (+https://example.com/bot)";
 /** 127.0.0.1 counts as public, so that a redirect from it to 127.0.0.2 is one into private space. */
@@ -22,11 +22,7 @@ const HEAD_NOINDEX = '<html><head><meta name="robots" content="noindex"></head><
 
 /** A site whose robots.txt allows everything and whose pages `page` answers. */
 function site(page: Parameters<typeof startServer>[0], host?: string): Promise<TestServer> {
-  return startServer((req, res) => {
-    if (req.url === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n");
-    } else page(req, res);
-  }, host);
+  return startServer(serveRobots("User-agent: *\nAllow: /\n", page), host);
 }
 
 /** A page on 127.0.0.2 (private) and one on 127.0.0.1 (public) that redirects to it. */
@@ -104,6 +100,44 @@ describe("fetchPageRules: one transport, one address rule", () => {
       assert.deepEqual(inner.paths, ["/robots.txt"]);
     } finally {
       await client.close();
+      await Promise.all([outer.close(), inner.close()]);
+    }
+  });
+
+  it("a redirect to any spelling of localhost or of a private address: refused before its request", async () => {
+    // Names a lookup would send to 127.0.0.1 (public here): only their
+    // spelling says they are this machine, or a private address.
+    const inner = await site((_q, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end(HEAD_NOINDEX),
+    );
+    const targets = [
+      `http://localhost.:${inner.port}/secret`,
+      `http://LOCALHOST..:${inner.port}/secret`,
+      `http://x.localhost.:${inner.port}/secret`,
+      `http://127.0.0.2..:${inner.port}/secret`,
+    ];
+    const outer = await site((req, res) =>
+      res.writeHead(302, { location: targets[Number(req.url!.slice(1))]! }).end(),
+    );
+    const made: RobotsClient[] = [];
+    try {
+      for (const strict of [false, true]) {
+        const client = new RobotsClient(UA, {
+          classifyAddress: PUBLIC_LOOPBACK,
+          refusePrivateOrigins: strict,
+          transport: createNodeTransport({ lookup: intranetLookup as never }),
+        });
+        made.push(client);
+        for (const [i, target] of targets.entries()) {
+          const r = await fetchPageRules(`${outer.origin}/${i}`, { client });
+          assert.equal(r.fetch.kind, "failed", target);
+          const reason = r.fetch.kind === "failed" ? r.fetch.reason : "";
+          assert.match(reason, strict ? /refusePrivateOrigins/ : /allowPrivateRedirects/, target);
+        }
+      }
+      assert.deepEqual(pages(inner), [], "no redirect target was requested");
+    } finally {
+      await Promise.all(made.map((c) => c.close()));
       await Promise.all([outer.close(), inner.close()]);
     }
   });

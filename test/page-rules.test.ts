@@ -278,8 +278,7 @@ describe("Robots-Tag: a Structured Field list (draft-illyes-repext-03 §3.1.1)",
     // "ExampleBot;" ends in a bare ";": not a valid parameter, so the field fails as a whole.
     assert.equal(r.ok, false);
     const ok = parseRobotsTagField("*;noindex;nosnippet, ExampleBot");
-    assert.equal(ok.ok, true);
-    if (!ok.ok) return;
+    assert.ok(ok.ok);
     assert.deepEqual(
       ok.statements.map((s) => [s.scope, s.rules.map((x) => x.name)]),
       [
@@ -316,8 +315,7 @@ describe("Robots-Tag: a Structured Field list (draft-illyes-repext-03 §3.1.1)",
   });
   it("parameters as RFC 9651 reads them: ?1 is a flag, ?0 and other types are kept as unknown", () => {
     const r = parseRobotsTagField("*;noindex=?1;nofollow=?0;x=:AQID:, bot;max-snippet=20");
-    assert.equal(r.ok, true);
-    if (!r.ok) return;
+    assert.ok(r.ok);
     assert.deepEqual(
       r.statements.map((st) => st.rules.map((x) => [x.kind, x.name])),
       [

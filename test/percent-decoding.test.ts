@@ -13,7 +13,12 @@ import { after, before, describe, it } from "node:test";
 import { compileMatcher, parseRobotsTxt } from "../src/index.js";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
 import { comparisonForm, requestForm } from "../src/protocol/percent-encoding.js";
-import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
+import {
+  loopbackLookup,
+  serveText,
+  startServer,
+  type TestServer,
+} from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 /** One `Disallow:` pattern and one request path, and whether the rule covers the path under rfc9309. */

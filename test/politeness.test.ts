@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { RobotsError } from "../src/errors.js";
 import { RobotsClient } from "../src/node.js";
 import { createRedisStore, type RedisRobotsStore, type SharedRobotsStore } from "../src/redis.js";
-import { serveText, startServer, type TestServer } from "./fetch-servers.js";
+import { serveText, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 const ROBOTS =

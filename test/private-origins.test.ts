@@ -7,8 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createFetchApi } from "../src/cli/serve-fetch.js";
 import { createNodeTransport, RobotsClient } from "../src/node.js";
-import { loopbackLookup, serveText, startServer, type TestServer } from "./fetch-servers.js";
+import {
+  loopbackLookup,
+  serveText,
+  startServer,
+  type TestServer,
+} from "./helpers/fetch-servers.js";
 
 const RULES = "User-agent: *\nDisallow: /private\n";
 
@@ -68,6 +74,52 @@ describe("refusePrivateOrigins", () => {
     assert.equal(robots.stats.fetches, 0, "no fetch was even started");
     assert.equal(robots.cached.entries, 0);
     await robots.close();
+  });
+
+  it("every spelling of a non-public host is refused as its plain form is: no request, no fetch", async () => {
+    const port = server.port;
+    // Names that always mean this machine, however written: refused even
+    // by a crawler whose own policy calls 127.0.0.1 public.
+    const names = [
+      "localhost.",
+      "LOCALHOST",
+      "LocalHost..",
+      "foo.localhost.",
+      "FOO.LOCALHOST",
+      "a.b.localhost..",
+      "localhost%2e", // percent-encoded dot: the URL parser decodes it
+      "ｌｏｃａｌｈｏｓｔ", // fullwidth: the URL parser maps it to ASCII
+    ];
+    // Non-public addresses with trailing dots and other IPv4 forms.
+    const addresses = [
+      "127.0.0.1.",
+      "127.0.0.1..",
+      "0x7f.1..",
+      "2130706433..",
+      "10.1.2.3...",
+      "169.254.169.254.",
+      "[0:0:0:0:0:0:0:1]",
+      "[::FFFF:7F00:1]",
+    ];
+    const strict = client({ refusePrivateOrigins: true });
+    const ownPolicy = client({ refusePrivateOrigins: true, publicLoopback: true });
+    const before = server.hits();
+    for (const [robots, hosts] of [
+      [strict, [...names, ...addresses]],
+      [ownPolicy, names],
+    ] as const) {
+      for (const host of hosts) {
+        const url = `http://${host}:${port}/public`;
+        const c = await robots.check(url);
+        assert.deepEqual([c.allowed, c.source.basis], [false, "private-origin"], url);
+        assert.match(c.reason ?? "", /refused without a request \(refusePrivateOrigins\)/, url);
+        assert.equal(await robots.isAllowed(url), false, url);
+        assert.deepEqual(await robots.isAllowedMany([url]), [false], url);
+      }
+      assert.equal(robots.stats.fetches, 0, "no fetch was even started");
+    }
+    assert.equal(server.hits(), before, "no request reached the server");
+    await Promise.all([strict.close(), ownPolicy.close()]);
   });
 
   it("a host name resolving to a non-public address: no connection, disallowed, reason shown", async () => {
@@ -148,5 +200,28 @@ describe("refusePrivateOrigins", () => {
       () => new RobotsClient("PublicBot/1.0", { refusePrivateOrigins: "yes" as never }),
       { code: "invalid-option" },
     );
+  });
+});
+
+describe("robots serve's fetch: the same rule on the spelling of a host", () => {
+  it("localhost spellings and private addresses with trailing dots: refused (403), no request", async () => {
+    // 127.0.0.1 counts as public here and every name resolves to it: only
+    // the spelling tells these hosts apart.
+    const api = createFetchApi({
+      allowPrivate: false,
+      userAgent: "PublicBot/1.0",
+      classifyAddress: (a) => (a === "127.0.0.1" ? "public" : "private"),
+      lookup: loopbackLookup,
+    });
+    const before = server.hits();
+    for (const host of ["localhost.", "LOCALHOST", "api.localhost..", "127.0.0.2..", "10.0.0.1."]) {
+      const reply = await api(`http://${host}:${server.port}/`);
+      assert.equal(reply.status, 403, host);
+      assert.equal(reply.body.kind, "refused", host);
+      assert.match(String(reply.body.message), /unless started with --allow-private/, host);
+    }
+    assert.equal(server.hits(), before, "no request reached the server");
+    const open = await api(`http://name.test:${server.port}/`);
+    assert.equal(open.body.kind, "ok", "a public name is fetched");
   });
 });

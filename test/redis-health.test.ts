@@ -14,8 +14,8 @@ import {
   type RedisRobotsStore,
   RobotsError,
 } from "../src/redis.js";
-import { sampleEntry } from "./cache-store-suite.js";
-import { serveText, startServer } from "./fetch-servers.js";
+import { sampleEntry } from "./helpers/cache-store-suite.js";
+import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 const body = (s: string) => new TextEncoder().encode(s);
@@ -25,12 +25,20 @@ let n = 0;
 const stores: RedisRobotsStore[] = [];
 const servers: RedisServer[] = [];
 
+/** The stores' process clock (the `now` option): fail-fast windows pass without waiting. */
+let clock = 0;
+/** Past every store's retryMs: the next call goes to Redis again. */
+const afterRetryMs = () => {
+  clock += 60;
+};
+
 function storeOn(url: string, options: { retryMs?: number } = {}): RedisRobotsStore {
   const store = createRedisStore({
     url,
     prefix: `h${n++}:`,
     timeoutMs: 5000,
     retryMs: 50,
+    now: () => clock,
     ...options,
   });
   stores.push(store);
@@ -109,19 +117,19 @@ describe("Redis at maxmemory with noeviction (OOM on every write)", () => {
       assert.equal(store.stats.outages, 1);
       // Within retryMs calls fail at once, carrying the reason.
       await rejectsWith(store, store.get(entry.origin), "oom", /unavailable/);
-      await pause(60);
+      afterRetryMs();
       // Reads still answer under OOM, but they do not make the store healthy.
       assert.equal((await store.get(entry.origin))?.good?.status, 200);
       assert.equal(store.state, "degraded");
       await rejectsWith(store, store.acquireLease("http://lease.test", 1000), "oom", /OOM/);
-      await pause(60);
+      afterRetryMs();
       await rejectsWith(store, store.reserveTurn("http://turn.test", 100), "oom", /OOM/);
       assert.equal(store.stats.reasons.oom, 3);
       assert.equal(recovered.length, 0);
     } finally {
       await redis.cli("CONFIG", "SET", "maxmemory", "0");
     }
-    await pause(60);
+    afterRetryMs();
     await store.set(entry.origin, entry);
     assert.equal(store.state, "ok");
     assert.equal(store.lastReason, null);
@@ -145,7 +153,7 @@ describe("Redis at maxmemory with noeviction (OOM on every write)", () => {
         assert.equal(store.state, "degraded");
         assert.equal(store.lastReason, "oom");
         // The turn is this process's own, and says why.
-        await pause(60);
+        afterRetryMs();
         const turn = await client.takeTurn(`${site.origin}/public/2`);
         assert.equal(turn.shared, false);
         assert.match(turn.storeProblem?.message ?? "", /OOM|out of memory/);
@@ -175,7 +183,7 @@ describe("Redis with requirepass", () => {
     assert.equal(store.stats.timeouts, 0);
     assert.equal(events[0]?.reason, "auth");
     // Still refused on the next try after retryMs (node-redis keeps retrying).
-    await pause(60);
+    afterRetryMs();
     await rejectsWith(store, store.get("http://auth.test"), "auth", /WRONGPASS/);
     assert.equal(store.stats.timeouts, 0);
   });
@@ -217,7 +225,7 @@ describe("a read-only replica (READONLY)", () => {
     );
     assert.equal(store.state, "degraded");
     assert.equal(store.stats.reasons.readonly, 1);
-    await pause(60);
+    afterRetryMs();
     await rejectsWith(store, store.acquireLease(entry.origin, 1000), "readonly", /READONLY/);
   });
 });

@@ -17,14 +17,14 @@ import {
   runWriteOrderSuite,
   sampleEntry,
   withoutLease,
-} from "./cache-store-suite.js";
+} from "./helpers/cache-store-suite.js";
 import {
   refusedPort,
   serveStatus,
   serveText,
   startHeldServer,
   startServer,
-} from "./fetch-servers.js";
+} from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 let redis: RedisServer;
@@ -32,7 +32,9 @@ const stores: RedisRobotsStore[] = [];
 let n = 0;
 
 /** A store with its own key prefix, so tests never see each other's keys. */
-function fresh(options: { timeoutMs?: number; retryMs?: number } = {}): RedisRobotsStore {
+function fresh(
+  options: { timeoutMs?: number; retryMs?: number; now?: () => number } = {},
+): RedisRobotsStore {
   const store = createRedisStore({ url: redis.url, prefix: `t${n++}:`, ...options });
   stores.push(store);
   return store;
@@ -200,6 +202,42 @@ describe("Redis key schema", () => {
     assert.equal(store.state, "degraded");
     assert.equal(store.lastReason, "reply");
     assert.match(store.lastError ?? "", /WRONGTYPE/);
+  });
+
+  it("fail-fast is timed by the store's clock (the now option), per node, with the node named", async () => {
+    let clock = 1_000;
+    const store = fresh({ retryMs: 60_000, now: () => clock });
+    const node = `127.0.0.1:${redis.port}`;
+    const events: unknown[][] = [];
+    store.on("degraded", (...args: unknown[]) => events.push(["degraded", args[0], args[2]]));
+    store.on("recovered", (...args: unknown[]) => events.push(["recovered", ...args]));
+    const key = originKeys(store.prefix, "http://clock.test").entry;
+    await redis.cli("SET", key, "x");
+    await assert.rejects(store.get("http://clock.test"), { code: "store-failed" });
+    assert.deepEqual(store.stats.nodes[node], {
+      state: "degraded",
+      lastReason: "reply",
+      lastError: store.lastError,
+      errors: 1,
+      outages: 1,
+    });
+    assert.equal(store.stats.lastNode, node);
+    await redis.cli("DEL", key);
+    // The key is fine now, but within retryMs on the store's clock the call
+    // is refused without reaching Redis, however long real time passes.
+    const sent = store.stats.commands;
+    clock += 59_999;
+    await assert.rejects(store.get("http://clock.test"), { code: "store-unavailable" });
+    assert.equal(store.stats.commands, sent, "nothing was sent");
+    clock += 1;
+    assert.equal(await store.get("http://clock.test"), undefined);
+    assert.equal(store.state, "ok");
+    assert.equal(store.stats.nodes[node]?.state, "ok");
+    assert.equal(store.stats.nodes[node]?.errors, 2);
+    assert.deepEqual(events, [
+      ["degraded", "reply", node],
+      ["recovered", node],
+    ]);
   });
 
   it("an update that loses every race ends in store-conflict", async () => {

@@ -18,6 +18,7 @@ import { after, before, describe, test } from "node:test";
 import { canonicalPathStart } from "../src/client/request-path.js";
 import { isValidProductToken } from "../src/index.js";
 import robotsParser from "../src/robots-parser.cjs";
+import { installPackedPackage } from "./helpers/consumer.js";
 import { bodyOf, conformanceSets, REPO_ROOT } from "./helpers/shared.js";
 import { run } from "./helpers/subprocess.js";
 
@@ -293,19 +294,7 @@ async function tsc(root: string): Promise<void> {
 describe("robots-parser drop-in: the packed package, required and imported, with types", () => {
   before(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), "robots-parser-dropin-"));
-    const packed = await run(
-      ["npm", "pack", "--ignore-scripts", "--json", "--pack-destination", scratch],
-      { cwd: REPO_ROOT },
-    );
-    assert.equal(packed.code, 0, packed.stderr);
-    const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
-    const installed = path.join(scratch, "node_modules/robots-exclusion");
-    mkdirSync(installed, { recursive: true });
-    const unpacked = await run(
-      ["tar", "-xzf", path.join(scratch, filename), "-C", installed, "--strip-components=1"],
-      { cwd: scratch },
-    );
-    assert.equal(unpacked.code, 0, unpacked.stderr);
+    await installPackedPackage(scratch);
   });
 
   after(() => {

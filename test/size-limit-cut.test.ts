@@ -17,8 +17,8 @@ import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { PROFILES, type Profile } from "../src/protocol/profile.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 import { crawlerRobots } from "../src/web/engine.js";
-import { serveText, startServer } from "./fetch-servers.js";
 import { startServe } from "./helpers/chromium.js";
+import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 const UA = "FooBot/1.0 (+https://example.com/bot)";

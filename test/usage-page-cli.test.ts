@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startServer, type TestServer } from "./fetch-servers.js";
+import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 
 const ROBOTS = [
@@ -31,21 +31,18 @@ const PAGE =
 describe("robots page: usage preferences (loopback server)", () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer((req, res) => {
-      const url = req.url ?? "/";
-      if (url === "/robots.txt") {
-        res.setHeader("content-type", "text/plain");
-        res.end(ROBOTS);
-        return;
-      }
-      const headers: Record<string, string | string[]> = { "content-type": "text/html" };
-      if (url.startsWith("/open/with-header")) {
-        headers["content-usage"] = ["search=n", "ai-use=n"];
-        headers["content-signal"] = "ai-input=no";
-      }
-      res.writeHead(200, headers);
-      res.end(PAGE);
-    });
+    server = await startServer(
+      serveRobots(ROBOTS, (req, res) => {
+        const url = req.url ?? "/";
+        const headers: Record<string, string | string[]> = { "content-type": "text/html" };
+        if (url.startsWith("/open/with-header")) {
+          headers["content-usage"] = ["search=n", "ai-use=n"];
+          headers["content-signal"] = "ai-input=no";
+        }
+        res.writeHead(200, headers);
+        res.end(PAGE);
+      }),
+    );
   });
   after(() => server.close());
 

@@ -11,7 +11,6 @@ import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
 import { startTester } from "../src/cli/serve-server.js";
 import { compileMatcher, parseRobotsTxt } from "../src/index.js";
-import { startServer, type TestServer } from "./fetch-servers.js";
 import {
   type Browser,
   launchBrowser,
@@ -20,6 +19,7 @@ import {
   startServe,
   waitFor,
 } from "./helpers/chromium.js";
+import { startServer, type TestServer } from "./helpers/fetch-servers.js";
 
 const BODY = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n";
 

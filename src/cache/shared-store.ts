@@ -19,6 +19,9 @@
  */
 import type { RobotsStore, StoredEntry } from "./store.js";
 
+/** countServerErrors: a run of server errors is forgotten this long after its last one. */
+export const SERVER_ERROR_RUN_MS = 3_600_000;
+
 export interface SharedRobotsStore extends RobotsStore {
   /** Take the fetch lease of `origin` for `ttlMs`: its token, or null while another holds it. */
   acquireLease?(origin: string, ttlMs: number): Promise<string | null>;
@@ -53,7 +56,8 @@ export interface SharedRobotsStore extends RobotsStore {
   /**
    * Count the origin's consecutive server errors (500, 502, 504) for the
    * whole fleet: one more after one (`serverError` true), resolving to the
-   * count; back to 0 after any response outside 500–599, resolving to 0.
+   * count; back to 0 after any response outside 500–599, resolving to 0,
+   * and after SERVER_ERROR_RUN_MS without a server error.
    */
   countServerErrors?(origin: string, serverError: boolean): Promise<number>;
   /** Push the origin's next slot to at least `ms` from now (a Retry-After, a server-error pause). */

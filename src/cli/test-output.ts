@@ -68,10 +68,39 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** Malformed expectations (or ones the robots.txt cannot answer): named, nothing checked, exit 2. */
-/** Malformed expectations named one by one; the rest are counted. */
+/** Malformed expectations (or ones the robots.txt cannot answer) named one by one; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 100;
 
+/** A JUnit report of failing test cases, each `{ name, message, body }`, for a run that checked nothing. */
+function junitFailures(
+  suite: string,
+  cases: readonly { name: string; file?: string; line?: number; message: string }[],
+): string {
+  const n = cases.length;
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="robots test" tests="${n}" failures="${n}" errors="0">`,
+    `  <testsuite name="${xmlText(suite)}" tests="${n}" failures="${n}" errors="0" skipped="0">`,
+  ];
+  for (const c of cases) {
+    const file = c.file === undefined ? "" : ` file="${xmlText(c.file)}"`;
+    const line = c.line === undefined ? "" : ` line="${c.line}"`;
+    out.push(
+      `    <testcase classname="robots test" name="${xmlText(c.name)}"${file}${line}>`,
+      `      <failure type="robots test" message="${xmlText(c.message)}">${xmlText(c.message)}</failure>`,
+      "    </testcase>",
+    );
+  }
+  out.push("  </testsuite>", "</testsuites>");
+  return `${out.join("\n")}\n`;
+}
+
+/** The JUnit report of a run that could not check anything: one failing test case with the reason. */
+export function junitError(message: string): string {
+  return junitFailures("robots test", [{ name: "robots test could not run", message }]);
+}
+
+/** Malformed expectations: named (with --format junit, a failing test case each), nothing checked, exit 2. */
 export async function printProblems(
   format: Format,
   label: string,
@@ -92,6 +121,19 @@ export async function printProblems(
       );
     }
     await writeOut(out);
+  } else if (format === "junit") {
+    // CI reads the report: every malformed line is a failing test case in it.
+    await writeOut(
+      junitFailures(
+        `${label}: malformed expectations`,
+        problems.map((p) => ({
+          name: `${label}:${p.line}: malformed expectation`,
+          ...(isFile ? { file: label } : {}),
+          line: p.line,
+          message: `${label}:${p.line}: ${p.message}`,
+        })),
+      ),
+    );
   }
   for (const p of shown) process.stderr.write(`${esc(`${label}:${p.line}: ${p.message}`)}\n`);
   if (rest > 0)

@@ -4,16 +4,19 @@
  * 'abort' listener per check would pass Node's listener limit and print
  * MaxListenersExceededWarning. Here each signal gets ONE listener, which
  * settles every waiter registered for it; waiters leave the set as soon as
- * their promise settles.
+ * their promise settles. An abort rejects with RobotsError `aborted`, the
+ * signal's reason as its `cause` (docs/errors.md).
  */
+import { abortedError } from "../errors.js";
+
 export class AbortWaiters {
   readonly #waiters = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
 
-  /** `promise`, or a rejection with `signal.reason` as soon as it aborts. */
+  /** `promise`, or a rejection with abortedError(signal) as soon as it aborts. */
   wait<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     if (signal.aborted) {
       promise.catch(() => {});
-      return Promise.reject(signal.reason);
+      return Promise.reject(abortedError(signal));
     }
     let set = this.#waiters.get(signal);
     if (set === undefined) {
@@ -23,7 +26,8 @@ export class AbortWaiters {
       signal.addEventListener(
         "abort",
         () => {
-          for (const reject of waiting) reject(signal.reason);
+          const aborted = abortedError(signal);
+          for (const reject of waiting) reject(aborted);
           waiting.clear();
         },
         { once: true },

@@ -6,7 +6,7 @@
  * classifier decides both (classifyAddress, src/fetch/address-class.ts).
  */
 import { RobotsError } from "../errors.js";
-import { type AddressClassifier, classifyAddress, ipLiteral } from "../fetch/address-class.js";
+import { type AddressClassifier, classifyAddress, nonPublicHost } from "../fetch/address-class.js";
 import type { FetchResult } from "../fetch/fetch-robots-txt.js";
 import type { RobotsOrigin } from "../fetch/origin.js";
 import type { AccessCheck, RobotsClientOptions, RobotsSnapshot } from "./client-types.js";
@@ -56,23 +56,22 @@ export function addressPolicy(options: RobotsClientOptions): AddressPolicy {
 /**
  * Why `origin` is refused without a request under refusePrivateOrigins,
  * or null: its host is an IP address the classifier calls non-public, or
- * a name that always means this machine (RFC 6761 `localhost`). Other
- * names are judged by the address the fetch connects to (`fetch.publicOnly`).
+ * a name that always means this machine (RFC 6761 `localhost`), however
+ * spelled (nonPublicHost, src/fetch/address-class.ts). Other names are
+ * judged by the address the fetch connects to (`fetch.publicOnly`).
  */
 export function refusalOf(origin: RobotsOrigin, policy: AddressPolicy): string | null {
   const classify = policy.refuse;
   if (classify === null) return null;
   const host = origin.hostname;
-  const literal = ipLiteral(host);
-  if (literal !== null) {
-    return classify(literal) === "public"
-      ? null
-      : `${host} is a non-public address: refused without a request (refusePrivateOrigins)`;
+  switch (nonPublicHost(host, classify)) {
+    case "address":
+      return `${host} is a non-public address: refused without a request (refusePrivateOrigins)`;
+    case "localhost":
+      return `${host} names this machine: refused without a request (refusePrivateOrigins)`;
+    default:
+      return null;
   }
-  if (host === "localhost" || host.endsWith(".localhost")) {
-    return `${host} names this machine: refused without a request (refusePrivateOrigins)`;
-  }
-  return null;
 }
 
 /** check()'s answer for a refused origin. */

@@ -24,7 +24,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { retryAfterMs } from "../cache/lifetime.js";
-import type { SharedRobotsStore } from "../cache/shared-store.js";
+import { SERVER_ERROR_RUN_MS, type SharedRobotsStore } from "../cache/shared-store.js";
 import { RobotsError } from "../errors.js";
 import type { CacheHeaders } from "../protocol/fetch-outcome.js";
 import type { AbortWaiters } from "./abort-waiters.js";
@@ -39,8 +39,8 @@ export const POLITENESS_DEFAULTS = {
   backoffMs: 10_000,
   /** Pause after the first of consecutive server errors; it doubles with each one after it. */
   serverErrorMs: 1_000,
-  /** A run of server errors is forgotten this long after its last one. */
-  serverErrorRunMs: 3_600_000,
+  /** A run of server errors is forgotten this long after its last one (the store contract's). */
+  serverErrorRunMs: SERVER_ERROR_RUN_MS,
 } as const;
 
 export interface TurnOptions {

@@ -17,7 +17,7 @@ import {
 } from "../cache/entry-codec.js";
 import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
 import type { RobotsStore } from "../cache/store.js";
-import { RobotsError } from "../errors.js";
+import { RobotsError, throwIfAborted } from "../errors.js";
 import { RedirectGuard } from "../fetch/address-class.js";
 import {
   type FetchResult,
@@ -531,7 +531,7 @@ export class RobotsClient {
     redirectTarget = false,
   ): Promise<Resolved> {
     if (this.#closed) throw closedError();
-    signal?.throwIfAborted();
+    throwIfAborted(signal);
     const key = origin.origin;
     const hit = this.#compiled.get(key);
     if (hit !== undefined && isUsable(hit.entry, this.#now())) {

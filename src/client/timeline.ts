@@ -21,12 +21,10 @@
 
 import type { CachedCopy, CachedEntry } from "../cache/entry-codec.js";
 import type { Profile } from "../protocol/profile.js";
-
-const HOUR = 3_600_000;
-/** Google: disallow everything this long after the first failure. */
-export const SERVER_ERROR_DISALLOW_MS = 12 * HOUR;
-/** Google: after this long, behave as if there were no robots.txt. RFC 9309: use the cached copy. */
-export const SERVER_ERROR_LONG_OUTAGE_MS = 30 * 24 * HOUR;
+import {
+  SERVER_ERROR_DISALLOW_MS,
+  SERVER_ERROR_LONG_OUTAGE_MS,
+} from "../protocol/server-error-timeline.js";
 
 /**
  * - `rules`: a robots.txt body decides.

@@ -22,10 +22,57 @@ export function classifyAddress(address: string): AddressClass {
   return isPrivateV6(v6) ? "private" : "public";
 }
 
-/** The address of an IP-literal host name (`127.0.0.1`, `[::1]`), or null for a name. */
+/**
+ * The host without its trailing dots, lowercased: a fully qualified
+ * `localhost.` or `127.0.0.1..` names the same host as `localhost` and
+ * `127.0.0.1`, which the WHATWG URL parser keeps apart (it drops one
+ * trailing dot of an IPv4 host, no more, and none of a name).
+ */
+function bareHost(hostname: string): string {
+  let end = hostname.length;
+  while (end > 0 && hostname.charCodeAt(end - 1) === 0x2e) end--;
+  return hostname.slice(0, end).toLowerCase();
+}
+
+/**
+ * The address of an IP-literal host name (`127.0.0.1`, `[::1]`), or null for
+ * a name. Trailing dots do not make an address a name: `127.0.0.1..` and
+ * `0x7f.1..` are 127.0.0.1, read as the URL parser reads IPv4 hosts.
+ */
 export function ipLiteral(hostname: string): string | null {
-  if (hostname.startsWith("[") && hostname.endsWith("]")) return hostname.slice(1, -1);
-  return parseIpv4(hostname) === null ? null : hostname;
+  const host = bareHost(hostname);
+  if (host.startsWith("[") && host.endsWith("]")) return host.slice(1, -1);
+  if (parseIpv4(host) !== null) return host;
+  // Only what the URL parser left alone for the extra dots is read again.
+  if (host.length === hostname.length || !/^[0-9a-fx.]+$/.test(host)) return null;
+  try {
+    const again = new URL(`http://${host}/`).hostname;
+    return parseIpv4(again) === null ? null : again;
+  } catch {
+    return null;
+  }
+}
+
+/** A name that always means this machine (RFC 6761 `localhost` and `*.localhost`), however spelled. */
+export function isLocalhostName(hostname: string): boolean {
+  const host = bareHost(hostname);
+  return host === "localhost" || host.endsWith(".localhost");
+}
+
+/**
+ * Whether `hostname` is non-public by its spelling alone, before any DNS:
+ * `address` for an IP literal `classify` does not call public, `localhost`
+ * for a name that always means this machine, else null (other names are
+ * judged by the address they resolve to). The one rule behind the client's
+ * refusePrivateOrigins and every public-only hop (RedirectGuard).
+ */
+export function nonPublicHost(
+  hostname: string,
+  classify: AddressClassifier,
+): "address" | "localhost" | null {
+  const literal = ipLiteral(hostname);
+  if (literal !== null) return classify(literal) === "public" ? null : "address";
+  return isLocalhostName(hostname) ? "localhost" : null;
 }
 
 function parseIpv4(s: string): number | null {
@@ -199,11 +246,16 @@ export class RedirectGuard {
     return this.#publicOnly;
   }
 
-  /** A refusal when the next hop's URL names a non-public IP address it may not reach, else null. */
+  /**
+   * A refusal when the next hop's URL names, by its spelling, a host it may
+   * not reach (a non-public IP literal, a localhost name), else null.
+   */
   beforeHop(url: URL): string | null {
     if (this.#publicOnly === undefined) return null;
-    const literal = ipLiteral(url.hostname);
-    return literal !== null && !this.#publicOnly(literal) ? this.#refusal(literal) : null;
+    const host = url.hostname;
+    const why = nonPublicHost(host, this.#classify);
+    if (why === null) return null;
+    return this.#refusal(why === "address" ? ipLiteral(host)! : host);
   }
 
   /** A refusal when a transport rejected the hop's address (ERR_ADDRESS_REFUSED) under this rule, else null. */

@@ -9,7 +9,7 @@
  * network failure, timeout or malformed response is an `unreachable` value.
  */
 
-import { RobotsError } from "../errors.js";
+import { abortedError, RobotsError, throwIfAborted } from "../errors.js";
 import type {
   CacheHeaders,
   UnavailableReason,
@@ -190,8 +190,8 @@ class FetchTimeout extends Error {
 
 /**
  * GET `/robots.txt` of the origin of `target` (any URL of the site, or a
- * RobotsOrigin). Throws only RobotsError for a bad target or option, and the
- * caller's abort reason when `options.signal` aborts.
+ * RobotsOrigin). Throws only RobotsError: for a bad target or option, and
+ * `aborted` (the signal's reason as its cause) when `options.signal` aborts.
  */
 export async function fetchRobotsTxt(
   target: string | URL | RobotsOrigin,
@@ -239,7 +239,7 @@ export async function fetchRobotsTxtUnder(
     );
   }
   const callerSignal = options.signal;
-  callerSignal?.throwIfAborted();
+  throwIfAborted(callerSignal);
 
   const total = new AbortController();
   const onCallerAbort = (): void => total.abort(callerSignal?.reason);
@@ -397,7 +397,7 @@ export async function fetchRobotsTxtUnder(
       };
     }
   } catch (err) {
-    if (callerSignal?.aborted) throw callerSignal.reason;
+    if (callerSignal?.aborted) throw abortedError(callerSignal);
     const reason = total.signal.reason;
     const failure =
       reason instanceof FetchTimeout

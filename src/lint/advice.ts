@@ -8,6 +8,7 @@
  */
 import { CRAWLERS } from "../data/crawlers.js";
 import { delaySeconds, isPlainDelay } from "../protocol/crawl-delay.js";
+import { quoteLine } from "./line-edits.js";
 import { escapeText, quote } from "./text.js";
 
 /**
@@ -62,6 +63,22 @@ export function isQuotable(value: string): boolean {
 }
 
 /**
+ * A finding's message and fix; `lines`, when the fix is one definite
+ * change, are the lines to write in place of the line found (none: remove
+ * it), as the fix quotes them.
+ */
+export interface Advice {
+  readonly message: string;
+  readonly fix: string;
+  readonly lines?: readonly string[];
+}
+
+/** `lines` as an edit, unless the line's tail is not text to write back (undefined). */
+function edit(tail: string | undefined, lines: readonly string[]): { lines?: readonly string[] } {
+  return tail === undefined ? {} : { lines };
+}
+
+/**
  * What a fix adds when it makes an Allow line that never matched take
  * effect: from then on it allows what it matches over every Disallow rule
  * that is not longer (docs/protocol.md#precedence), so the file allows more.
@@ -90,10 +107,7 @@ export const AGENT_CAVEAT =
  * value; the message shows it shortened. An Allow fix says that it allows
  * more (allowCaveat).
  */
-export function describeRelativePattern(
-  written: string,
-  name: string,
-): { message: string; fix: string } {
+export function describeRelativePattern(written: string, name: string, tail?: string): Advice {
   const shown = quote(shorten(written, 60));
   const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/([^/]*)(\/.*)?$/i.exec(written);
   const split = url !== null ? { host: url[1] ?? "", path: url[2] ?? "" } : splitHost(written);
@@ -102,14 +116,15 @@ export function describeRelativePattern(
     const path = split.path;
     const remove = "remove the line: a robots.txt governs only the host it is served from";
     const pathOnly = isQuotable(path)
-      ? `write the path only: "${name}: ${path}"`
+      ? `write the path only: ${quoteLine(`${name}: ${path}${tail ?? ""}`)}`
       : `keep only the path, from the "/" after ${split.host}`;
+    const message = `${shown} names a host: a rule is matched against the path of a URL on this site, which always starts with "/", so it never matches`;
+    if (path === "" || path === "/" || path === "/*" || path === "/*$") {
+      return { message, fix: remove, lines: [] };
+    }
     return {
-      message: `${shown} names a host: a rule is matched against the path of a URL on this site, which always starts with "/", so it never matches`,
-      fix:
-        path === "" || path === "/" || path === "/*" || path === "/*$"
-          ? remove
-          : `if ${split.host} is this site, ${pathOnly}${allow}; otherwise ${remove}`,
+      message,
+      fix: `if ${split.host} is this site, ${pathOnly}${allow}; otherwise ${remove}`,
     };
   }
   const message = `${shown} does not start with "/" or "*": paths always start with "/", so this rule never matches`;
@@ -120,12 +135,20 @@ export function describeRelativePattern(
       fix: `put "/" in front of the value (from the site's root) or "/*" (in any folder)${caveat}`,
     };
   }
+  const end = tail ?? "";
   if (written.startsWith("?") || written.startsWith(".")) {
-    return { message, fix: `write "${name}: /*${written}" to match it anywhere${caveat}` };
+    const line = `${name}: /*${written}${end}`;
+    return {
+      message,
+      fix: `write ${quoteLine(line)} to match it anywhere${caveat}`,
+      ...edit(tail, [line]),
+    };
   }
+  const line = `${name}: /${written}${end}`;
   return {
     message,
-    fix: `write "${name}: /${written}" (from the site's root) or "${name}: /*${written}" (in any folder)${caveat}`,
+    fix: `write ${quoteLine(line)} (from the site's root) or ${quoteLine(`${name}: /*${written}${end}`)} (in any folder)${caveat}`,
+    ...edit(tail, [line]),
   };
 }
 
@@ -245,16 +268,19 @@ export function describeCutAgent(
   written: string,
   token: string,
   stop: string,
-): { severity: "warning" | "info"; message: string; fix: string } {
+  tail?: string,
+): Advice & { severity: "warning" | "info" } {
   const quoted = quote(written);
   const reads = `${quoted} names the token ${quote(token)}: a user-agent name is only letters, "-" and "_"`;
   const meant = meantCrawler(written);
   if (stop === "/" && !/[\s;()]/.test(written)) {
     // "Googlebot/2.1": the version is dropped; the name is the crawler's.
+    const line = `User-agent: ${token}${tail ?? ""}`;
     return {
       severity: "warning",
       message: `${reads}, so the version is ignored and the group applies to every version of ${token}`,
-      fix: `write "User-agent: ${token}"`,
+      fix: `write ${quoteLine(line)}`,
+      ...edit(tail, [line]),
     };
   }
   if (/[0-9]/.test(stop) && meant !== undefined && meant.toLowerCase() === written.toLowerCase()) {
@@ -263,7 +289,7 @@ export function describeCutAgent(
     return {
       severity: "info",
       message: `${reads}, so parsers that follow Google read the token ${quote(token)}; the line means ${meant}${operatorOf(meant)}, whose own parser matches its full name`,
-      fix: `keep "User-agent: ${written}" for ${meant}: it is the crawler's documented name, and no spelling makes Google-style parsers read the digits`,
+      fix: `keep ${quote(`User-agent: ${written}`)} for ${meant}: it is the crawler's documented name, and no spelling makes Google-style parsers read the digits`,
     };
   }
   const header = /[\s;()]/.test(written) && /\//.test(written);
@@ -274,11 +300,21 @@ export function describeCutAgent(
       : `a crawler that calls itself ${quoted} is not matched by its full name`;
   // Renaming the group moves it: crawlers named `token` lose it, and the
   // crawler meant leaves the groups it follows today; either may gain.
-  const fix =
-    meant !== undefined && meant !== token
-      ? `name the crawler by its product token: "User-agent: ${meant}"; note that this moves the group: ${meant} then follows it instead of the groups it follows today, and crawlers named "${token}" no longer do, which may allow either of them more`
-      : `name the crawler by its product token (letters, "-" and "_" only), as its documentation gives it; as written, the group applies to crawlers named "${token}"`;
-  return { severity: "warning", message: `${reads}; ${what}`, fix };
+  const message = `${reads}; ${what}`;
+  if (meant !== undefined && meant !== token) {
+    const line = `User-agent: ${meant}${tail ?? ""}`;
+    return {
+      severity: "warning",
+      message,
+      fix: `name the crawler by its product token: ${quoteLine(line)}; note that this moves the group: ${meant} then follows it instead of the groups it follows today, and crawlers named "${token}" no longer do, which may allow either of them more`,
+      ...edit(tail, [line]),
+    };
+  }
+  return {
+    severity: "warning",
+    message,
+    fix: `name the crawler by its product token (letters, "-" and "_" only), as its documentation gives it; as written, the group applies to crawlers named "${token}"`,
+  };
 }
 
 /**
@@ -287,14 +323,22 @@ export function describeCutAgent(
  * path or a file name (`sitemap.xml`) gets the site's own address in front,
  * shown as example.com (never `https://sitemap.xml`).
  */
-export function sitemapFix(written: string): string {
+export function sitemapFix(
+  written: string,
+  tail?: string,
+): { fix: string; lines?: readonly string[] } {
   const bare = written.replace(/^[a-z]+:\/*/i, "");
-  if (written === "") return 'write the full URL, e.g. "Sitemap: https://example.com/sitemap.xml"';
-  if (!written.startsWith("/") && splitHost(bare) !== null) {
-    return `write the full URL: "Sitemap: https://${bare}"`;
+  if (written === "") {
+    return { fix: 'write the full URL, e.g. "Sitemap: https://example.com/sitemap.xml"' };
+  }
+  if (!written.startsWith("/") && splitHost(bare) !== null && isQuotable(bare)) {
+    const line = `Sitemap: https://${bare}${tail ?? ""}`;
+    return { fix: `write the full URL: ${quoteLine(line)}`, ...edit(tail, [line]) };
   }
   const path = written.startsWith("/") ? written : `/${written}`;
-  return `write the full URL on your site, e.g. "Sitemap: https://example.com${path}" (with your own host)`;
+  return {
+    fix: `write the full URL on your site, e.g. ${quote(`Sitemap: https://example.com${path}`)} (with your own host)`,
+  };
 }
 
 /**
@@ -304,10 +348,7 @@ export function sitemapFix(written: string): string {
  * value; the message shows it shortened. An Allow fix says that it allows
  * more (allowCaveat).
  */
-export function describeSpacedPattern(
-  written: string,
-  name: string,
-): { message: string; fix: string } {
+export function describeSpacedPattern(written: string, name: string, tail?: string): Advice {
   const parts = written.split(/[ \t]+/);
   const message = `${quote(shorten(written, 60))} contains whitespace: crawlers send a space in a URL as %20, so this rule never matches`;
   const allow = allowCaveat(name);
@@ -316,18 +357,30 @@ export function describeSpacedPattern(
   }
   // Two paths on one line get a line each, unless one is "/" alone: split,
   // `Disallow: / *reviews` would block the whole site.
+  const end = tail ?? "";
   if (parts.length > 1 && parts.every((p) => p.startsWith("/") && p.length > 1)) {
+    // The comment, if any, stays on the last line.
+    const lines = parts.map((p, i) => `${name}: ${p}${i === parts.length - 1 ? end : ""}`);
     return {
       message,
-      fix: `write one path per line: ${parts.map((p) => `"${name}: ${p}"`).join(", ")}${allow}`,
+      fix: `write one path per line: ${lines.map(quoteLine).join(", ")}${allow}`,
+      ...edit(tail, lines),
     };
   }
-  const encoded = `"${name}: ${written.replace(/[ \t]/g, "%20")}"`;
+  const encoded = `${name}: ${written.replace(/[ \t]/g, "%20")}${end}`;
   const joined = parts.join("");
   if (parts[0] === "/" && joined !== "/*" && joined !== "/*$") {
-    return { message, fix: `write ${encoded} for a real space, or "${name}: ${joined}"${allow}` };
+    return {
+      message,
+      fix: `write ${quoteLine(encoded)} for a real space, or ${quoteLine(`${name}: ${joined}${end}`)}${allow}`,
+      ...edit(tail, [encoded]),
+    };
   }
-  return { message, fix: `write %20 for a space: ${encoded}${allow}` };
+  return {
+    message,
+    fix: `write %20 for a space: ${quoteLine(encoded)}${allow}`,
+    ...edit(tail, [encoded]),
+  };
 }
 
 /**
@@ -336,7 +389,7 @@ export function describeSpacedPattern(
  * A value that starts with a number is read by some crawlers (this
  * toolkit's client among them) and skipped by others; say both.
  */
-export function describeCrawlDelay(value: string): { message: string; fix: string } | undefined {
+export function describeCrawlDelay(value: string, tail?: string): Advice | undefined {
   if (isPlainDelay(value)) return undefined;
   const fix = 'write a number of seconds, e.g. "Crawl-delay: 10"';
   if (value.trim() === "") return { message: "the Crawl-delay line has no value", fix };
@@ -352,7 +405,8 @@ export function describeCrawlDelay(value: string): { message: string; fix: strin
     message:
       `${quoted} is not a plain number of seconds: some crawlers that honour Crawl-delay ignore this line, ` +
       `others (this toolkit's client among them) wait ${seconds} s`,
-    fix: `write a number of seconds: "Crawl-delay: ${seconds}"`,
+    fix: `write a number of seconds: ${quoteLine(`Crawl-delay: ${seconds}${tail ?? ""}`)}`,
+    ...edit(tail, [`Crawl-delay: ${seconds}${tail ?? ""}`]),
   };
 }
 

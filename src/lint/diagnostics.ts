@@ -176,4 +176,24 @@ export interface Diagnostic {
   readonly fix: string;
   /** Other lines involved (the earlier group, the conflicting rule…). */
   readonly related?: readonly number[];
+  /**
+   * The fix as a machine can apply it (`robots lint --fix`), when the fix is
+   * one definite change; absent when it asks for a choice or a value only the
+   * author knows.
+   */
+  readonly edit?: LintEdit;
+}
+
+/**
+ * A fix a machine can apply: the lines to write in place of line `line`, or
+ * before it when `insert` is true. Lines are text without line endings,
+ * written as UTF-8; no lines at all removes the line.
+ */
+export interface LintEdit {
+  /** 1-based line the edit replaces, or inserts before. */
+  readonly line: number;
+  /** The lines to write, each as the fix quotes it. */
+  readonly lines: readonly string[];
+  /** Insert `lines` before `line` instead of replacing it. */
+  readonly insert?: boolean;
 }

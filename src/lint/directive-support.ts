@@ -71,7 +71,7 @@ export const DIRECTIVE_SUPPORT: Readonly<Record<string, DirectiveSupport>> = {
   noindex: {
     name: "Noindex",
     honouredBy:
-      "no major crawler: Google stopped honouring it in robots.txt on 1 September 2019, and Bing never did",
+      "no major crawler reads it (Google stopped honouring it in robots.txt on 1 September 2019, and Bing never did)",
     fix: 'use <meta name="robots" content="noindex"> or an X-Robots-Tag: noindex header on the pages',
     severity: "warning",
   },
@@ -89,7 +89,8 @@ export const DIRECTIVE_SUPPORT: Readonly<Record<string, DirectiveSupport>> = {
   },
   "revisit-after": {
     name: "Revisit-after",
-    honouredBy: "no crawler: it comes from an HTML meta tag that search engines ignore too",
+    honouredBy:
+      "no crawler reads it (it comes from an HTML meta tag that search engines ignore too)",
     fix: "remove it; list pages with <lastmod> dates in a sitemap instead",
     severity: "warning",
   },

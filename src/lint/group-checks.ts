@@ -177,6 +177,7 @@ function checkGroupRules(group: Group, report: Report, budget: Budget): void {
           message:
             "an empty Disallow: allows everything, so next to other rules in the same group it has no effect",
           fix: "remove this line",
+          edit: { line: r.line, lines: [] },
         });
       }
       continue;
@@ -193,6 +194,7 @@ function checkGroupRules(group: Group, report: Report, budget: Budget): void {
         message: `${ruleText(r)} repeats line ${same.line} of the same group${same.value === r.value ? "" : " (the same pattern once normalised)"}`,
         fix: "remove this line",
         related: [same.line],
+        edit: { line: r.line, lines: [] },
       });
       continue;
     }
@@ -289,6 +291,8 @@ function checkShadowed(
           : "remove this line"
       }${wildcardCaveat(r, winner)}`,
       related: [winner.line],
+      // Removing a shadowed Disallow is a choice for crawlers without wildcards (wildcardCaveat).
+      ...(!opposite && r.kind === "allow" ? { edit: { line: r.line, lines: [] } } : {}),
     });
   }
 }

@@ -18,6 +18,7 @@
  */
 import type { AccessCheck } from "../client/client-types.js";
 import type { RobotsClient } from "../client/robots-client.js";
+import { throwIfAborted } from "../errors.js";
 import { ipLiteral, RedirectGuard } from "../fetch/address-class.js";
 import { planDecoding } from "../fetch/content-encoding.js";
 import { requestOnce, untilAborted } from "../fetch/fetch-robots-txt.js";
@@ -43,6 +44,8 @@ export interface PageFetchOptions {
   readonly maxRedirects?: number;
   /** The clock for unavailable_after. Default Date.now. */
   readonly now?: () => number;
+  /** Give up: the call rejects with RobotsError `aborted` (the signal's reason as its cause). */
+  readonly signal?: AbortSignal;
 }
 
 export type PageFetch =
@@ -135,28 +138,85 @@ async function readHead(
   return { head: reader.end(), error };
 }
 
+/** What one walk from the URL asked about to the page needs at every hop. */
+interface Walk {
+  readonly client: RobotsClient;
+  readonly guard: RedirectGuard;
+  readonly maxRedirects: number;
+  readonly redirects: string[];
+  readonly call: { readonly signal?: AbortSignal };
+}
+
+/**
+ * A redirect's Location: the next target and its robots.txt check, or the
+ * failure that ends the walk there (not a URL, not http(s), too many
+ * redirects, a refused address).
+ */
+async function redirectStep(
+  walk: Walk,
+  location: string,
+  from: string,
+  check: AccessCheck,
+): Promise<{ readonly next: string; readonly check: AccessCheck } | { readonly end: PageFetch }> {
+  const failed = (url: string, why: string) => ({
+    end: { kind: "failed", url, reason: why, check } as const,
+  });
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    return failed(from, "the redirect's Location is not a URL");
+  }
+  if (next.protocol !== "http:" && next.protocol !== "https:") {
+    return failed(from, `a redirect to ${next.protocol} URL`);
+  }
+  if (walk.redirects.length >= walk.maxRedirects) {
+    return failed(from, `more than ${walk.maxRedirects} redirects`);
+  }
+  // A redirect to a refused address is refused before its robots.txt is
+  // asked for: no request at all reaches that address. An IP literal is
+  // judged here; a name by the address it resolves to, when its robots.txt
+  // is fetched under the same rule.
+  const refusedNext = walk.guard.beforeHop(next);
+  if (refusedNext !== null) return failed(next.href, refusedNext);
+  const nextCheck =
+    walk.guard.allowAddress === undefined
+      ? await walk.client.check(next.href, walk.call)
+      : await walk.client.checkRedirectTarget(next.href, walk.call);
+  if ("refused" in nextCheck) return failed(next.href, nextCheck.refused);
+  return { next: next.href, check: nextCheck };
+}
+
 /** Fetch what a page says about itself, after robots.txt allows it. */
 export async function fetchPageRules(
   url: string,
   options: PageFetchOptions,
 ): Promise<PageRulesResult> {
-  const { client } = options;
-  const maxRedirects = options.maxRedirects ?? 5;
+  const { client, signal } = options;
+  throwIfAborted(signal);
   const headBytes = options.headBytes ?? DEFAULT_HEAD_BYTES;
   const setup = client.fetchSetup();
-  const guard = new RedirectGuard(setup);
+  const walk: Walk = {
+    client,
+    guard: new RedirectGuard(setup),
+    maxRedirects: options.maxRedirects ?? 5,
+    redirects: [],
+    call: signal === undefined ? {} : { signal },
+  };
+  const { guard, redirects } = walk;
   const total = new AbortController();
   const timeoutMs = options.timeoutMs ?? 15_000;
   const timer = setTimeout(
     () => total.abort(new PageTimeout(`the page did not arrive within ${timeoutMs} ms`)),
     timeoutMs,
   );
-  const redirects: string[] = [];
+  const onAbort = () => total.abort(signal?.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
   let target = url;
   let fetched: PageFetch;
   try {
     // Throws a RobotsError for a malformed or non-http(s) URL: a programmer error.
-    let check = await client.check(target);
+    let check = await client.check(target, walk.call);
     for (;;) {
       if (!check.allowed) {
         fetched = { kind: "disallowed", url: target, check };
@@ -198,41 +258,14 @@ export async function fetchPageRules(
       const location = header(headers, "location");
       if (res.status >= 300 && res.status < 400 && location !== null) {
         res.cancel();
-        let next: URL;
-        try {
-          next = new URL(location, target);
-        } catch {
-          fetched = failed("the redirect's Location is not a URL");
+        const step = await redirectStep(walk, location, target, check);
+        if ("end" in step) {
+          fetched = step.end;
           break;
         }
-        if (next.protocol !== "http:" && next.protocol !== "https:") {
-          fetched = failed(`a redirect to ${next.protocol} URL`);
-          break;
-        }
-        if (redirects.length >= maxRedirects) {
-          fetched = failed(`more than ${maxRedirects} redirects`);
-          break;
-        }
-        // A redirect to a refused address is refused before its robots.txt
-        // is asked for: no request at all reaches that address. An IP
-        // literal is judged here; a name by the address it resolves to,
-        // when its robots.txt is fetched under the same rule.
-        const refusedNext = guard.beforeHop(next);
-        if (refusedNext !== null) {
-          fetched = { kind: "failed", url: next.href, reason: refusedNext, check };
-          break;
-        }
-        const nextCheck =
-          guard.allowAddress === undefined
-            ? await client.check(next.href)
-            : await client.checkRedirectTarget(next.href);
-        if ("refused" in nextCheck) {
-          fetched = { kind: "failed", url: next.href, reason: nextCheck.refused, check };
-          break;
-        }
-        target = next.href;
+        target = step.next;
         redirects.push(target);
-        check = nextCheck;
+        check = step.check;
         continue;
       }
       const contentType = header(headers, "content-type");
@@ -259,7 +292,21 @@ export async function fetchPageRules(
     }
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   }
+  // The caller gave up: whatever the walk ended with is not an answer.
+  throwIfAborted(signal);
+  return withPolicy(url, redirects, fetched, options);
+}
+
+/** The result for a walk's end: the page's statements and policy when it was fetched. */
+function withPolicy(
+  url: string,
+  redirects: readonly string[],
+  fetched: PageFetch,
+  options: PageFetchOptions,
+): PageRulesResult {
+  const { client } = options;
   if (fetched.kind !== "fetched") {
     return { url, redirects, fetch: fetched, policy: null, statements: [], problems: [] };
   }

@@ -57,7 +57,7 @@ export interface Scratch {
   vals: Uint8Array;
 }
 
-export function newScratch(size: number, rows: number): Scratch {
+function newScratch(size: number, rows: number): Scratch {
   const pat = new Uint8Array(size);
   return {
     rows: zeros(rows * ROW),
@@ -72,10 +72,29 @@ export function newScratch(size: number, rows: number): Scratch {
 const SCRATCH_MAX = 1 << 20;
 const SCRATCH_SIZE = 1 << 16;
 const SCRATCH_ROWS = 1024;
-export const shared: Scratch = newScratch(SCRATCH_SIZE, SCRATCH_ROWS);
+/** One set of buffers reused by every parse of the module, so a parse of a small file allocates little. */
+const shared: Scratch = newScratch(SCRATCH_SIZE, SCRATCH_ROWS);
+/** The shared buffers are in use (a hook re-entered the parser). */
+let sharedBusy = false;
+
+/**
+ * Run one parse with scratch buffers: the shared ones, or fresh small ones
+ * when a hook re-entered the parser. Buffers a parse grew past SCRATCH_MAX
+ * elements are dropped after it.
+ */
+export function withScratch<T>(run: (scratch: Scratch) => T): T {
+  if (sharedBusy) return run(newScratch(256, 16));
+  sharedBusy = true;
+  try {
+    return run(shared);
+  } finally {
+    trimShared();
+    sharedBusy = false;
+  }
+}
 
 /** Drop the shared buffers a parse grew past SCRATCH_MAX elements. */
-export function trimShared(): void {
+function trimShared(): void {
   if (shared.rows.length > SCRATCH_MAX) shared.rows = zeros(SCRATCH_ROWS * ROW);
   if (shared.pat.length > SCRATCH_MAX) {
     shared.pat = new Uint8Array(SCRATCH_SIZE);

@@ -4,15 +4,7 @@
  */
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { toBytes } from "./bytes.js";
-import {
-  asciiRun,
-  FileBuilder,
-  grownBytes,
-  newScratch,
-  type Scratch,
-  shared,
-  trimShared,
-} from "./file-builder.js";
+import { asciiRun, FileBuilder, grownBytes, type Scratch, withScratch } from "./file-builder.js";
 import { R_STAR, ROW, type RuleTable } from "./rule-table.js";
 import { LineScanner, type LineVisitor } from "./scan-lines.js";
 import type {
@@ -183,9 +175,6 @@ export interface ParseHooks {
   readonly onLine?: LineVisitor;
 }
 
-/** The shared scratch buffers are in use (a hook re-entered the parser). */
-let sharedBusy = false;
-
 /**
  * Parse a robots.txt body. A string means its UTF-8 encoding; pass the raw
  * bytes (`Uint8Array`, e.g. a Node Buffer) when you have them, so that
@@ -198,15 +187,7 @@ export function parseRobotsTxt(
 ): RobotsTxt {
   const profile = checkProfile(options.profile);
   const bytes = toBytes(body);
-  // A hook that re-enters the parser gets buffers of its own.
-  if (sharedBusy) return parseWith(bytes, profile, hooks, newScratch(256, 16));
-  sharedBusy = true;
-  try {
-    return parseWith(bytes, profile, hooks, shared);
-  } finally {
-    trimShared();
-    sharedBusy = false;
-  }
+  return withScratch((scratch) => parseWith(bytes, profile, hooks, scratch));
 }
 
 /** parseRobotsTxt with `scratch` for its buffers; leaves the grown buffers in it. */

@@ -16,8 +16,8 @@
  * the entry it gets (src/cache/entry-codec.ts), as it does for any store.
  */
 import type { StoredEntry } from "../cache/store.js";
-import { SERVER_ERROR_LONG_OUTAGE_MS } from "../client/timeline.js";
 import { RobotsError } from "../errors.js";
+import { SERVER_ERROR_LONG_OUTAGE_MS } from "../protocol/server-error-timeline.js";
 
 /** A hash that is not an entry this store wrote for its origin (code `store-invalid-entry`). */
 export function invalidEntry(message: string): RobotsError {
@@ -123,4 +123,52 @@ export function decodeEntry(
       error: error as StoredEntry["error"],
     },
   };
+}
+
+function bytesOf(v: unknown): Buffer | undefined {
+  if (Buffer.isBuffer(v)) return v;
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (typeof v === "string") return Buffer.from(v, "utf8");
+  return undefined;
+}
+
+function keyText(v: unknown): string | undefined {
+  return bytesOf(v)?.toString();
+}
+
+/** HGETALL's reply as field → bytes, whatever shape the client mapped it to (RESP2 array, RESP3 map). */
+export function hashFields(reply: unknown): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const put = (k: unknown, v: unknown) => {
+    const key = keyText(k);
+    const value = bytesOf(v);
+    if (key === undefined || value === undefined) throw invalidEntry("hash field not bytes");
+    out.set(key, value);
+  };
+  if (reply instanceof Map) {
+    for (const [k, v] of reply) put(k, v);
+  } else if (Array.isArray(reply)) {
+    for (let i = 0; i + 1 < reply.length; i += 2) put(reply[i], reply[i + 1]);
+  } else if (reply !== null && typeof reply === "object") {
+    for (const [k, v] of Object.entries(reply)) put(k, v);
+  } else if (reply !== null && reply !== undefined) {
+    throw invalidEntry("HGETALL answered a non-hash");
+  }
+  return out;
+}
+
+/** The write counter of an HGETALL reply that is not a valid entry ("0" when it has none). */
+export function versionOf(reply: unknown): string {
+  if (!(reply instanceof Map) && !Array.isArray(reply)) return "0";
+  const entries: [unknown, unknown][] =
+    reply instanceof Map
+      ? [...reply]
+      : Array.from({ length: Math.floor(reply.length / 2) }, (_, i) => [
+          reply[2 * i],
+          reply[2 * i + 1],
+        ]);
+  for (const [k, v] of entries) {
+    if (keyText(k) === "v") return keyText(v) ?? "0";
+  }
+  return "0";
 }

@@ -13,9 +13,7 @@
  * textContent and attributes, never as HTML.
  */
 
-import { CRAWLER_CATEGORIES } from "../data/crawlers.js";
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
-import { createExplainer } from "../explain/explain-url.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { readAgentName } from "../protocol/product-token.js";
@@ -31,9 +29,11 @@ import {
   MAX_URLS,
   urlList,
 } from "./engine.js";
-import { type FetchAnswer, renderFetchInfo } from "./fetch-info.js";
+import { renderHint, renderWhy } from "./explanation.js";
 import { decodeState, encodeState, type PageState } from "./fragment.js";
-import { computeSlow, MAX_CHANGES, MAX_DIAGNOSTICS, type SlowResult } from "./slow.js";
+import { setupLiveFetch } from "./live-fetch.js";
+import { crawlerName, renderDiff, renderLint, renderReport } from "./panels.js";
+import { computeSlow, type SlowResult } from "./slow.js";
 import type { SlowJob } from "./worker.js";
 
 /** Lint, report, diff and the link are computed once typing pauses this long. */
@@ -256,9 +256,11 @@ function receiveSlow(id: number, result: SlowResult): void {
   if (id !== stateId) return;
   const t0 = performance.now();
   renderFileNote(result.note);
-  renderLint(result.lint);
-  renderReport(result.report);
-  renderDiff(result.diff);
+  if (changed("lint", [result.lint.counts, result.lint.total, result.lint.items])) {
+    renderLint(result.lint, lineButton);
+  }
+  if (changed("report", result.report)) renderReport(result.report, lineButton);
+  if (changed("diff", result.diff)) renderDiff(result.diff);
   renderExplanation();
   lintMarks = result.lint.marks;
   renderMarks();
@@ -302,7 +304,8 @@ function renderGrid(cells: readonly GridCell[]): void {
   const head = el("tr", {}, [el("th", { scope: "col" }, ["URL"])]);
   for (const a of agents) {
     const r = readAgentName(a);
-    head.append(el("th", { scope: "col" }, [r.note === undefined ? a : `${a} (as ${r.token})`]));
+    const as = r.note === undefined ? [] : [" ", el("span", { class: "as" }, [`(as ${r.token})`])];
+    head.append(el("th", { scope: "col", class: "agent" }, [crawlerName(a), ...as]));
   }
   const body = document.createElement("tbody");
   const buttons: HTMLButtonElement[] = [];
@@ -331,6 +334,8 @@ function renderGrid(cells: readonly GridCell[]): void {
     body.append(row);
   }
   clear(grid);
+  // On a phone each URL is a row of its own above its verdicts (style.css): one column per crawler.
+  grid.style.setProperty("--agents", String(Math.max(1, agents.length)));
   grid.append(el("thead", {}, [head]), body);
   if (urls.length === 0 || agents.length === 0) {
     grid.append(el("caption", {}, ["List at least one crawler and one URL to see verdicts."]));
@@ -455,244 +460,15 @@ function changed(name: keyof typeof shown, value: unknown): boolean {
   return true;
 }
 
-function renderLint(lint: SlowResult["lint"]): void {
-  if (!changed("lint", [lint.counts, lint.total, lint.items])) return;
-  const list = byId("diagnostics");
-  clear(list);
-  const { error, warning, info } = lint.counts;
-  byId("lint-count").textContent =
-    lint.total === 0
-      ? "— no findings"
-      : `— ${error} error${error === 1 ? "" : "s"}, ${warning} warning${warning === 1 ? "" : "s"}, ${info} note${info === 1 ? "" : "s"}`;
-  for (const d of lint.items) {
-    list.append(
-      el(
-        "li",
-        {
-          class: `diag ${d.severity}`,
-          "data-testid": "diagnostic",
-          "data-id": d.id,
-          "data-line": String(d.line),
-          "data-severity": d.severity,
-        },
-        [
-          el("span", { class: "sev" }, [d.severity]),
-          lineButton(d.line),
-          el("code", { class: "id" }, [d.id]),
-          el("span", { class: "msg" }, [d.message]),
-          el("span", { class: "fix" }, [`Fix: ${d.fix}`]),
-        ],
-      ),
-    );
-  }
-  if (lint.total > MAX_DIAGNOSTICS) {
-    list.append(
-      el("li", { class: "more" }, [
-        `… and ${lint.total - MAX_DIAGNOSTICS} more (robots lint lists them all)`,
-      ]),
-    );
-  }
-}
-
-const STATUS_TEXT = { blocked: "blocked", partial: "partly blocked", allowed: "allowed" } as const;
-
-function renderReport(report: SlowResult["report"]): void {
-  if (!changed("report", report)) return;
-  const table = byId<HTMLTableElement>("report");
-  clear(table);
-  table.append(
-    el("thead", {}, [
-      el(
-        "tr",
-        {},
-        // Status second: on a phone it stays in view without scrolling sideways.
-        ["Crawler", "Status", "Operator", "Purpose", "Decided by"].map((h) =>
-          el("th", { scope: "col" }, [h]),
-        ),
-      ),
-    ]),
-  );
-  const body = document.createElement("tbody");
-  const counts = {
-    ai: { blocked: 0, partial: 0, allowed: 0 },
-    other: { blocked: 0, partial: 0, allowed: 0 },
-  };
-  for (const e of report.rows) {
-    const ai = e.category.startsWith("ai-");
-    counts[ai ? "ai" : "other"][e.status]++;
-    body.append(
-      el(
-        "tr",
-        {
-          "data-testid": "crawler",
-          "data-token": e.token,
-          "data-status": e.status,
-          class: e.status,
-        },
-        [
-          el("th", { scope: "row" }, [e.name]),
-          el("td", { class: "status", "data-testid": "crawler-status" }, [STATUS_TEXT[e.status]]),
-          el("td", {}, [e.operator]),
-          el("td", { title: CRAWLER_CATEGORIES[e.category] }, [
-            CRAWLER_CATEGORIES[e.category].split(":")[0] ?? "",
-          ]),
-          el("td", {}, [
-            e.line > 0
-              ? lineButton(e.line)
-              : e.source === "none" || e.source === "ignores-global"
-                ? "no group applies"
-                : "no rule for /",
-            ...(e.via === undefined
-              ? []
-              : [
-                  ` ${e.via}'s group: its operator documents that ${e.name} follows it when no group names ${e.name}${
-                    e.reference === undefined
-                      ? ""
-                      : `; the reference reading gives ${STATUS_TEXT[e.reference]}`
-                  }`,
-                ]),
-          ]),
-        ],
-      ),
-    );
-  }
-  table.append(body);
-  const say = (c: { blocked: number; partial: number; allowed: number }) =>
-    `${c.blocked} blocked, ${c.partial} partly blocked, ${c.allowed} allowed`;
-  const others = report.others;
-  byId("report-summary").textContent =
-    `AI crawlers: ${say(counts.ai)}. Other crawlers: ${say(counts.other)}.` +
-    (others.length > 0
-      ? ` The file also names: ${others.slice(0, 20).join(", ")}${others.length > 20 ? ", …" : ""}.`
-      : "");
-}
-
-function renderDiff(outcome: SlowResult["diff"]): void {
-  if (!changed("diff", outcome)) return;
-  const summary = byId("diff-summary");
-  const table = byId<HTMLTableElement>("changes");
-  clear(table);
-  if (outcome === null) {
-    summary.textContent = "No other version given.";
-    return;
-  }
-  const { changes, total } = outcome;
-  summary.textContent =
-    `${total === 0 ? "No verdict changes" : `${total} verdict change${total === 1 ? "" : "s"}`} ` +
-    `from the deployed version to the edited one, over ${outcome.checked} URLs and paths (the listed URLs and the edges of every pattern) for ${outcome.agents.join(", ")}.`;
-  if (total === 0) return;
-  summary.append(
-    el(
-      "ul",
-      { class: "diff-verdicts", "data-testid": "diff-verdicts" },
-      outcome.summary.map((line) => el("li", {}, [line])),
-    ),
-  );
-  table.append(
-    el("thead", {}, [
-      el(
-        "tr",
-        {},
-        ["Crawler", "URL", "Deployed", "Edited"].map((h) => el("th", { scope: "col" }, [h])),
-      ),
-    ]),
-  );
-  const body = document.createElement("tbody");
-  const side = (s: { allowed: boolean; line: number }) =>
-    `${s.allowed ? "✓ allowed" : "✗ disallowed"}${s.line > 0 ? ` (line ${s.line})` : ""}`;
-  for (const c of changes) {
-    body.append(
-      el(
-        "tr",
-        {
-          "data-testid": "change",
-          "data-agent": c.agent,
-          "data-url": c.url,
-          "data-before": c.before.allowed ? "allowed" : "disallowed",
-          "data-after": c.after.allowed ? "allowed" : "disallowed",
-        },
-        [
-          el("th", { scope: "row" }, [c.agent]),
-          el("td", { class: "url" }, [c.url]),
-          el("td", { class: c.before.allowed ? "allowed" : "disallowed" }, [side(c.before)]),
-          el("td", { class: c.after.allowed ? "allowed" : "disallowed" }, [side(c.after)]),
-        ],
-      ),
-    );
-  }
-  table.append(body);
-  if (total > MAX_CHANGES) {
-    table.append(el("caption", {}, [`The first ${MAX_CHANGES} of ${total} changes.`]));
-  }
-}
-
 function renderExplanation(): void {
   const cell = selectedCell();
   if (selected === null || cell === null) {
     // The hint only when not already shown; an explanation is redone for every edit.
-    if (!changed("explain", "hint")) return;
-    clear(explainBox);
-    explainBox.append(
-      el("p", { class: "hint" }, [
-        "Select a cell to see why: the groups that apply, the deciding line and the rules that lost.",
-      ]),
-    );
+    if (changed("explain", "hint")) renderHint(explainBox);
     return;
   }
   shown.explain = "";
-  clear(explainBox);
-  const typed = readAgentName(selected.agent);
-  const x = createExplainer(currentDoc(), typed.token);
-  const e = x.explain(selected.url);
-  explainBox.append(
-    el("h3", {}, [
-      `${typed.name} · ${e.url} → `,
-      el("span", { class: e.allowed ? "allowed" : "disallowed" }, [
-        e.allowed ? "allowed" : "disallowed",
-      ]),
-    ]),
-    el("p", {}, [`Path matched: ${e.path}`]),
-    el("p", {}, [e.groups.summary]),
-    el("p", {}, [e.decidedBecause]),
-  );
-  if (e.context.length > 0) {
-    const pre = el("pre", { class: "context" }, []);
-    for (const c of e.context) {
-      pre.append(
-        el("span", { class: c.deciding ? "deciding" : "" }, [
-          `${String(c.line).padStart(5)}  ${c.text}\n`,
-        ]),
-      );
-    }
-    explainBox.append(pre, el("p", {}, [lineButton(e.line)]));
-  }
-  if (e.others.length > 0) {
-    explainBox.append(
-      el("h4", {}, ["Other matching rules"]),
-      el(
-        "ul",
-        {},
-        e.others.map((o) =>
-          el("li", {}, [lineButton(o.rule.line), ` ${o.rule.kind}: ${o.rule.value} — ${o.why}`]),
-        ),
-      ),
-    );
-  }
-  const notes = [
-    ...(typed.note === undefined ? [] : [typed.note]),
-    ...x.fileNotes.map((n) => n.message),
-    ...e.notes.map((n) => n.message),
-  ];
-  if (notes.length > 0) {
-    explainBox.append(
-      el("h4", {}, ["Notes"]),
-      el(
-        "ul",
-        {},
-        notes.map((n) => el("li", {}, [n])),
-      ),
-    );
-  }
+  renderWhy(explainBox, currentDoc(), selected.agent, selected.url, lineButton);
 }
 
 /** Write the link for what is shown now, without waiting for the worker. */
@@ -725,68 +501,7 @@ byId("copy-link").addEventListener("click", async () => {
   }
 });
 
-/**
- * The text the editor shows after a live fetch: what crawlers got
- * (docs/protocol.md#status-codes). The body when there is one; for a
- * 404/410 no rules (a comment says why, so every verdict is allowed); for a
- * server error or an unreachable site a stand-in that disallows everything,
- * marked as such. Null when nothing was fetched (refused, error).
- */
-function whatCrawlersGot(a: FetchAnswer): string | null {
-  const status = typeof a.status === "number" ? `HTTP ${a.status}` : "no answer";
-  if (a.kind === "ok") return typeof a.text === "string" ? a.text : null;
-  if (a.kind === "unavailable") {
-    return `# No robots.txt at ${a.robotsUrl ?? "this site"} (${status}): crawlers read no rules and may fetch everything (RFC 9309 §2.3.1.3).
-`;
-  }
-  if (a.kind === "unreachable") {
-    return `# Stand-in: ${a.robotsUrl ?? "the robots.txt"} could not be fetched (${status}), so crawlers must assume everything is disallowed (RFC 9309 §2.3.1.4).
-# These two lines say that; they are not the site's file.
-User-agent: *
-Disallow: /
-`;
-  }
-  return null;
-}
-
-async function fetchInto(target: HTMLTextAreaElement): Promise<void> {
-  const status = byId("fetch-status");
-  const url = byId<HTMLInputElement>("fetch-url").value.trim();
-  if (url === "") {
-    status.textContent = "Enter a site's URL first.";
-    return;
-  }
-  status.textContent = `Fetching the robots.txt of ${url} …`;
-  root.dataset.fetching = "1";
-  try {
-    // The server keeps what this profile applies of a line the limit cuts.
-    const res = await fetch(`api/fetch?url=${encodeURIComponent(url)}&profile=${profile()}`);
-    const answer = (await res.json()) as FetchAnswer;
-    clear(status);
-    status.append(...renderFetchInfo(answer));
-    const got = whatCrawlersGot(answer);
-    root.dataset.fetched = answer.kind;
-    if (got !== null) {
-      target.value = got;
-      update();
-    }
-  } catch (err) {
-    status.textContent = `The fetch failed: ${(err as Error).message}`;
-  } finally {
-    root.dataset.fetching = "0";
-  }
-}
-
-if (location.protocol === "file:") {
-  for (const id of ["fetch-url", "fetch-edit", "fetch-compare"]) {
-    byId<HTMLInputElement>(id).disabled = true;
-  }
-  byId("fetch-status").textContent =
-    "Live fetch needs the page served by `robots serve`; everything else works here.";
-} else {
-  byId("fetch-edit").addEventListener("click", () => void fetchInto(robotsTa));
-  byId("fetch-compare").addEventListener("click", () => void fetchInto(compareTa));
-}
+setupLiveFetch(robotsTa, compareTa, profile, update);
 
 /** Show the state the fragment holds (or a sample); `source` is the page's script, run again as the worker. */
 export function startTester(source: string): void {

@@ -83,8 +83,8 @@ export async function withConsumerProject<T>(
   }
 }
 
-/** `npm pack` of the checkout (already built: no scripts run), unpacked as node_modules/robots-exclusion. */
-async function installPackedPackage(dir: string): Promise<void> {
+/** `npm pack` of the checkout (already built: no scripts run), unpacked as `dir`/node_modules/robots-exclusion. */
+export async function installPackedPackage(dir: string): Promise<void> {
   const pack = await run(["npm", "pack", "--json", "--ignore-scripts", "--pack-destination", dir], {
     cwd: REPO_ROOT,
   });

@@ -5,8 +5,7 @@
  * knows the verdict each of its test URLs must get.
  */
 import assert from "node:assert/strict";
-import * as http from "node:http";
-import type * as net from "node:net";
+import { startServer } from "./fetch-servers.js";
 
 export interface Site {
   readonly origin: string;
@@ -30,7 +29,7 @@ export async function startSite(
     (options.crawlDelay === undefined ? "" : `Crawl-delay: ${options.crawlDelay}\n`) +
     `\nUser-agent: *\nDisallow: /\n`;
   const site = { robotsHits: 0, pages: [] as number[] };
-  const server = http.createServer((req, res) => {
+  const server = await startServer((req, res) => {
     if (req.url === "/robots.txt") {
       site.robotsHits++;
       if (kind === "rules") res.writeHead(200, { "content-type": "text/plain" }).end(robots);
@@ -42,26 +41,12 @@ export async function startSite(
     const [status, headers] = options.pageStatus?.() ?? [200, {}];
     res.writeHead(status, headers).end("page");
   });
-  const sockets = new Set<net.Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  const { origin } = server;
   const expect: Record<string, boolean> = {
     [`${origin}/public/page`]: kind !== "failing",
     [`${origin}/private/page`]: kind === "missing",
   };
-  return Object.assign(site, {
-    origin,
-    expect,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  });
+  return Object.assign(site, { origin, expect, close: () => server.close() });
 }
 
 export async function startSites(n: number): Promise<Site[]> {

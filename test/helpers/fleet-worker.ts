@@ -14,14 +14,14 @@
  *                                           → {"op":"looped","reports":[...]}
  *   {"op":"sync","origins":[...]}         → waits until the store takes a write for each origin
  *                                           (each slot's master, in a cluster) → {"op":"synced"}
- *   {"op":"stats"}                        → {"op":"stats","client":…,"store":…}
+ *   {"op":"stats"}                        → {"op":"stats","client":…,"store":…,"events":…,"reasons":…,"nodes":…,"state":…}
  *   {"op":"exit"}
  */
 import * as http from "node:http";
 import { createInterface } from "node:readline";
 import { createNodeTransport, RobotsClient, type RobotsStore } from "../../src/node.js";
 import { createRedisStore } from "../../src/redis.js";
-import { loopbackLookup } from "../fetch-servers.js";
+import { loopbackLookup } from "./fetch-servers.js";
 
 // node --test runs every file under dist/test: without its configuration
 // (only test/helpers/fleet.ts starts it with one) this file does nothing.
@@ -55,11 +55,17 @@ const store = createRedisStore({
 });
 const events: string[] = [];
 const reasons: string[] = [];
-store.on("degraded", (reason: string) => {
+/** The node of each event, in the order of `events`. */
+const nodes: string[] = [];
+store.on("degraded", (reason: string, _error: unknown, node: string) => {
   events.push("degraded");
   reasons.push(reason);
+  nodes.push(node);
 });
-store.on("recovered", () => events.push("recovered"));
+store.on("recovered", (node: string) => {
+  events.push("recovered");
+  nodes.push(node);
+});
 const shared: RobotsStore = config.noLease
   ? ({
       get: (o) => store.get(o),
@@ -194,6 +200,7 @@ async function handle(cmd: {
         store: store.stats,
         events,
         reasons,
+        nodes,
         state: store.state,
       });
       return;

@@ -1,7 +1,7 @@
 /**
  * The golden-output cases: every command's output, byte for byte, for fixed
  * inputs under test/fixtures/cli/. test/golden.test.ts compares; the explicit
- * `npm run golden:update` (test/update-golden.ts) rewrites test/golden/.
+ * `npm run golden:update` (test/helpers/update-golden.ts) rewrites test/golden/.
  * The CLI runs as a subprocess from the repository root, so labels in the
  * output are the relative fixture paths, and with pipes (not a terminal), so
  * there is never colour or a progress line.
@@ -208,6 +208,11 @@ export const GOLDEN_CASES: readonly GoldenCase[] = [
   { name: "lint-json", args: ["lint", `${F}/explain.txt`, "--format", "json"], needs: "lint" },
   { name: "lint-stdin", args: ["lint", "-"], stdin: { file: `${F}/agents.txt` }, needs: "lint" },
   { name: "lint-error-missing-file", args: ["lint", `${F}/nope.txt`], needs: "lint" },
+  {
+    name: "lint-fix-dry-run",
+    args: ["lint", "--fix-dry-run", `${F}/explain.txt`],
+    needs: "lint",
+  },
   { name: "fetch-error-scheme", args: ["fetch", "ftp://example.com/"], needs: "fetch" },
   { name: "fetch-error-url", args: ["fetch", "http://[bad"], needs: "fetch" },
   { name: "check-error-url", args: ["check", "http://[bad", "--agent", "X"] },

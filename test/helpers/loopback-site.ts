@@ -1,11 +1,11 @@
 /**
- * Loopback sites for integration tests (crawlee, Playwright): each site
- * records every request it receives with the server's own clock, so tests
- * assert what the site saw (which paths, in which order, how far apart),
- * never how fast anything ran.
+ * Loopback sites for integration tests (crawlee, Playwright, the MCP
+ * server): each site records every request it receives with the server's
+ * own clock, so tests assert what the site saw (which paths, in which
+ * order, how far apart), never how fast anything ran.
  */
-import * as http from "node:http";
-import type * as net from "node:net";
+import type * as http from "node:http";
+import { startServer } from "./fetch-servers.js";
 
 export interface SeenRequest {
   readonly path: string;
@@ -51,32 +51,18 @@ export function text(res: http.ServerResponse, body: string, status = 200): void
  */
 export async function startSite(robots: SiteHandler, pages?: SiteHandler): Promise<Site> {
   const seen: SeenRequest[] = [];
-  const sockets = new Set<net.Socket>();
-  const server = http.createServer((req, res) => {
+  const server = await startServer((req, res) => {
     const path = req.url ?? "";
     seen.push({ path, at: Date.now() });
     if (path === "/robots.txt") robots(req, res);
     else if (pages !== undefined) pages(req, res);
     else html(res, page([]));
   });
-  server.on("connection", (s: net.Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as net.AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: server.origin,
     seen,
     count: (p) => seen.filter((r) => r.path === p).length,
     pages: () => seen.filter((r) => r.path !== "/robots.txt").map((r) => r.path),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }

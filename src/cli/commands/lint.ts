@@ -3,6 +3,8 @@
  * work as meant (src/lint). Text for people (compiler style), JSON Lines for
  * tools, one object per file in argument order.
  */
+
+import type { AppliedFix, FixResult } from "../../lint/apply-fixes.js";
 import type { Diagnostic, Severity } from "../../lint/diagnostics.js";
 import { type LintResult, lintRobotsTxt } from "../../lint/lint-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
@@ -11,11 +13,14 @@ import type { Command } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
+import { fixFile, readFileToFix } from "../lint-fix.js";
 import { loadRobotsSource, type RobotsSource } from "../source.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
 export const lintHelp = `Usage:
   robots lint <robots.txt | url | ->... [--format text|json] [--strict]
+  robots lint --fix [--unsafe-fixes] <robots.txt>...
+  robots lint --fix-dry-run [--unsafe-fixes] <robots.txt | url | ->...
 
 Reads each robots.txt the way Google's parser does and reports what will not
 work as its author meant: misspelt or unknown keys, rules outside any group,
@@ -30,12 +35,22 @@ Output:
                   {"file", "lines": [{"line", "kind", "typo", "missingColon",
                   "tooLong", "comment", "value"?}], "diagnostics": [...]}
 
-Exit status: 0 no errors, 1 errors (with --strict, warnings too), 2 usage or
-I/O error (the other files are still linted).
+Fixes: --fix rewrites each file in place with every fix that leaves each
+crawler's verdicts the same or stricter (compared as robots diff compares
+them), prints what it changed, and reports what remains. Lines no fix touches
+keep their bytes exactly. A fix that would allow a crawler more is held back
+and named; --unsafe-fixes applies it too. --fix-dry-run prints the unified
+diff instead and changes nothing.
+
+Exit status: 0 no errors, 1 errors (with --strict, warnings too; after --fix,
+on what remains), 2 usage or I/O error (the other files are still linted).
 
 Options:
   --format <f>      text (default) or json
   --strict          treat warnings as errors for the exit status
+  --fix             rewrite each file with the fixes that allow no crawler more
+  --fix-dry-run     print those fixes as a unified diff; change nothing
+  --unsafe-fixes    with --fix or --fix-dry-run: apply fixes that allow more too
 ${timeoutHelp()}
   --profile <p>     google (default), rfc9309 or legacy1996
 
@@ -44,7 +59,9 @@ Examples:
   robots lint --strict robots.txt || echo "fix robots.txt before deploying"
   curl -s https://example.com/robots.txt | robots lint -
   robots lint https://example.com/robots.txt
-  robots lint --format json sites/*.txt > findings.jsonl`;
+  robots lint --format json sites/*.txt > findings.jsonl
+  robots lint --fix-dry-run draft.txt
+  robots lint --fix draft.txt`;
 
 export interface LintCommandOptions {
   readonly profile: Profile;
@@ -52,6 +69,10 @@ export interface LintCommandOptions {
   readonly strict?: boolean;
   /** Total fetch timeout in ms for URL arguments (--timeout; default the client's). */
   readonly timeoutMs?: number | undefined;
+  /** --fix (write) or --fix-dry-run (print the diff). */
+  readonly fix?: "write" | "dry-run" | undefined;
+  /** --unsafe-fixes: apply fixes that allow more too. */
+  readonly unsafeFixes?: boolean;
 }
 
 function severityStyle(paint: Paint, sev: Severity): (s: string) => string {
@@ -75,13 +96,32 @@ function formatText(
   return out;
 }
 
-function formatJson(label: string, note: string | undefined, result: LintResult): string {
-  const obj: { file: string; note?: string; lines: unknown; diagnostics: readonly Diagnostic[] } = {
-    file: label,
-    lines: result.lines,
-    diagnostics: result.diagnostics,
-  };
+function formatJson(
+  label: string,
+  note: string | undefined,
+  result: LintResult,
+  fixes?: FixResult,
+): string {
+  const obj: {
+    file: string;
+    note?: string;
+    fixed?: unknown;
+    held?: unknown;
+    lines: unknown;
+    diagnostics: readonly Diagnostic[];
+  } = { file: label, lines: result.lines, diagnostics: result.diagnostics };
   if (note !== undefined) obj.note = note;
+  if (fixes !== undefined) {
+    const shown = (f: AppliedFix) => ({
+      line: f.line,
+      id: f.diagnostic.id,
+      edit: f.diagnostic.edit,
+      loosens: f.loosens,
+      allowed: f.allowed,
+    });
+    obj.fixed = fixes.applied.map(shown);
+    obj.held = fixes.held.map(shown);
+  }
   return `${jsonText(obj)}\n`;
 }
 
@@ -94,6 +134,9 @@ type Loaded = { ok: true; source: RobotsSource } | { ok: false; message: string 
 /** Load without rejecting, so a read can run ahead while the previous file is linted. */
 async function load(arg: string, opts: LintCommandOptions): Promise<Loaded> {
   try {
+    if (opts.fix === "write") {
+      return { ok: true, source: { body: await readFileToFix(arg), label: arg } };
+    }
     const source = await loadRobotsSource(arg, {
       profile: opts.profile,
       ...timeoutSpread(opts.timeoutMs),
@@ -162,6 +205,9 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
   if (args.filter((a) => a === "-").length > 1) {
     throw new CliError("stdin (-) can be read only once");
   }
+  if (opts.unsafeFixes === true && opts.fix === undefined) {
+    throw new CliError("--unsafe-fixes goes with --fix or --fix-dry-run");
+  }
   const paint = makePaint(format === "text" && colorEnabled());
   const progress = new Progress(args.length);
   const totals = { error: 0, warning: 0, info: 0 };
@@ -184,14 +230,32 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
         more === true
           ? `over 8 MiB: only the first 8 MiB were read and linted${loaded.source.note === undefined ? "" : `; ${loaded.source.note}`}`
           : loaded.source.note;
-      const result = lintRobotsTxt(body, { profile: opts.profile, lines: format === "json" });
+      let linted = body;
+      let fixes: FixResult | undefined;
+      let fixOut = "";
+      if (opts.fix !== undefined) {
+        if (more === true) throw new CliError(`${label}: over 8 MiB: not fixed`);
+        const fixed = await fixFile(arg, label, body, {
+          profile: opts.profile,
+          unsafe: opts.unsafeFixes === true,
+          dryRun: opts.fix === "dry-run",
+        });
+        fixes = fixed.result;
+        linted = fixed.result.body;
+        fixOut = format === "text" || opts.fix === "dry-run" ? fixed.output : "";
+        if (fixed.notes !== "") process.stderr.write(fixed.notes);
+      }
+      const result = lintRobotsTxt(linted, { profile: opts.profile, lines: format === "json" });
       totals.error += result.counts.error;
       totals.warning += result.counts.warning;
       totals.info += result.counts.info;
+      // A dry run prints the diff alone, so that it can be piped to patch.
       out =
-        format === "json"
-          ? formatJson(label, note, result)
-          : formatText(label, note, result, paint);
+        opts.fix === "dry-run"
+          ? fixOut
+          : format === "json"
+            ? formatJson(label, note, result, fixes)
+            : fixOut + formatText(label, note, result, paint);
     }
     if (out !== "") {
       progress.clear();
@@ -200,7 +264,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
     }
   }
   progress.clear();
-  if (format === "text") {
+  if (format === "text" && opts.fix !== "dry-run") {
     // Only the files read count: an unreadable one is never "no problems".
     const files = plural(args.length - failed, "file");
     const found = totals.error + totals.warning + totals.info;
@@ -221,13 +285,24 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
 export const lintCommand: Command = {
   summary: "how crawlers read each line, and what will not work as meant",
   help: lintHelp,
-  options: { strict: { type: "boolean" }, ...TIMEOUT_OPTION },
+  options: {
+    strict: { type: "boolean" },
+    fix: { type: "boolean" },
+    "fix-dry-run": { type: "boolean" },
+    "unsafe-fixes": { type: "boolean" },
+    ...TIMEOUT_OPTION,
+  },
   run(positionals, values, context) {
+    if (values.fix === true && values["fix-dry-run"] === true) {
+      throw new CliError("--fix and --fix-dry-run exclude each other: choose one");
+    }
     return runLint(positionals, {
       profile: context.profile,
       format: context.format,
       strict: values.strict === true,
       timeoutMs: timeoutOption(values),
+      fix: values.fix === true ? "write" : values["fix-dry-run"] === true ? "dry-run" : undefined,
+      unsafeFixes: values["unsafe-fixes"] === true,
     });
   },
 };

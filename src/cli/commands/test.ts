@@ -44,16 +44,24 @@ import {
   otherReading,
   percentEncode,
   type Reading,
+  type ReadingOptions,
   unencodedNote,
   WHOLE_FILE_HELP,
   WHOLE_FILE_OPTION,
 } from "../reading.js";
 import { CLI_AGENT } from "../source.js";
-import { type Check, printProblems, printResults, type TestRun } from "../test-output.js";
+import {
+  type Check,
+  junitError,
+  printProblems,
+  printResults,
+  type TestRun,
+} from "../test-output.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
 export const testHelp = `Usage:
   robots test <robots.txt | url | -> <expectations> [--format text|github|junit|json]
+              [--origin <url>]
   robots test <robots.txt | url | -> --record <urls | -> [--agent a,b,*]
 
 Checks a robots.txt against an expectations file: what the team means it to
@@ -74,7 +82,8 @@ is fetched as a crawler fetches it: a 4xx means no rules, a 5xx or no answer
 means everything is disallowed, and the output says which.
 
 Exit status: 0 every expectation holds, 1 some fail, 2 a usage or input
-error (each malformed expectation is named as <file>:<line>).
+error (each malformed expectation is named as <file>:<line>; with --format
+junit the report still lists it, as a failing test case).
 
 --record <urls> writes today's verdicts for the URLs (one a line, "#"
 comments) and agents as an expectations file on stdout, each line with the
@@ -85,6 +94,9 @@ Options:
                     ::error annotations, a table in $GITHUB_STEP_SUMMARY and
                     checks/passed/failed in $GITHUB_OUTPUT), junit (JUnit XML,
                     one testcase per agent and URL) or json
+  --origin <url>    check absolute expectation URLs against this origin instead
+                    (a staging host): https://example.com/blog/ is checked as
+                    <url>/blog/; paths are unchanged
   --record <urls>   write an expectations file from today's verdicts ("-": stdin)
   --agent <a,b,*>   with --record: the agents (default: every agent the file
                     names, and "*")
@@ -96,6 +108,7 @@ ${OPERATOR_RULES_HELP}
 Examples:
   robots test robots.txt robots.expect
   robots test https://example.com/robots.txt robots.expect --format junit > robots-junit.xml
+  robots test https://staging.example.com/robots.txt robots.expect --origin https://staging.example.com
   robots test robots.txt --record urls.txt --agent 'Googlebot,GPTBot,*' > robots.expect`;
 
 const FORMATS = ["text", "github", "junit", "json"] as const;
@@ -106,6 +119,7 @@ export const testCommand: Command = {
   options: {
     record: { type: "string" },
     agent: { type: "string" },
+    origin: { type: "string" },
     ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
     ...OPERATOR_RULES_OPTION,
@@ -121,6 +135,9 @@ export const testCommand: Command = {
     };
     const operatorRules = values["operator-rules"] === true;
     if (record !== undefined) {
+      if (str(values, "origin") !== undefined) {
+        throw new CliError("--origin goes with an expectations file, not with --record");
+      }
       if (context.format !== undefined && context.format !== "text") {
         throw new CliError(
           `--record writes an expectations file (text): --format ${JSON.stringify(context.format)} does not apply`,
@@ -141,49 +158,109 @@ export const testCommand: Command = {
     }
     const fallback = process.env.GITHUB_ACTIONS === "true" ? "github" : "text";
     const format = formatOption(context.format, FORMATS, fallback);
+    const origin = originOption(str(values, "origin"));
     if (str(values, "agent") !== undefined) {
       throw new CliError(
         "--agent goes with --record; the agents to test are named in the expectations file",
       );
     }
-    if (positionals.length !== 2) {
-      throw new CliError(
-        `expected <robots.txt | url | -> <expectations>, got ${positionals.length} argument(s); see robots test --help`,
-      );
+    try {
+      return await runTest(positionals, format, origin, readingOptions, operatorRules);
+    } catch (err) {
+      // CI reads the report: an input error is a failing test case there too.
+      if (format === "junit" && err instanceof CliError) await writeOut(junitError(err.message));
+      throw err;
     }
-    const [robotsArg, expectArg] = positionals as [string, string];
-    if (robotsArg === "-" && expectArg === "-") {
-      throw new CliError("only one of <robots.txt> and <expectations> can be - (standard input)");
-    }
-    // The expectations first: a malformed one stops the run before any fetch.
-    const expectLabel = expectArg === "-" ? "<stdin>" : expectArg;
-    const parsed = parseExpectations(await readText(expectArg, expectLabel));
-    if (parsed.problems.length > 0) {
-      return printProblems(format, expectLabel, expectArg !== "-", parsed.problems);
-    }
-    if (parsed.expectations.length === 0) {
-      throw new CliError(
-        `${expectLabel} states no expectation: write one a line, ${EXPECTATION_SYNTAX}, or start from robots test <robots.txt> --record <urls>`,
-      );
-    }
-    const reading = await loadReading(robotsArg, readingOptions);
-    const problems = otherOrigins(reading, parsed.expectations);
-    if (problems.length > 0) return printProblems(format, expectLabel, expectArg !== "-", problems);
-    const checks = runChecks(reading, parsed.expectations, context.profile, operatorRules);
-    const testRun: TestRun = {
-      reading,
-      robots: checks.robots,
-      expectations: expectLabel,
-      expectationsIsFile: expectArg !== "-",
-      robotsIsFile: reading.source.note === undefined && robotsArg !== "-",
-      lineNotes: parsed.notes,
-      count: parsed.expectations.length,
-      checks: checks.results,
-    };
-    await printResults(format, testRun);
-    return testRun.checks.some((c) => !c.passed) ? EXIT.findings : EXIT.ok;
   },
 };
+
+/** `robots test <robots.txt> <expectations>`: check, print in `format`, return the exit status. */
+async function runTest(
+  positionals: readonly string[],
+  format: (typeof FORMATS)[number],
+  origin: string | undefined,
+  readingOptions: ReadingOptions,
+  operatorRules: boolean,
+): Promise<number> {
+  if (positionals.length !== 2) {
+    throw new CliError(
+      `expected <robots.txt | url | -> <expectations>, got ${positionals.length} argument(s); see robots test --help`,
+    );
+  }
+  const [robotsArg, expectArg] = positionals as [string, string];
+  if (robotsArg === "-" && expectArg === "-") {
+    throw new CliError("only one of <robots.txt> and <expectations> can be - (standard input)");
+  }
+  // The expectations first: a malformed one stops the run before any fetch.
+  const expectLabel = expectArg === "-" ? "<stdin>" : expectArg;
+  const parsed = parseExpectations(await readText(expectArg, expectLabel));
+  if (parsed.problems.length > 0) {
+    return printProblems(format, expectLabel, expectArg !== "-", parsed.problems);
+  }
+  if (parsed.expectations.length === 0) {
+    throw new CliError(
+      `${expectLabel} states no expectation: write one a line, ${EXPECTATION_SYNTAX}, or start from robots test <robots.txt> --record <urls>`,
+    );
+  }
+  const expectations = onOrigin(parsed.expectations, origin);
+  let reading = await loadReading(robotsArg, readingOptions);
+  if (origin !== undefined) {
+    reading = {
+      ...reading,
+      notes: [...reading.notes, `absolute URLs are checked against ${origin} (--origin)`],
+    };
+  }
+  const problems = otherOrigins(reading, expectations);
+  if (problems.length > 0) return printProblems(format, expectLabel, expectArg !== "-", problems);
+  const checks = runChecks(reading, expectations, readingOptions.profile, operatorRules);
+  const testRun: TestRun = {
+    reading,
+    robots: checks.robots,
+    expectations: expectLabel,
+    expectationsIsFile: expectArg !== "-",
+    robotsIsFile: reading.source.note === undefined && robotsArg !== "-",
+    lineNotes: parsed.notes,
+    count: expectations.length,
+    checks: checks.results,
+  };
+  await printResults(format, testRun);
+  return testRun.checks.some((c) => !c.passed) ? EXIT.findings : EXIT.ok;
+}
+
+/** --origin: an http(s) origin, scheme and host (and port) only. */
+function originOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let u: URL | undefined;
+  try {
+    u = new URL(value);
+  } catch {
+    u = undefined;
+  }
+  if (
+    u === undefined ||
+    (u.protocol !== "http:" && u.protocol !== "https:") ||
+    u.pathname !== "/" ||
+    u.search !== "" ||
+    u.hash !== "" ||
+    u.username !== "" ||
+    u.password !== ""
+  ) {
+    throw new CliError(
+      `--origin takes an origin such as https://staging.example.com (a scheme and a host, no path), got ${JSON.stringify(value)}`,
+    );
+  }
+  return u.origin;
+}
+
+/** Expectations with each absolute URL moved to `origin` (its path, query and fragment kept); paths stay. */
+function onOrigin(expectations: readonly Expectation[], origin: string | undefined): Expectation[] {
+  if (origin === undefined) return [...expectations];
+  return expectations.map((e) => {
+    if (originOf(e.url) === null) return e;
+    const u = new URL(e.url);
+    return { ...e, url: `${origin}${u.pathname}${u.search}${u.hash}` };
+  });
+}
 
 /** The whole text of a small input (an expectations file), at most READ_CAP bytes. */
 async function readText(arg: string, label: string): Promise<string> {

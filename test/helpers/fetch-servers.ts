@@ -153,6 +153,14 @@ export function serveText(
   };
 }
 
+/** Serve `robots` as /robots.txt (text/plain) and every other path with `pages`. */
+export function serveRobots(robots: string | Uint8Array, pages: Handler): Handler {
+  return (req, res) => {
+    if (req.url === "/robots.txt") res.writeHead(200, { "content-type": "text/plain" }).end(robots);
+    else pages(req, res);
+  };
+}
+
 export function serveStatus(status: number, headers: http.OutgoingHttpHeaders = {}): Handler {
   return (_req, res) => {
     res.writeHead(status, { "content-type": "text/plain", ...headers });

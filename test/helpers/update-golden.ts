@@ -1,7 +1,7 @@
 /**
  * Rewrites test/golden/ from the current CLI: `npm run golden:update`.
- * Does nothing without --write, because `node --test dist/test/` runs every
- * file under dist/test, this one included.
+ * Does nothing without --write, so that running it by mistake (or as a test
+ * file) changes no golden file.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +12,7 @@ import {
   hasCommand,
   renderGolden,
   runGoldenCase,
-} from "./helpers/golden-cases.js";
+} from "./golden-cases.js";
 
 if (process.argv.includes("--write")) {
   mkdirSync(GOLDEN_DIR, { recursive: true });
