@@ -22,6 +22,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   fetch: fetchCommand,
   batch: batchCommand,
   page: pageCommand,
-  serve: serveCommand,
   mcp: mcpCommand,
+  serve: serveCommand,
 };
