@@ -18,7 +18,7 @@
 import { readFileSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo, LookupFunction } from "node:net";
-import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 
 const ORIGINS = 1_000;
 const CHECKS = 100_000;

@@ -15,8 +15,8 @@ import { readFileSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium } from "playwright-core";
-import { RobotsClient } from "../src/node.js";
-import { type BlockedRequest, respectRobots } from "../src/playwright.js";
+import { RobotsClient } from "../src/entries/node.js";
+import { type BlockedRequest, respectRobots } from "../src/entries/playwright.js";
 
 const ROBOTS = readFileSync(new URL("../../examples/site/robots.txt", import.meta.url));
 

@@ -15,8 +15,8 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Configuration, Log, LogLevel } from "@crawlee/basic";
 import { CheerioCrawler } from "@crawlee/cheerio";
-import { respectRobots } from "../src/crawlee.js";
-import { RobotsClient } from "../src/node.js";
+import { respectRobots } from "../src/entries/crawlee.js";
+import { RobotsClient } from "../src/entries/node.js";
 
 const ROBOTS = readFileSync(new URL("../../examples/site/robots.txt", import.meta.url));
 

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import { type AccessCheck, MemoryRobotsStore, RobotsClient } from "../src/node.js";
+import { type AccessCheck, MemoryRobotsStore, RobotsClient } from "../src/entries/node.js";
 
 const ROBOTS = readFileSync(new URL("../../examples/site/robots.txt", import.meta.url));
 const SOURCE_LINES = ROBOTS.toString("utf8").split(/\r\n|\r|\n/);

@@ -14,8 +14,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import * as http from "node:http";
 import * as net from "node:net";
 import { fileURLToPath } from "node:url";
-import { RobotsClient } from "../src/node.js";
-import { createRedisStore } from "../src/redis.js";
+import { RobotsClient } from "../src/entries/node.js";
+import { createRedisStore } from "../src/entries/redis.js";
 
 const ROBOTS = `User-agent: DemoBot
 Disallow: /private

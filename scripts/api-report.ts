@@ -23,6 +23,7 @@ import {
   Extractor,
   ExtractorConfig,
   ExtractorLogLevel,
+  type ExtractorMessage,
   type IConfigFile,
   type IExtractorMessagesConfig,
 } from "@microsoft/api-extractor";
@@ -68,11 +69,18 @@ function readableDts(entry: ApiEntry, tempFolder: string): ApiEntry {
   return { ...entry, dts: shim };
 }
 
-/** Only the report is wanted: the surface's shape, not lint of the doc comments. */
+/**
+ * The report records the whole surface: a type a public signature uses but
+ * the entry does not export (ae-forgotten-export) and a public name without a
+ * doc comment (ae-undocumented) are errors. The TSDoc syntax of the comments
+ * is not linted: they are prose written for editors' hovers.
+ */
 const MESSAGES: IExtractorMessagesConfig = {
   compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Error } },
   extractorMessageReporting: {
     default: { logLevel: ExtractorLogLevel.None, addToApiReportFile: false },
+    "ae-forgotten-export": { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false },
+    "ae-undocumented": { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false },
   },
   tsdocMessageReporting: {
     default: { logLevel: ExtractorLogLevel.None, addToApiReportFile: false },
@@ -116,6 +124,15 @@ function configFor(entry: ApiEntry, entries: readonly ApiEntry[], tempFolder: st
   });
 }
 
+/** The declaration a message is about: its source file (the .d.ts's twin in src/) and the .d.ts line. */
+function where(message: ExtractorMessage): string {
+  if (message.sourceFilePath === undefined) return "";
+  const file = path
+    .relative(path.join(ROOT, "dist"), message.sourceFilePath)
+    .replace(/\.d\.(c?)ts$/, ".$1ts");
+  return `${file} (.d.ts line ${message.sourceFileLine ?? 0}): `;
+}
+
 export interface ApiCheck {
   /** Entries whose committed report differs from the build (or is missing). */
   readonly changed: string[];
@@ -146,7 +163,8 @@ export function checkApiReports(write = false): ApiCheck {
         localBuild: write,
         compilerState,
         messageCallback: (message) => {
-          if (message.logLevel === "error") errors.push(`${entry.key}: ${message.text}`);
+          if (message.logLevel === "error")
+            errors.push(`${entry.key}: ${where(message)}${message.text}`);
           message.handled = true;
         },
       });

@@ -42,6 +42,7 @@ export interface RobotsErrorOptions {
 
 /** The one error type of every entry: a programmer mistake or a store failure, with a stable `code`. */
 export class RobotsError extends Error {
+  /** The stable code of the mistake (docs/errors.md). */
   readonly code: RobotsErrorCode;
   constructor(code: RobotsErrorCode, message: string, options?: RobotsErrorOptions) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

@@ -10,9 +10,9 @@
 import assert from "node:assert/strict";
 import type * as http from "node:http";
 import { after, before, describe, it } from "node:test";
+import { fetchRobotsTxt, RobotsClient } from "../src/entries/node.js";
+import { fetchPageRules } from "../src/entries/page-rules.js";
 import { RobotsError } from "../src/errors.js";
-import { fetchRobotsTxt, RobotsClient } from "../src/node.js";
-import { fetchPageRules } from "../src/page-rules.js";
 import { serveText, startServer, type TestServer } from "./helpers/fetch-servers.js";
 
 const UA = "AbortBot/1.0 (+http://127.0.0.1/bot)";

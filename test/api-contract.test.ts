@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import * as core from "../src/index.js";
+import * as core from "../src/entries/index.js";
 import {
   compileMatcher,
   lintRobotsTxt,
@@ -17,9 +17,9 @@ import {
   RobotsError,
   RobotsErrorCode,
   validateProductToken,
-} from "../src/index.js";
-import { parseOrigin, RobotsClient } from "../src/node.js";
-import { createRedisStore } from "../src/redis.js";
+} from "../src/entries/index.js";
+import { parseOrigin, RobotsClient } from "../src/entries/node.js";
+import { createRedisStore } from "../src/entries/redis.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 /**
@@ -127,7 +127,7 @@ describe("the main entry", () => {
       assert.ok(name in core, `${name} is not exported`);
     }
     // compileMatcher makes matchers and parseRobotsTxt parsed files.
-    for (const name of ["RobotsMatcher", "RobotsTxt", "compiledSlot", "LineScanner"]) {
+    for (const name of ["RobotsMatcher", "RobotsTxt", "ruleTableOf", "LineScanner"]) {
       assert.ok(!(name in core), `${name} is exported as a value`);
     }
   });
@@ -147,50 +147,86 @@ describe("the main entry", () => {
     }
   });
 
-  test("the published types leave out @internal members", () => {
+  test("the published classes are their public members: no @internal, no hidden constructor", () => {
     const dts = (file: string) => readFileSync(path.join(REPO_ROOT, "dist/src", file), "utf8");
     const parsed = dts("parse/parse-robots-txt.d.ts");
     assert.match(parsed, /class RobotsTxt/);
-    for (const internal of ["compiledSlot", "ruleTable", "constructor("]) {
-      assert.ok(!parsed.includes(internal), `parse-robots-txt.d.ts declares ${internal}`);
+    const start = parsed.indexOf("class RobotsTxt");
+    const inClass = parsed.slice(start, parsed.indexOf("\n}\n", start));
+    for (const internal of ["compiled", "ruleTable", "sizeFacts", "constructor("]) {
+      assert.ok(
+        !inClass.replace("private constructor();", "").includes(internal),
+        `RobotsTxt declares ${internal}`,
+      );
+    }
+    // No class or interface hides members from its report: src marks nothing @internal
+    // (what modules share beyond the public surface is a module's function, never a hidden member).
+    const src = path.join(REPO_ROOT, "src");
+    for (const file of readdirSync(src, { recursive: true, encoding: "utf8" })) {
+      if (!/\.c?ts$/.test(file)) continue;
+      const text = readFileSync(path.join(src, file), "utf8");
+      assert.ok(!text.includes("@internal"), `src/${file} marks a declaration @internal`);
     }
     assert.ok(!dts("match/compile.d.ts").includes("constructor("));
   });
 });
 
 describe("every entry", () => {
-  const entries = ["index.js", "node.js", "fetch-entry.js", "redis.js", "page-rules.js"];
+  const entries = ["index.js", "node.js", "fetch.js", "redis.js", "page-rules.js", "crawlee.js"];
+
+  test("the entries checked here are package.json's, but the drop-in, which the docs except", () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, { default: string }>;
+    };
+    const built = Object.values(pkg.exports).map((e) => path.basename(e.default));
+    assert.deepEqual(built.filter((f) => f !== "robots-parser.cjs").sort(), [...entries].sort());
+    for (const doc of ["README.md", "docs/errors.md"]) {
+      const text = readFileSync(path.join(REPO_ROOT, doc), "utf8").replace(/\s+/g, " ");
+      assert.match(text, /but the robots-parser drop-in/, `${doc} states the exception`);
+    }
+  });
 
   test("every exported value is listed in docs/api.md, and RobotsError comes from each", async () => {
     const api = readFileSync(path.join(REPO_ROOT, "docs/api.md"), "utf8");
     for (const entry of entries) {
-      const mod = (await import(`../src/${entry}`)) as Record<string, unknown>;
+      const mod = (await import(`../src/entries/${entry}`)) as Record<string, unknown>;
       assert.equal(mod.RobotsError, RobotsError, `${entry} exports RobotsError`);
       for (const name of Object.keys(mod)) {
         const listed = api.includes(`\`${name}`) || api.includes(`\`new ${name}(`);
-        assert.ok(listed, `${name} (src/${entry}) is not in docs/api.md`);
+        assert.ok(listed, `${name} (src/entries/${entry}) is not in docs/api.md`);
       }
     }
   });
 
   test("/node and /fetch list the same names, but for createNodeTransport", async () => {
-    const node = Object.keys(await import("../src/node.js")).sort();
-    const fetchEntry = Object.keys(await import("../src/fetch-entry.js")).sort();
+    const node = Object.keys(await import("../src/entries/node.js")).sort();
+    const fetchEntry = Object.keys(await import("../src/entries/fetch.js")).sort();
     assert.deepEqual(
       node.filter((n) => n !== "createNodeTransport"),
       fetchEntry,
     );
   });
 
-  test("no module of src re-exports with export *: every surface is a list", () => {
+  test("every surface is a list: export * only from the shared lists of src/entries/lists", () => {
     const src = path.join(REPO_ROOT, "src");
     const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) =>
       f.endsWith(".ts"),
     );
     assert.ok(files.length > 40);
+    let shared = 0;
     for (const f of files) {
       const text = readFileSync(path.join(src, f), "utf8");
-      assert.ok(!/^\s*export \*/m.test(text), `src/${f} uses export *`);
+      for (const m of text.matchAll(/^\s*export (?:type )?\*.*$/gm)) {
+        const dir = path.dirname(f).split(path.sep).join("/");
+        const fromList =
+          (dir === "entries" &&
+            /^\s*export (?:type )?\* from "\.\/lists\/[\w-]+\.js";$/.test(m[0])) ||
+          (dir === "entries/lists" && /^\s*export type \* from "\.\/[\w-]+\.js";$/.test(m[0]));
+        assert.ok(fromList, `src/${f}: ${m[0].trim()}`);
+        shared++;
+      }
     }
+    // node and fetch share lists/access.ts; it, crawlee and page-rules the client's types.
+    assert.equal(shared, 5);
   });
 });

@@ -9,8 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { RobotsClient } from "../src/node.js";
-import { createRedisStore, type RedisRobotsStore } from "../src/redis.js";
+import { RobotsClient } from "../src/entries/node.js";
+import { createRedisStore, type RedisRobotsStore } from "../src/entries/redis.js";
 import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 

@@ -16,7 +16,7 @@ import {
   retryAfterMs,
   retryDelay,
 } from "../src/cache/lifetime.js";
-import { RobotsClient } from "../src/node.js";
+import { RobotsClient } from "../src/entries/node.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
 
 const H = 3_600_000;

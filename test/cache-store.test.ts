@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { storedSize } from "../src/cache/memory-store.js";
+import { MemoryRobotsStore } from "../src/entries/node.js";
 import { RobotsError } from "../src/errors.js";
-import { MemoryRobotsStore } from "../src/node.js";
 import {
   JsonTextStore,
   runStoreSuite,

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CachedEntry } from "../src/cache/entry-codec.js";
 import { rulesInForce } from "../src/client/timeline.js";
-import { RobotsClient } from "../src/node.js";
+import { RobotsClient } from "../src/entries/node.js";
 import type { Profile } from "../src/protocol/profile.js";
 import { sampleCached } from "./helpers/cache-store-suite.js";
 import { startServer } from "./helpers/fetch-servers.js";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compileMatcher, parseRobotsTxt, type RobotsMatcher } from "../src/index.js";
+import { compileMatcher, parseRobotsTxt, type RobotsMatcher } from "../src/entries/index.js";
 import {
   bodyOf,
   type ConformanceRecord,

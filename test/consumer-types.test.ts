@@ -58,19 +58,12 @@ test("a consumer compiles against the published types (await using, classifyAddr
 });
 
 test("RobotsError is one class across the entries at run time", async () => {
-  const entries = [
-    "index.js",
-    "node.js",
-    "fetch-entry.js",
-    "redis.js",
-    "page-rules.js",
-    "crawlee.js",
-  ];
+  const entries = ["index.js", "node.js", "fetch.js", "redis.js", "page-rules.js", "crawlee.js"];
   const classes = await Promise.all(
     entries.map(
       async (e) =>
         (
-          (await import(pathToFileURL(path.join(REPO_ROOT, "dist", "src", e)).href)) as {
+          (await import(pathToFileURL(path.join(REPO_ROOT, "dist", "src", "entries", e)).href)) as {
             RobotsError: unknown;
           }
         ).RobotsError,

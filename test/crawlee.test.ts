@@ -15,16 +15,15 @@ import { CheerioCrawler } from "@crawlee/cheerio";
 import { HttpCrawler } from "@crawlee/http";
 import { PlaywrightCrawler } from "@crawlee/playwright";
 import { chromium } from "playwright";
-import { RobotsError, respectRobots } from "../src/crawlee.js";
-import { type AccessCheck, RobotsClient } from "../src/node.js";
-import { createRedisStore } from "../src/redis.js";
+import { RobotsError, respectRobots } from "../src/entries/crawlee.js";
+import { type AccessCheck, RobotsClient } from "../src/entries/node.js";
+import { createRedisStore } from "../src/entries/redis.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "./helpers/chromium.js";
 import { quietCrawlee } from "./helpers/crawlee-site.js";
 import { html, page, type Site, startSite, text } from "./helpers/loopback-site.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 import { run } from "./helpers/subprocess.js";
-import { startTimingSite } from "./helpers/timing-site.js";
 
 const AGENT = "ExampleBot/1.0 (+https://example.com/bot)";
 
@@ -424,66 +423,6 @@ describe("crawlee: each navigation waits its turn (docs/protocol.md#other-direct
       await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
       assertPaused(site, answered429());
       assert.deepEqual(pathsOf(handled), ["/a", "/b", "/c"]);
-    } finally {
-      dispose();
-      await client.close();
-      await site.close();
-    }
-  });
-});
-
-describe("crawlee: Crawl-delay holds where requests arrive (docs/fleet.md)", () => {
-  /** A short delay, so a lapse of crawlee's own work between turn and socket would show. */
-  const SHORT_S = 0.5;
-
-  it("CheerioCrawler, maxConcurrency 10: no gap under 90 % of the delay, nothing inside a Retry-After", {
-    timeout: 60_000,
-  }, async (t) => {
-    // The site in its own process: the handlers below hold this one's event loop.
-    const site = await startTimingSite({
-      robots: `User-agent: *\nCrawl-delay: ${SHORT_S}\n`,
-      answers: { 9: { status: 503, headers: { "retry-after": "1" } } },
-    });
-    const client = new RobotsClient(AGENT);
-    const { config, log, dispose } = quietCrawlee();
-    const crawler = new CheerioCrawler(
-      {
-        log,
-        maxConcurrency: 10,
-        maxRequestRetries: 1,
-        requestHandler: async ({ request }) => {
-          // Every third page's handler holds the event loop longer than the delay.
-          if (Number(new URL(request.url).pathname.slice(2)) % 3 === 0) {
-            const until = Date.now() + 600;
-            while (Date.now() < until) {
-              // Synchronous page work.
-            }
-          }
-        },
-      },
-      config,
-    );
-    try {
-      respectRobots(crawler, client);
-      await crawler.run(Array.from({ length: 16 }, (_, i) => `${site.origin}/p${i}`));
-      const arrivals = await site.arrivals();
-      const at = arrivals.map((r) => r.at);
-      assert.equal(at.length, 17, "16 pages and the retry of the 503");
-      const gaps = at.slice(1).map((x, i) => x - at[i]!);
-      const sorted = [...gaps].sort((x, y) => x - y);
-      const under = gaps.filter((g) => g < 0.9 * SHORT_S * 1000);
-      t.diagnostic(
-        `gaps: min ${sorted[0]} ms, median ${sorted[sorted.length >> 1]} ms, ${under.length} of ${gaps.length} under 90 %`,
-      );
-      assert.deepEqual(under, [], `gaps: ${gaps.join(", ")}`);
-      const refusedAt = arrivals[8]!.at;
-      assert.equal(arrivals[8]!.status, 503);
-      const inside = at.filter((x) => x > refusedAt && x < refusedAt + 1000);
-      assert.deepEqual(
-        inside.map((x) => x - refusedAt),
-        [],
-        "nothing inside the Retry-After",
-      );
     } finally {
       dispose();
       await client.close();

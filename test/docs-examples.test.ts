@@ -11,12 +11,26 @@
  * may use names it does not declare (tsc's "Cannot find name"), and is
  * checked for everything else. Fragments are listed when the test fails;
  * keep them rare.
+ *
+ * Every example that is not a fragment also runs, compiled by that tsc run,
+ * in the same consumer project, and must exit by itself with status 0 (an
+ * open connection or timer that keeps it alive fails it). The consumer has
+ * a robots.txt of its own in its folder. An example that goes on the
+ * network (it imports /node, /fetch, /redis or /page-rules, or calls
+ * fetch) reaches its sites on a loopback server instead: the test rewrites `https://shop.example` and
+ * `https://example.com` to that server's origin, and the Redis URL to a
+ * redis-server it starts. Examples that import `crawlee` are compiled only:
+ * the consumer project has its types, not the package.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { test } from "node:test";
-import { withConsumerProject } from "./helpers/consumer.js";
+import { type ConsumerProject, withConsumerProject } from "./helpers/consumer.js";
+import { startRedis } from "./helpers/redis-server.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 interface Block {
@@ -175,4 +189,116 @@ test("every ```ts and ```js example of README.md and docs/*.md compiles against 
     `${problems.length} problem(s) in ${blocks.length} examples:\n${problems.join("\n")}\n` +
       `Fragments (\`\`\`ts fragment: undeclared names allowed): ${fragments.join(", ") || "none"}`,
   );
+});
+
+/** Why an example is compiled but not run; null when it runs. */
+function notRun(b: Block): string | null {
+  if (b.fragment) return "a fragment";
+  if (/from "crawlee"/.test(b.code))
+    return "imports crawlee, which the consumer has only the types of";
+  return null;
+}
+
+/** The sites the examples name, and the Redis they name. */
+const SITES = /https?:\/\/(?:shop\.example|example\.com)(?=[/"'`])/g;
+const EXAMPLE_REDIS = "redis://127.0.0.1:6379";
+/** An example that goes on the network: the access method's entries, or a WHATWG fetch. */
+const NETWORK = /from "robots-exclusion\/(?:node|fetch|redis|page-rules)"|\bfetch\(/;
+
+/** A loopback site: a robots.txt, and an HTML page with a robots meta tag at every other path. */
+async function startSite(): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (req.url === "/robots.txt") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("User-agent: *\nDisallow: /cart\n\nSitemap: /sitemap.xml\n");
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html", "x-robots-tag": "noarchive" });
+    res.end('<html><head><meta name="robots" content="noindex"></head><body>ok</body></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** How long an example may run before it counts as one that does not exit (a hang, not a speed). */
+const EXIT_LIMIT_MS = 60_000;
+
+/** `node file` in the project; its status, output, and whether it had to be killed. */
+function runExample(project: ConsumerProject, file: string) {
+  return new Promise<{ code: number | null; output: string; hung: boolean }>((resolve) => {
+    const child = spawn(process.execPath, [file], {
+      cwd: project.dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill("SIGKILL");
+    }, EXIT_LIMIT_MS);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: output.slice(-2000), hung });
+    });
+  });
+}
+
+test("every example that is not a fragment runs in a consumer project and exits", async (t) => {
+  const blocks = docFiles().flatMap(blocksOf);
+  const site = await startSite();
+  const redis = await startRedis();
+  const problems: string[] = [];
+  const compiledOnly: string[] = [];
+  let ran = 0;
+  try {
+    await withConsumerProject(async (project) => {
+      // The consumer's own robots.txt, which docs/diagnostics.md's example lints.
+      project.write("robots.txt", "User-agent: *\nDisallow: wp-login.php\n");
+      const runnable = blocks.filter((b) => {
+        const why = notRun(b);
+        if (why !== null) compiledOnly.push(`${b.doc}:${b.line} (${why})`);
+        return why === null;
+      });
+      for (const b of runnable) {
+        const code = NETWORK.test(b.code)
+          ? b.code.replace(SITES, site.origin).replaceAll(EXAMPLE_REDIS, redis.url)
+          : b.code;
+        project.write(b.file, code);
+      }
+      const ts = runnable.filter((b) => b.file.endsWith(".ts")).map((b) => b.file);
+      const built = await project.typeCheck(ts, {
+        noEmit: false,
+        outDir: "out",
+        rootDir: ".",
+        moduleDetection: "force",
+        skipLibCheck: true,
+      });
+      assert.equal(built.code, 0, `the examples did not compile:\n${built.output}`);
+      for (const b of runnable) {
+        const file = b.file.endsWith(".ts")
+          ? path.join("out", b.file.replace(/\.ts$/, ".js"))
+          : b.file;
+        const r = await runExample(project, file);
+        ran++;
+        if (r.hung) problems.push(`${b.doc}:${b.line}: did not exit within ${EXIT_LIMIT_MS} ms`);
+        else if (r.code !== 0) problems.push(`${b.doc}:${b.line}: exit ${r.code}\n${r.output}`);
+      }
+    });
+  } finally {
+    await site.close();
+    await redis.stop();
+  }
+  t.diagnostic(`compiled only: ${compiledOnly.join(", ") || "none"}`);
+  assert.ok(ran >= 10, `ran ${ran} examples`);
+  assert.deepEqual(problems, [], "examples that fail or do not exit");
 });

@@ -7,8 +7,6 @@ import assert from "node:assert/strict";
 import type { LookupFunction } from "node:net";
 import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
-import { RobotsError } from "../src/errors.js";
-import { MIN_BODY_BYTES } from "../src/fetch/fetch-robots-txt.js";
 import {
   createFetchTransport,
   createNodeTransport,
@@ -16,7 +14,9 @@ import {
   fetchRobotsTxt,
   RobotsClient,
   type Transport,
-} from "../src/node.js";
+} from "../src/entries/node.js";
+import { RobotsError } from "../src/errors.js";
+import { MIN_BODY_BYTES } from "../src/fetch/fetch-robots-txt.js";
 import { crawlerView } from "../src/parse/crawler-view.js";
 import { bigBody, gzipBomb, ROBOTS } from "./helpers/fetch-scenarios.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RobotsClient } from "../src/node.js";
+import { RobotsClient } from "../src/entries/node.js";
 import { SCENARIOS } from "./helpers/fetch-scenarios.js";
 
 /** Short timeouts keep the never-answering scenarios fast; they are options, not assertions. */

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
-import { createFetchTransport, fetchRobotsTxt, RobotsClient } from "../src/node.js";
+import { createFetchTransport, fetchRobotsTxt, RobotsClient } from "../src/entries/node.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
-import { fetchRobotsTxt, RobotsClient } from "../src/fetch-entry.js";
+import { fetchRobotsTxt, RobotsClient } from "../src/entries/fetch.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 import { loopbackLookup, startServer } from "./helpers/fetch-servers.js";
 import { usedMemory } from "./helpers/memory.js";
 

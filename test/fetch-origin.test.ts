@@ -7,8 +7,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { domainToASCII } from "node:url";
+import {
+  createNodeTransport,
+  isRobotsTxtUrl,
+  parseOrigin,
+  RobotsClient,
+} from "../src/entries/node.js";
 import { RobotsError } from "../src/errors.js";
-import { createNodeTransport, isRobotsTxtUrl, parseOrigin, RobotsClient } from "../src/node.js";
 import { loopbackLookup, serveText, startServer } from "./helpers/fetch-servers.js";
 
 describe("parseOrigin (docs/protocol.md#access-method Scope)", () => {

@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalPathStart } from "../src/client/request-path.js";
+import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 import { RobotsError } from "../src/errors.js";
-import { compileMatcher } from "../src/match/compile.js";
-import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { compilePathMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import type { Profile } from "../src/protocol/profile.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
@@ -175,7 +175,7 @@ describe("the fast path agrees with the WHATWG parser wherever it answers", () =
 
   it("where it answers, the matcher's verdict from that path start is its verdict on the string", () => {
     const matchers = ["google", "legacy1996"].map((profile) =>
-      compileMatcher(parseRobotsTxt(RULES, { profile: profile as Profile }), "AnyBot"),
+      compilePathMatcher(parseRobotsTxt(RULES, { profile: profile as Profile }), "AnyBot"),
     );
     let accepted = 0;
     fc.assert(

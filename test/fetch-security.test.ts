@@ -8,9 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { createNodeTransport, fetchRobotsTxt, RobotsClient } from "../src/entries/node.js";
 import { RobotsError } from "../src/errors.js";
 import { classifyAddress } from "../src/fetch/address-class.js";
-import { createNodeTransport, fetchRobotsTxt, RobotsClient } from "../src/node.js";
 import { serveText, startRawServer, startServer } from "./helpers/fetch-servers.js";
 import { robots } from "./helpers/subprocess.js";
 

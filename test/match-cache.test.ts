@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compileMatcher, MatchCache, parseRobotsTxt, RobotsError } from "../src/index.js";
+import { compileMatcher, MatchCache, parseRobotsTxt, RobotsError } from "../src/entries/index.js";
 
 type Answer = [boolean, number];
 

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import * as core from "../src/index.js";
+import * as core from "../src/entries/index.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {

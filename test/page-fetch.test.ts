@@ -9,9 +9,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
+import { createFetchTransport, createNodeTransport, RobotsClient } from "../src/entries/node.js";
+import { fetchPageRules } from "../src/entries/page-rules.js";
 import { classifyAddress } from "../src/fetch/address-class.js";
-import { createFetchTransport, createNodeTransport, RobotsClient } from "../src/node.js";
-import { fetchPageRules } from "../src/page-rules.js";
 import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
 
 const UA = "PageBot/1.0 (+https://example.com/bot)";

@@ -12,7 +12,7 @@ import {
   ignoredMetaProblems,
   readHeadMetas,
   readPageRuleMetas,
-} from "../src/page-rules.js";
+} from "../src/entries/page-rules.js";
 import { HeadReader } from "../src/page-rules-io/read-head.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
 

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { compileMatcher, parseRobotsTxt } from "../src/index.js";
-import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { compileMatcher, parseRobotsTxt } from "../src/entries/index.js";
+import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 import { comparisonForm, requestForm } from "../src/protocol/percent-encoding.js";
 import {
   loopbackLookup,

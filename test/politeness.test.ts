@@ -7,9 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { RobotsClient } from "../src/entries/node.js";
+import {
+  createRedisStore,
+  type RedisRobotsStore,
+  type SharedRobotsStore,
+} from "../src/entries/redis.js";
 import { RobotsError } from "../src/errors.js";
-import { RobotsClient } from "../src/node.js";
-import { createRedisStore, type RedisRobotsStore, type SharedRobotsStore } from "../src/redis.js";
 import { serveText, startServer, type TestServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 

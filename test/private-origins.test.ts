@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createFetchApi } from "../src/cli/serve-fetch.js";
-import { createNodeTransport, RobotsClient } from "../src/node.js";
+import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 import {
   loopbackLookup,
   serveText,

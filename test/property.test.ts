@@ -7,11 +7,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { compileMatcher, parseRobotsTxt, readPath } from "../src/index.js";
+import { compileMatcher, parseRobotsTxt, readPath } from "../src/entries/index.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { encodeUtf8, normalizePattern } from "../src/parse/bytes.js";
 import { crawlerView } from "../src/parse/crawler-view.js";
+import { ruleTableOf } from "../src/parse/parse-robots-txt.js";
 import { type LineEvent, scanLines, setQuickLines } from "../src/parse/scan-lines.js";
 import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
 import type { Profile } from "../src/protocol/profile.js";
@@ -221,7 +222,7 @@ describe("property: totality (docs/protocol.md#parsing)", () => {
         const robots = parseRobotsTxt(body);
         // The matcher finds a path's end lazily because no pattern can hold
         // `#` or NUL, the characters that end a path (docs/protocol.md#parsing, #matching).
-        assert.ok(!/[#\0]/.test(robots.ruleTable.text));
+        assert.ok(!/[#\0]/.test(ruleTableOf(robots).text));
         const m = compileMatcher(robots, a);
         const v = m.check(u);
         assert.equal(typeof v.allowed, "boolean");
@@ -357,7 +358,7 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
         fc.array(url, { minLength: 1, maxLength: 6 }),
         (named, rest, random) => {
           const body = encode(["user-agent: z", ...named, "user-agent: *", ...rest]);
-          assert.ok(parseRobotsTxt(body).ruleTable.rows instanceof Int32Array);
+          assert.ok(ruleTableOf(parseRobotsTxt(body)).rows instanceof Int32Array);
           // Paths each rule matches, the longest (best-ranked) rules' among
           // them, so that every part of the index decides some URL.
           const asUrl = (r: string) =>

@@ -14,7 +14,7 @@ import {
   readProductToken,
   readRequestRate,
   validateProductToken,
-} from "../src/index.js";
+} from "../src/entries/index.js";
 
 describe("protocol.md#choosing-rules: product tokens", () => {
   test("valid tokens are letters, - and _", () => {

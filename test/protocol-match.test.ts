@@ -1,9 +1,16 @@
 /** docs/protocol.md#choosing-rules, docs/protocol.md#matching (matching a URL) and docs/protocol.md#deciding-line (explaining a verdict). */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compileMatcher, isAllowed, parseRobotsTxt, readPath, selectGroups } from "../src/index.js";
+import {
+  compileMatcher,
+  isAllowed,
+  parseRobotsTxt,
+  readPath,
+  selectGroups,
+} from "../src/entries/index.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { RuleIndex, VARIES } from "../src/match/rule-index.js";
+import { ruleTableOf } from "../src/parse/parse-robots-txt.js";
 import { R_END, R_INDEX_HTML, ROW } from "../src/parse/rule-table.js";
 import { extendsToDirectory } from "../src/protocol/index-html.js";
 
@@ -254,7 +261,7 @@ describe("protocol.md#matching: index.html: the parser and the linter agree on w
       "/d/index.html$",
     ];
     for (const p of patterns) {
-      const t = parseRobotsTxt(`User-agent: *\nAllow: ${p}\nDisallow: ${p}`).ruleTable;
+      const t = ruleTableOf(parseRobotsTxt(`User-agent: *\nAllow: ${p}\nDisallow: ${p}`));
       const pattern = t.pattern(0);
       assert.equal(t.rows[R_INDEX_HTML] !== -1, extendsToDirectory(pattern), p);
       assert.equal(t.rows[ROW + R_INDEX_HTML], -1, `${p}: only allow rules`);
@@ -475,7 +482,7 @@ describe("protocol.md#matching: answers that do not depend on the path", () => {
         assert.deepEqual([v.allowed, v.line], [allowed, line], url);
       }
       const groups = robots.groups.filter((g) => m.groups.includes(g.index));
-      const ix = new RuleIndex(robots.ruleTable, groups as never, true);
+      const ix = new RuleIndex(ruleTableOf(robots), groups as never, true);
       assert.equal(ix.constant !== VARIES, constant);
     });
   }
@@ -488,7 +495,7 @@ describe("protocol.md#matching: answers that do not depend on the path", () => {
       "User-agent: *\nAllow: /index.html",
     ]) {
       const robots = parseRobotsTxt(body);
-      const ix = new RuleIndex(robots.ruleTable, robots.groups as never, true);
+      const ix = new RuleIndex(ruleTableOf(robots), robots.groups as never, true);
       assert.equal(ix.constant, VARIES, body);
     }
     const m = compileMatcher(parseRobotsTxt("User-agent: *\nDisallow: /\nAllow: /a"), "x");
@@ -535,7 +542,7 @@ describe("protocol.md#matching: the index builds a trie node when a check first 
 
   test("compiling builds the root only; each check builds only what it reaches", () => {
     const robots = parseRobotsTxt(body);
-    const ix = new RuleIndex(robots.ruleTable, robots.groups as never, true);
+    const ix = new RuleIndex(ruleTableOf(robots), robots.groups as never, true);
     assert.equal(ix.size, 180);
     assert.equal(ix.pendingNodes, 1, "the root's one child, `/`");
     ix.decide("/a/7/x/y", 0, -1);

@@ -1,7 +1,8 @@
 /** docs/protocol.md#parsing (parsing a body) and docs/protocol.md#groups. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { MAX_LINE_BYTES, parseRobotsTxt } from "../src/index.js";
+import { MAX_LINE_BYTES, parseRobotsTxt } from "../src/entries/index.js";
+import { parseRobotsTxtWith } from "../src/parse/parse-robots-txt.js";
 import { scanLines } from "../src/parse/scan-lines.js";
 
 const bytes = (...parts: (string | number[])[]): Uint8Array =>
@@ -365,7 +366,7 @@ describe("protocol.md#rule-values, #groups: rules are stored packed and read as 
   test("a parse started from a line hook (re-entrant) gives the same result as alone", () => {
     const alone = ruleData(parseRobotsTxt(body));
     const inner: unknown[][] = [];
-    const outer = parseRobotsTxt(
+    const outer = parseRobotsTxtWith(
       body,
       {},
       {
@@ -381,7 +382,7 @@ describe("protocol.md#rule-values, #groups: rules are stored packed and read as 
   test("a hook that throws leaves later parses correct", () => {
     assert.throws(
       () =>
-        parseRobotsTxt(
+        parseRobotsTxtWith(
           body,
           {},
           {

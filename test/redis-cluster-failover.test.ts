@@ -8,8 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import type { RedisStoreStats } from "../src/entries/redis.js";
 import { originKeys } from "../src/redis/key-schema.js";
-import type { RedisStoreStats } from "../src/redis.js";
 import { startFleet, stopFleet } from "./helpers/fleet.js";
 import {
   assertVerdicts,

@@ -12,13 +12,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createCluster } from "redis";
-import { originKeys } from "../src/redis/key-schema.js";
 import {
   createRedisStore,
   type RedisRobotsStore,
   type RedisStoreStats,
   RobotsError,
-} from "../src/redis.js";
+} from "../src/entries/redis.js";
+import { originKeys } from "../src/redis/key-schema.js";
 import { runStoreSuite, sampleEntry } from "./helpers/cache-store-suite.js";
 import { startFleet, stopFleet } from "./helpers/fleet.js";
 import {

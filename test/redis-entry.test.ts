@@ -33,7 +33,7 @@ function closure(entry: string): { files: Set<string>; packages: Set<string> } {
 }
 
 test("robots-exclusion and robots-exclusion/node do not load node-redis", () => {
-  for (const entry of ["src/index.ts", "src/node.ts"]) {
+  for (const entry of ["src/entries/index.ts", "src/entries/node.ts"]) {
     const { files, packages } = closure(entry);
     assert.ok(files.size > 5, `${entry} reaches ${files.size} files`);
     assert.ok(!packages.has("redis"), `${entry} imports redis`);
@@ -44,9 +44,9 @@ test("robots-exclusion and robots-exclusion/node do not load node-redis", () => 
 });
 
 test("robots-exclusion/redis is the entry that loads it", () => {
-  const { packages } = closure("src/redis.ts");
+  const { packages } = closure("src/entries/redis.ts");
   assert.ok(packages.has("redis"));
   const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
-  assert.equal(pkg.exports["./redis"].default, "./dist/src/redis.js");
+  assert.equal(pkg.exports["./redis"].default, "./dist/src/entries/redis.js");
   assert.equal(pkg.peerDependenciesMeta.redis.optional, true);
 });

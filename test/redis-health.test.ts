@@ -7,13 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { RobotsClient } from "../src/node.js";
+import { RobotsClient } from "../src/entries/node.js";
 import {
   createRedisStore,
   type RedisFailureReason,
   type RedisRobotsStore,
   RobotsError,
-} from "../src/redis.js";
+} from "../src/entries/redis.js";
 import { sampleEntry } from "./helpers/cache-store-suite.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
 import { type RedisServer, startRedis } from "./helpers/redis-server.js";

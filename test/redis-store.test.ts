@@ -7,11 +7,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createClient } from "redis";
+import { RobotsClient, STORED_FORMAT, type StoredEntry } from "../src/entries/node.js";
+import { createRedisStore, type RedisRobotsStore } from "../src/entries/redis.js";
 import { RobotsError } from "../src/errors.js";
-import { RobotsClient, STORED_FORMAT, type StoredEntry } from "../src/node.js";
 import { originKeys } from "../src/redis/key-schema.js";
 import { RedisRobotsStore as StoreClass } from "../src/redis/redis-store.js";
-import { createRedisStore, type RedisRobotsStore } from "../src/redis.js";
 import {
   runStoreSuite,
   runWriteOrderSuite,

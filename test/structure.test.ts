@@ -1,6 +1,8 @@
 /**
- * The folder rules of src/: data flows one way,
- * so no two folders import each other, directly or through others; the core
+ * The folder rules of src/: data flows one way, up the layers of
+ * test/helpers/layers.ts (no folder imports from a layer above its own), so
+ * no two folders import each other, directly or through others, and no
+ * files import each other in a circle, type-only imports included; the core
  * (test/helpers/core.ts, the list the README states) imports nothing outside
  * the core; and no module exports
  * mutable state (`export let`, or an exported object that code mutates);
@@ -11,6 +13,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { CORE as CORE_LIST, coreInReadme } from "./helpers/core.js";
+import { LAYERS, layerOf } from "./helpers/layers.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
 const SRC = path.join(REPO_ROOT, "src");
@@ -26,7 +29,7 @@ interface Source {
 
 function readSources(): Source[] {
   const files = readdirSync(SRC, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts"))
+    .filter((f) => f.endsWith(".ts") || f.endsWith(".cts"))
     .map((f) => f.split(path.sep).join("/"));
   return files.map((rel) => {
     // Comments can quote import statements: drop them first.
@@ -40,6 +43,11 @@ function readSources(): Source[] {
       }));
     return { rel, text: code, imports };
   });
+}
+
+/** An import's target as a source file: `x.js` is `x.ts`, `x.cjs` is `x.cts`. */
+function sourceFile(target: string): string {
+  return target.replace(/\.js$/, ".ts").replace(/\.cjs$/, ".cts");
 }
 
 /** The folder a file belongs to (its first segment under src/), or the file itself at the top. */
@@ -91,6 +99,52 @@ test("no import cycle between folders of src", () => {
     state.set(node, "done");
   };
   for (const node of edges.keys()) if (!state.has(node)) visit(node);
+});
+
+test("every folder of src has a layer, and imports from no layer above its own", () => {
+  const folders = new Set(sources.map((s) => folderOf(s.rel)));
+  for (const f of folders)
+    assert.ok(layerOf(f) >= 0, `src/${f} has no layer in test/helpers/layers.ts`);
+  for (const layer of LAYERS) for (const f of layer) assert.ok(folders.has(f), `src/${f} is gone`);
+  let checked = 0;
+  for (const s of sources) {
+    const from = folderOf(s.rel);
+    for (const { target } of s.imports) {
+      const to = folderOf(target);
+      checked++;
+      assert.ok(
+        layerOf(to) <= layerOf(from),
+        `src/${s.rel} imports src/${target}: ${from} (layer ${layerOf(from)}) reaches up to ${to} (layer ${layerOf(to)})`,
+      );
+    }
+  }
+  assert.ok(checked > 300, `checked ${checked} imports`);
+});
+
+test("no import circle between files of src, type-only imports included", () => {
+  const edges = new Map<string, string[]>();
+  for (const s of sources)
+    edges.set(
+      s.rel,
+      s.imports.map((i) => sourceFile(i.target)),
+    );
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === "open") {
+        const circle = [...stack.slice(stack.indexOf(next)), next];
+        assert.fail(`import circle: ${circle.map((f) => `src/${f}`).join(" → ")}`);
+      }
+      if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of edges.keys()) if (!state.has(file)) visit(file);
+  assert.ok(state.size > 150, `read ${state.size} files`);
 });
 
 test("the core imports nothing outside the core", () => {

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
 import { startTester } from "../src/cli/serve-server.js";
-import { compileMatcher, parseRobotsTxt } from "../src/index.js";
+import { compileMatcher, parseRobotsTxt } from "../src/entries/index.js";
 import {
   type Browser,
   launchBrowser,

@@ -12,9 +12,9 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { probePaths } from "../src/diff/probe-paths.js";
+import { compileMatcher, lintRobotsTxt, parseRobotsTxt } from "../src/entries/index.js";
 import { parseDocument } from "../src/explain/document.js";
 import { explainUrl } from "../src/explain/explain-url.js";
-import { compileMatcher, lintRobotsTxt, parseRobotsTxt } from "../src/index.js";
 import { reportCrawlers } from "../src/report/crawler-report.js";
 import {
   type Browser,

@@ -4,10 +4,10 @@
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import robotsParser from "../../src/entries/robots-parser.cjs";
 import { compileMatcher, type RobotsMatcher } from "../../src/match/compile.js";
 import { MatchCache, type MatchCacheStats } from "../../src/match/match-cache.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../src/parse/parse-robots-txt.js";
-import robotsParser from "../../src/robots-parser.cjs";
 import {
   median,
   now,

@@ -15,13 +15,17 @@ import { STORED_FORMAT, type StoredCopy, type StoredEntry, type StoredError } fr
 
 /** A copy as the client holds it: the stored copy with its body decoded. */
 export interface CachedCopy extends Omit<StoredCopy, "bodyBase64"> {
+  /** The body as bytes (what the store holds base64-encoded). */
   readonly body: Uint8Array;
 }
 
 /** An entry as the client holds it (the snapshot's `entry`). */
 export interface CachedEntry {
+  /** The origin the entry is for (`https://example.com`). */
   readonly origin: string;
+  /** The last good copy (2xx or "no robots.txt"), or null before one arrived. */
   readonly good: CachedCopy | null;
+  /** The server error in progress, or null while the origin answers. */
   readonly error: StoredError | null;
 }
 

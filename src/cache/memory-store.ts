@@ -21,14 +21,19 @@ export const MEMORY_STORE_DEFAULTS = {
   maxBytes: 64 * 1024 * 1024,
 } as const;
 
+/** Bounds of a MemoryRobotsStore. */
 export interface MemoryStoreOptions {
+  /** Origins kept at most; the least recently used goes first. */
   readonly maxEntries?: number;
+  /** Body bytes kept at most, over all origins. */
   readonly maxBytes?: number;
 }
 
 /** A SharedRobotsStore in process memory, bounded by entries and bytes: for one process, or tests. */
 export class MemoryRobotsStore implements SharedRobotsStore {
+  /** Origins kept at most. */
   readonly maxEntries: number;
+  /** Body bytes kept at most. */
   readonly maxBytes: number;
   readonly #lru: LRUCache<string, StoredEntry>;
 
@@ -61,18 +66,21 @@ export class MemoryRobotsStore implements SharedRobotsStore {
     return [...this.#lru.keys()];
   }
 
+  /** The entry stored for `origin`, or undefined. */
   async get(origin: string): Promise<StoredEntry | undefined> {
     // Shared by every client that uses this store: they get the same object,
     // which they treat as immutable (and validate like any store's answer).
     return this.#lru.get(origin);
   }
 
+  /** Store `entry` for `origin`, replacing what was there. */
   async set(origin: string, entry: StoredEntry): Promise<void> {
     // An entry larger than the whole bound is not kept (lru-cache refuses it
     // rather than evicting everything); the client then simply refetches.
     this.#lru.set(origin, entry);
   }
 
+  /** Forget `origin`'s entry. */
   async delete(origin: string): Promise<void> {
     this.#lru.delete(origin);
   }

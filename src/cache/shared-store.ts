@@ -22,6 +22,10 @@ import type { RobotsStore, StoredEntry } from "./store.js";
 /** countServerErrors: a run of server errors is forgotten this long after its last one. */
 export const SERVER_ERROR_RUN_MS = 3_600_000;
 
+/**
+ * A RobotsStore a fleet shares: leases for one fetch per origin, and turns kept across processes
+ * (docs/fleet.md).
+ */
 export interface SharedRobotsStore extends RobotsStore {
   /** Take the fetch lease of `origin` for `ttlMs`: its token, or null while another holds it. */
   acquireLease?(origin: string, ttlMs: number): Promise<string | null>;

@@ -25,6 +25,7 @@ export const STORED_FORMAT = 1;
  * no robots.txt" (`unavailable`: 4xx except 429, redirects that lead nowhere).
  */
 export interface StoredCopy {
+  /** `ok` for a 2xx body, `unavailable` for "no robots.txt". */
   readonly kind: "ok" | "unavailable";
   /** HTTP status of the final response, or null. */
   readonly status: number | null;
@@ -51,6 +52,7 @@ export interface StoredCopy {
 export interface StoredError {
   /** The first failed fetch once no fresh copy was left: the timeline counts from here. */
   readonly since: number;
+  /** When the last failed attempt was made (ms since the epoch). */
   readonly lastAttemptAt: number;
   /** No new fetch before this time (Retry-After, or back-off). */
   readonly nextRetryAt: number;
@@ -58,13 +60,17 @@ export interface StoredError {
   readonly attempts: number;
   /** HTTP status of the last failure, or null for a network failure. */
   readonly status: number | null;
+  /** What failed last. */
   readonly reason: UnreachableReason;
+  /** The last failure in words. */
   readonly message: string;
 }
 
+/** What a store keeps for one origin: its last good copy and any server error in progress. */
 export interface StoredEntry {
   /** STORED_FORMAT. */
   readonly format: number;
+  /** The origin the entry is for (`https://example.com`). */
   readonly origin: string;
   /** The last good copy, kept after it expires for the timeline's sake. */
   readonly good: StoredCopy | null;
@@ -81,7 +87,10 @@ export interface StoredEntry {
  * `get` answers `undefined` or `null` for a miss.
  */
 export interface RobotsStore {
+  /** The entry for `origin`; null or undefined for none. */
   get(origin: string): Promise<StoredEntry | null | undefined> | StoredEntry | null | undefined;
+  /** Store `entry` for `origin`, replacing what was there. */
   set(origin: string, entry: StoredEntry): Promise<void> | void;
+  /** Forget `origin`'s entry. */
   delete(origin: string): Promise<void> | void;
 }

@@ -5,7 +5,7 @@
  */
 
 import { blanketReason } from "../client/blanket-reason.js";
-import type { AccessCheck, RobotsSnapshot } from "../node.js";
+import type { AccessCheck, RobotsSnapshot } from "../entries/node.js";
 import type { Profile } from "../protocol/profile.js";
 import { EXIT } from "./errors.js";
 import { esc, jsonText } from "./escape.js";

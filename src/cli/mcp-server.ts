@@ -15,10 +15,10 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 import { blanketReason } from "../client/blanket-reason.js";
 import type { AccessCheck } from "../client/client-types.js";
+import { MemoryRobotsStore, RobotsClient } from "../entries/node.js";
 import { parseDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
 import { isValidProductToken } from "../match/agent-token.js";
-import { MemoryRobotsStore, RobotsClient } from "../node.js";
 import { fetchPageRules } from "../page-rules-io/fetch-page.js";
 import { parseRobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Profile } from "../protocol/profile.js";

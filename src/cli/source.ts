@@ -2,8 +2,9 @@
  * Where a command's robots.txt comes from: a local file, `-` (stdin), or a
  * URL (fetched through the access-method client, docs/protocol.md#access-method).
  */
+
+import type { RobotsClient, RobotsSnapshot, SourceState } from "../entries/node.js";
 import { RobotsError } from "../errors.js";
-import type { RobotsClient, RobotsSnapshot, SourceState } from "../node.js";
 import type { Profile } from "../protocol/profile.js";
 import { CliError } from "./errors.js";
 import { isUrlArg, readBodyArg } from "./io.js";
@@ -46,7 +47,7 @@ export const CLI_AGENT = "robots-exclusion";
  * reading local files should not pay.
  */
 export async function cliClient(options: SourceOptions): Promise<RobotsClient> {
-  const { RobotsClient } = await import("../node.js");
+  const { RobotsClient } = await import("../entries/node.js");
   const token = options.agent ?? CLI_AGENT;
   const timeouts =
     options.timeoutMs === undefined

@@ -12,6 +12,10 @@ import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Profile } from "../protocol/profile.js";
 import type { SourceState } from "./source-state.js";
 
+/**
+ * Options of a RobotsClient: identity, cache lifetimes and bounds, politeness, store, transport and
+ * address rules.
+ */
 export interface RobotsClientOptions extends FetchLimitOptions {
   /**
    * The crawler's product token (`[A-Za-z_-]+`). Default: derived from the
@@ -72,6 +76,7 @@ export interface RobotsClientOptions extends FetchLimitOptions {
   readonly refusePrivateOrigins?: boolean;
 }
 
+/** Options of one call of a RobotsClient. */
 export interface CallOptions {
   /** Give up waiting (the shared fetch itself continues, bounded by its timeouts, for other callers). */
   readonly signal?: AbortSignal;
@@ -87,6 +92,7 @@ export interface AccessCheck {
    * "The path rule").
    */
   readonly path: string;
+  /** May the crawler fetch the URL? */
   readonly allowed: boolean;
   /** Deciding line of the robots.txt, 0 when no rule decided (docs/protocol.md#deciding-line). */
   readonly line: number;
@@ -96,6 +102,7 @@ export interface AccessCheck {
   readonly verdict: Verdict | null;
   /** The product token the rules were selected for. */
   readonly agent: string;
+  /** Where the rules came from: the copy in use and its state. */
   readonly source: SourceState;
   /**
    * Why the verdict was given without asking the site, or null: the origin
@@ -106,6 +113,7 @@ export interface AccessCheck {
 
 /** Everything the client knows about an origin's robots.txt right now. */
 export interface RobotsSnapshot {
+  /** Where the rules came from: the copy in use and its state. */
   readonly source: SourceState;
   /** The parsed copy in use, or null when a blanket allow/disallow applies. */
   readonly robots: RobotsTxt | null;
@@ -115,6 +123,7 @@ export interface RobotsSnapshot {
   readonly lastFetch: FetchResult | null;
 }
 
+/** What a RobotsClient has done so far, counted since it was made. */
 export interface ClientStats {
   /** Network fetches of robots.txt started. */
   fetches: number;
@@ -132,8 +141,7 @@ export interface ClientStats {
 
 /**
  * The transport, connect timeout and redirect address rule of a client's
- * robots.txt fetches, which its page fetches share (see fetchSetup).
- * @internal
+ * robots.txt fetches, which its page fetches share (src/client/page-fetch-access.ts).
  */
 export interface FetchSetup {
   readonly transport: Transport;

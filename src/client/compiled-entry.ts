@@ -5,7 +5,7 @@
  */
 import type { CachedEntry } from "../cache/entry-codec.js";
 import type { FetchResult } from "../fetch/fetch-robots-txt.js";
-import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
+import { compilePathMatcher, type PathMatcher } from "../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Profile } from "../protocol/profile.js";
 import type { StoreProblem } from "./store-guard.js";
@@ -22,7 +22,7 @@ export type FreshVerdict = "rules" | "allow" | "disallow";
 export interface Compiled {
   readonly entry: CachedEntry;
   readonly robots: RobotsTxt | null;
-  readonly matcher: RobotsMatcher | null;
+  readonly matcher: PathMatcher | null;
   /** What applies until entry.good.expiresAt; null without a good copy. */
   readonly fresh: FreshVerdict | null;
   /** Store trouble met while this entry was loaded. */
@@ -78,7 +78,7 @@ export function compileEntry(
   return {
     entry,
     robots,
-    matcher: compileMatcher(robots, productToken),
+    matcher: compilePathMatcher(robots, productToken),
     fresh: "rules",
     storeProblem,
   };

@@ -4,7 +4,7 @@
  * parsed file with every part made on first read (rule and directive
  * objects, sitemaps, the groups' lists), and the compiled matcher with its
  * globs and index nodes. Estimated once per cached copy from counts the
- * parser keeps (RobotsTxt#sizeFacts: one pass over groups, rule rows and
+ * parser keeps (sizeFactsOf: one pass over groups, rule rows and
  * value rows, never on the warm path), with per-item costs measured on V8
  * (node 22, pointer compression off) and rounded up.
  *
@@ -27,7 +27,7 @@
  * real files.
  */
 import type { CachedEntry } from "../cache/entry-codec.js";
-import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { type RobotsTxt, ruleTableOf, sizeFactsOf } from "../parse/parse-robots-txt.js";
 
 /** The entry's objects and strings, and the matcher's fixed part. */
 const ENTRY_BYTES = 512;
@@ -60,11 +60,12 @@ export function retainedSize(entry: CachedEntry, robots: RobotsTxt | null): numb
   }
   if (entry.error !== null) size += 128 + entry.error.message.length * 2;
   if (robots !== null) {
-    const f = robots.sizeFacts();
+    const f = sizeFactsOf(robots);
+    const rules = ruleTableOf(robots);
     size +=
       MATCHER_BYTES +
-      RULE_BYTES * robots.ruleTable.count +
-      PATTERN_CHAR_BYTES * robots.ruleTable.text.length +
+      RULE_BYTES * rules.count +
+      PATTERN_CHAR_BYTES * rules.text.length +
       GLOB_BYTES * f.wildcardRules +
       GROUP_BYTES * robots.groups.length +
       AGENT_BYTES * f.agents +

@@ -54,6 +54,7 @@ import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import { isStore } from "./is-store.js";
 import { OriginCache } from "./origin-cache.js";
+import { grantPageFetchAccess } from "./page-fetch-access.js";
 import {
   nonNegative,
   POLITENESS_DEFAULTS,
@@ -72,14 +73,29 @@ import { robotsItselfState, sourceState } from "./source-state.js";
 import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
 import { isUsable, rulesInForce } from "./timeline.js";
 
+/**
+ * The crawler-facing client over the transport its options give: fetches, caches and applies each
+ * origin's robots.txt (docs/fetching.md). robots-exclusion/node and robots-exclusion/fetch export
+ * it as RobotsClientBase, and as the base of their RobotsClient, which adds a default transport.
+ */
 export class RobotsClient {
+  static {
+    grantPageFetchAccess({
+      fetchSetup: (client) => (client as RobotsClient).#fetchSetup(),
+      checkRedirectTarget: (client, url, options) =>
+        (client as RobotsClient).#checkRedirectTarget(url, options),
+    });
+  }
+
   /** close(), for `await using`; defined below where the runtime has Symbol.asyncDispose. */
   declare [Symbol.asyncDispose]: () => Promise<void>;
   /** The User-Agent header sent with every fetch. */
   readonly userAgent: string;
   /** The product token rules are selected for (docs/protocol.md#choosing-rules). */
   readonly productToken: string;
+  /** The parsing profile the client reads files with. */
   readonly profile: Profile;
+  /** Counters of fetches, cache hits and store trouble (ClientStats). */
   readonly stats: ClientStats = {
     fetches: 0,
     cacheHits: 0,
@@ -384,7 +400,7 @@ export class RobotsClient {
   }
 
   /**
-   * @internal check() for the target of a redirect from a public address,
+   * check() for the target of a redirect from a public address,
    * while redirects into non-public space are refused (src/page-rules-io:
    * a page that redirects to another origin). When that origin's robots.txt
    * must be fetched, the fetch connects to public addresses only from its
@@ -393,9 +409,9 @@ export class RobotsClient {
    * Such a refusal is this redirect's, not the origin's: it is answered as
    * `{ refused }` and nothing is kept for the origin.
    */
-  async checkRedirectTarget(
+  async #checkRedirectTarget(
     url: string,
-    options: CallOptions = {},
+    options: CallOptions,
   ): Promise<AccessCheck | { readonly refused: string }> {
     const parsed = parseHttpUrl(url);
     const origin = originOf(parsed);
@@ -674,8 +690,8 @@ export class RobotsClient {
     return { entry: read.entry, problem: null };
   }
 
-  /** @internal What page fetches (src/page-rules-io) share with this client's robots.txt fetches. */
-  fetchSetup(): FetchSetup {
+  /** What page fetches (src/page-rules-io) share with this client's robots.txt fetches. */
+  #fetchSetup(): FetchSetup {
     if (this.#closed) throw closedError();
     const { connectTimeoutMs } = this.#fetch;
     const { allowPrivateRedirects, classifyAddress, publicOnly } = this.#addresses.fetch;

@@ -8,8 +8,17 @@ import type { RobotsOrigin } from "../fetch/origin.js";
 import type { StoreProblem } from "./store-guard.js";
 import type { CopyFreshness, RulesBasis, RulesInForce } from "./timeline.js";
 
+// Named by SourceState's fields, so public with it.
+export type { CopyFreshness, RulesBasis };
+
+/**
+ * Where the rules of a verdict came from: the copy in use, the server-error timeline, any store
+ * trouble.
+ */
 export interface SourceState {
+  /** The origin (`https://example.com`). */
   readonly origin: string;
+  /** The origin's robots.txt URL. */
   readonly robotsUrl: string;
   /**
    * What decided: a robots.txt, its absence, a server error, the robots.txt
@@ -25,7 +34,9 @@ export interface SourceState {
   readonly fetched: boolean;
   /** HTTP status of the copy in use, or null. */
   readonly status: number | null;
+  /** When the copy in use was fetched (ms since the epoch), or null. */
   readonly fetchedAt: number | null;
+  /** When the copy in use stops being fresh (ms since the epoch), or null. */
   readonly expiresAt: number | null;
   /** Size of the body in use (decoded bytes; 0 when none). */
   readonly bytes: number;
@@ -42,17 +53,23 @@ export interface SourceState {
   readonly storeProblem: StoreProblem | null;
 }
 
+/** A server error in progress at an origin (docs/protocol.md#server-error-timeline). */
 export interface ServerErrorState {
   /** The first failed fetch once no fresh copy was left (the timeline starts here). */
   readonly since: number;
   /** now − since. */
   readonly elapsedMs: number;
+  /** Failed attempts so far. */
   readonly attempts: number;
+  /** When the last failed attempt was made (ms since the epoch). */
   readonly lastAttemptAt: number;
+  /** When the next attempt may be made (ms since the epoch). */
   readonly nextRetryAt: number;
   /** HTTP status of the last failure, or null for a network failure. */
   readonly status: number | null;
+  /** What failed last (an UnreachableReason). */
   readonly reason: string;
+  /** The last failure in words. */
   readonly message: string;
 }
 

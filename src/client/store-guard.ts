@@ -10,9 +10,11 @@ export type StoreOperation = "get" | "set" | "delete";
 
 /** What went wrong with the store during the load of the copy in use. */
 export interface StoreProblem {
+  /** The store call that failed. */
   readonly operation: StoreOperation;
   /** `error`: threw or rejected; `timeout`: no answer in time; `invalid`: the answer was not a valid entry. */
   readonly kind: "error" | "timeout" | "invalid";
+  /** What went wrong, in words. */
   readonly message: string;
 }
 

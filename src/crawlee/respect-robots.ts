@@ -43,7 +43,9 @@ export interface RespectRobotsOptions {
  * when it is called.
  */
 export interface CrawleeCrawler {
+  /** Runs the crawler (crawlee's BasicCrawler.run). */
   run(...args: never[]): Promise<unknown>;
+  /** Adds requests to the crawler's queue (crawlee's BasicCrawler.addRequests). */
   addRequests(...args: never[]): Promise<unknown>;
 }
 

@@ -19,6 +19,7 @@ export const CRAWLER_CATEGORIES = {
   other: "Other: link previews, ad checks, tools anyone can run, purpose undocumented",
 } as const;
 
+/** A category id of CRAWLER_CATEGORIES. */
 export type CrawlerCategory = keyof typeof CRAWLER_CATEGORIES;
 
 /**
@@ -28,6 +29,7 @@ export type CrawlerCategory = keyof typeof CRAWLER_CATEGORIES;
  */
 export type HonoursRobotsTxt = "yes" | "no" | "unclear";
 
+/** One crawler of the catalogue (docs/crawlers.md). */
 export interface CrawlerInfo {
   /** The crawler's name as its operator or ai.robots.txt publishes it (`MistralAI-User/1.0`). */
   readonly name: string;
@@ -37,8 +39,11 @@ export interface CrawlerInfo {
    * `MJ12bot` → `MJ`); empty when the name starts with another character.
    */
   readonly token: string;
+  /** The company or project that runs it. */
   readonly operator: string;
+  /** What its operator uses the fetched pages for. */
   readonly category: CrawlerCategory;
+  /** Whether it is reported to honour robots.txt. */
   readonly honoursRobotsTxt: HonoursRobotsTxt;
   /** Where the entry comes from: ai.robots.txt, our hand-kept list, or both. */
   readonly source: "ai.robots.txt" | "hand-kept" | "both";

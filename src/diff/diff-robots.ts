@@ -8,6 +8,7 @@ import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compi
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { asciiLower, readAgentName } from "../protocol/product-token.js";
 
+/** An agent two versions of a file are compared for. */
 export interface DiffAgent {
   /** The product token the matchers are given. */
   readonly token: string;
@@ -25,21 +26,29 @@ export interface DiffAgent {
   readonly generic: boolean;
 }
 
+/** One file's verdict for a URL, in a VerdictChange. */
 export interface DiffSide {
+  /** May the agent fetch the URL under this version? */
   readonly allowed: boolean;
   /** The deciding line, 0 when no rule matched. */
   readonly line: number;
+  /** The deciding rule, or null when no rule matched. */
   readonly rule: { readonly kind: "allow" | "disallow"; readonly value: string } | null;
   /** Why the groups applied: named, fell back to `*`, or none (docs/protocol.md#choosing-rules). */
   readonly source: Verdict["source"];
 }
 
+/** A URL whose verdict differs between the two versions, for one agent. */
 export interface VerdictChange {
+  /** The agent whose verdict changed. */
   readonly agent: DiffAgent;
+  /** The URL as given. */
   readonly url: string;
   /** The path the rules matched (docs/protocol.md#matching). */
   readonly path: string;
+  /** The verdict under the first version. */
   readonly before: DiffSide;
+  /** The verdict under the second version. */
   readonly after: DiffSide;
 }
 
@@ -118,6 +127,7 @@ function side(v: Verdict): DiffSide {
 
 /** One agent's verdicts over every URL compared so far. */
 export interface AgentTally {
+  /** The agent counted. */
   readonly agent: DiffAgent;
   /** URLs compared. */
   compared: number;
@@ -159,6 +169,7 @@ export function tallyText(t: AgentTally, what: string): string {
 
 /** Compares the verdicts of two files for a fixed set of agents, one URL at a time. */
 export class VerdictComparer {
+  /** The agents compared, in order. */
   readonly agents: readonly DiffAgent[];
   readonly #pairs: readonly {
     agent: DiffAgent;

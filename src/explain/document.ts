@@ -6,17 +6,21 @@
 import { RobotsError } from "../errors.js";
 import { decodeText, toBytes } from "../parse/bytes.js";
 import { crawlerView, cutLineFate, endsWithLineEnd } from "../parse/crawler-view.js";
-import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import { parseRobotsTxt, parseRobotsTxtWith, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 
+/** Options of parseDocument. */
 export interface DocumentOptions {
+  /** The parsing profile; default `google`. */
   readonly profile?: Profile;
   /** Bytes a crawler reads (docs/protocol.md#access-method); default ROBOTS_TXT_SIZE_LIMIT. `Infinity` reads everything. */
   readonly sizeLimit?: number;
 }
 
+/** A robots.txt as a crawler reads it, with the position of every line (parseDocument). */
 export interface RobotsDocument {
+  /** The profile it was read with. */
   readonly profile: Profile;
   /** The whole body as given. */
   readonly body: Uint8Array;
@@ -30,6 +34,7 @@ export interface RobotsDocument {
   readonly robots: RobotsTxt;
   /** The whole file, parsed, when it is longer than the limit; else null. */
   readonly full: RobotsTxt | null;
+  /** The bytes a crawler reads of it (docs/protocol.md#size-limit). */
   readonly sizeLimit: number;
   /** Lines in the whole body. */
   readonly lineCount: number;
@@ -73,7 +78,7 @@ export function parseDocument(
   const ends: number[] = [];
   // The whole body is scanned once with the hook that records line spans;
   // the crawler's view is a prefix, so its line numbers are the same.
-  const whole = parseRobotsTxt(
+  const whole = parseRobotsTxtWith(
     bytes,
     { profile },
     {

@@ -31,13 +31,17 @@ export type LossReason =
   /** 1996 draft: the first matching rule in file order decides (docs/protocol.md#profiles). */
   | "first-match-wins";
 
+/** A rule that matched the URL but did not decide, and why. */
 export interface LosingRule {
+  /** The rule that lost. */
   readonly rule: MatchedRule;
+  /** Why it lost. */
   readonly reason: LossReason;
   /** The reason in words. */
   readonly why: string;
 }
 
+/** The kind of an ExplainNote. */
 export type NoteId =
   | "typo"
   | "missing-colon"
@@ -48,16 +52,24 @@ export type NoteId =
   | "url-not-encoded"
   | "case-sensitive";
 
+/**
+ * Something the crawler's reading depends on that a reader may miss (a typo read as intended, a cut
+ * line…).
+ */
 export interface ExplainNote {
+  /** What kind of note it is. */
   readonly id: NoteId;
   /** The line the note is about (0 when it is about the URL). */
   readonly line: number;
+  /** The note in words. */
   readonly message: string;
   /** The verdict the file would give if the note's cause were absent, when that differs. */
   readonly otherwise?: { readonly allowed: boolean; readonly line: number };
 }
 
+/** A group that applied to the agent, with its user-agent lines. */
 export interface AppliedGroup {
+  /** The group's index in the file. */
   readonly index: number;
   /** The group's user-agent lines. */
   readonly agents: readonly {
@@ -69,29 +81,44 @@ export interface AppliedGroup {
   }[];
 }
 
+/** Which groups applied to the agent, and why (docs/protocol.md#choosing-rules). */
 export interface GroupExplanation {
+  /** Named for the agent, fallen back to `*`, or none. */
   readonly source: GroupSource;
+  /** The groups that applied. */
   readonly groups: readonly AppliedGroup[];
   /** First lines of `*` groups ignored because the crawler is named (docs/protocol.md#choosing-rules). */
   readonly ignoredGlobal: readonly number[];
+  /** The choice in words. */
   readonly summary: string;
 }
 
+/** A line of the file shown around the deciding line. */
 export interface ContextLine {
+  /** Its line number. */
   readonly line: number;
+  /** Its text, escaped for display. */
   readonly text: string;
   /** This is the deciding line. */
   readonly deciding: boolean;
 }
 
+/**
+ * Why a URL is allowed or disallowed for an agent: the groups, the deciding line, the rules that
+ * lost, notes.
+ */
 export interface UrlExplanation {
+  /** The URL as given. */
   readonly url: string;
   /** The path the rules were matched against (docs/protocol.md#matching). */
   readonly path: string;
+  /** The agent's product token. */
   readonly agent: string;
+  /** May the agent fetch the URL? */
   readonly allowed: boolean;
   /** The deciding line, 0 when no rule matched (docs/protocol.md#deciding-line). */
   readonly line: number;
+  /** Which groups applied, and why. */
   readonly groups: GroupExplanation;
   /** The deciding rule, or null. */
   readonly rule: MatchedRule | null;
@@ -101,19 +128,27 @@ export interface UrlExplanation {
   readonly context: readonly ContextLine[];
   /** Other matching rules, best first, and why each lost. */
   readonly others: readonly LosingRule[];
+  /** What a reader of the file may miss about this verdict. */
   readonly notes: readonly ExplainNote[];
 }
 
 /** Facts about the whole file, shown once before the per-URL explanations. */
 export interface FileNote {
+  /** The one note about a whole file: it is cut at the size limit. */
   readonly id: "size-limit";
+  /** The line the cut falls in. */
   readonly line: number;
+  /** The note in words. */
   readonly message: string;
 }
 
+/** Explains URLs for one agent against one document (createExplainer). */
 export interface Explainer {
+  /** The agent's product token. */
   readonly agent: string;
+  /** Notes about the file itself, the same for every URL. */
   readonly fileNotes: readonly FileNote[];
+  /** Why `url` is allowed or disallowed. */
   explain(url: string): UrlExplanation;
 }
 

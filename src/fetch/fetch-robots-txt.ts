@@ -67,11 +67,13 @@ export interface FetchLimitOptions {
   readonly publicOnly?: boolean;
 }
 
+/** Options of fetchRobotsTxt. */
 export interface FetchOptions extends FetchLimitOptions {
   /** The crawler's full User-Agent header, sent with every request (docs/protocol.md#request). */
   readonly userAgent: string;
   /** Performs one GET; the entries default it (createNodeTransport() in robots-exclusion/node, createFetchTransport(fetch) in robots-exclusion/fetch). */
   readonly transport?: Transport;
+  /** Aborts the fetch. */
   readonly signal?: AbortSignal;
   /** The profile whose reading of the line the size limit cuts the body keeps (docs/protocol.md#size-limit). Default "google". */
   readonly profile?: Profile;
@@ -79,27 +81,37 @@ export interface FetchOptions extends FetchLimitOptions {
 
 /** One redirect that was followed. */
 export interface RedirectHop {
+  /** The status of the redirect response. */
   readonly status: number;
+  /** The URL that redirected. */
   readonly from: string;
+  /** The URL it redirected to. */
   readonly to: string;
 }
 
-interface FetchCommon {
+/** What every FetchResult says: the URLs, redirects, status and headers. */
+export interface FetchCommon {
   /** The robots.txt URL of the original origin: the rules apply there (RFC 9309 §2.3.1.2). */
   readonly robotsUrl: string;
+  /** The origin (`https://example.com`). */
   readonly origin: string;
   /** The URL of the last request made. */
   readonly finalUrl: string;
+  /** Redirects followed, in order. */
   readonly redirects: readonly RedirectHop[];
   /** Status of the last response, or null when none arrived. */
   readonly status: number | null;
+  /** The caching headers of the last response. */
   readonly headers: CacheHeaders;
+  /** The Content-Type of the last response, or null. */
   readonly contentType: string | null;
 }
 
 /** 2xx: the body (possibly cut at the limit) is the robots.txt. */
 export interface FetchOk extends FetchCommon {
+  /** A robots.txt arrived. */
   readonly kind: "ok";
+  /** The body, decoded, cut at the size limit. */
   readonly body: Uint8Array;
   /** The body was longer than the limit; what follows was not read and does not apply. */
   readonly truncated: boolean;
@@ -113,20 +125,30 @@ export interface FetchOk extends FetchCommon {
 
 /** 4xx except 429, or redirects that lead nowhere: "no robots.txt" (RFC 9309 §2.3.1.3). */
 export interface FetchUnavailable extends FetchCommon {
+  /** There is no robots.txt: everything is allowed. */
   readonly kind: "unavailable";
+  /** Why there is none. */
   readonly reason: UnavailableReason;
+  /** Why, in words. */
   readonly message: string;
 }
 
 /** 429, 5xx, other codes, network failures: a server error (RFC 9309 §2.3.1.4). */
 export interface FetchUnreachable extends FetchCommon {
+  /** The origin failed: everything is disallowed while it lasts. */
   readonly kind: "unreachable";
+  /** What failed. */
   readonly reason: UnreachableReason;
+  /** What failed, in words. */
   readonly message: string;
   /** The Node error code behind a network failure (ECONNREFUSED, …), when known. */
   readonly code: string | null;
 }
 
+/**
+ * What one fetch of a robots.txt came to: a file, none, or a server error
+ * (docs/protocol.md#access-method).
+ */
 export type FetchResult = FetchOk | FetchUnavailable | FetchUnreachable;
 export type { CacheHeaders, UnavailableReason, UnreachableReason };
 
@@ -201,7 +223,7 @@ export async function fetchRobotsTxt(
 }
 
 /**
- * @internal fetchRobotsTxt under a given address rule (src/fetch/address-class.ts):
+ * fetchRobotsTxt under a given address rule (src/fetch/address-class.ts):
  * the client's fetch of a page redirect's new origin, and `robots serve`'s own
  * wording of its public-only rule. `options`' address fields are then unused.
  */

@@ -15,6 +15,7 @@ import { type DecodeState, decodeBody } from "./node-decode.js";
 import { countBytes } from "./read-body.js";
 import type { Transport, TransportResponse } from "./transport.js";
 
+/** Options of createNodeTransport. */
 export interface NodeTransportOptions {
   /**
    * DNS lookup used for every connection (net.connect's `lookup`). Inject one

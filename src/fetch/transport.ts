@@ -9,6 +9,7 @@
  */
 import { planDecoding } from "./content-encoding.js";
 
+/** One GET a transport performs. */
 export interface TransportRequest {
   /** The absolute URL to GET. */
   readonly url: URL;
@@ -32,7 +33,9 @@ export interface TransportRequest {
   readonly allowAddress?: (address: string) => boolean;
 }
 
+/** The response a transport hands back. */
 export interface TransportResponse {
+  /** The HTTP status code. */
   readonly status: number;
   /** Header names lowercased; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string | undefined>>;

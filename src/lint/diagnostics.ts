@@ -7,15 +7,18 @@
  * validation errors).
  */
 
-export const SEVERITIES = ["error", "warning", "info"] as const;
 /**
+ * How serious a finding is:
  * - `error`: crawlers will not do what the file says (a rule is ignored or
  *   can never match, the body is not a robots.txt at all).
  * - `warning`: Google reads it as intended, but other crawlers, or a careful
  *   reader, may not; or a line has no effect.
  * - `info`: worth knowing; nothing is lost.
  */
-export type Severity = (typeof SEVERITIES)[number];
+export type Severity = "error" | "warning" | "info";
+
+/** Every severity, most serious first. */
+export const SEVERITIES: readonly Severity[] = ["error", "warning", "info"];
 
 export interface DiagnosticInfo {
   /** The severity the id usually carries; some findings raise or lower it (see docs). */
@@ -156,13 +159,16 @@ export const DIAGNOSTICS = {
   },
 } as const satisfies Record<string, DiagnosticInfo>;
 
+/** A diagnostic id of DIAGNOSTICS (docs/diagnostics.md). */
 export type DiagnosticId = keyof typeof DIAGNOSTICS;
 
 export const DIAGNOSTIC_IDS = Object.keys(DIAGNOSTICS) as readonly DiagnosticId[];
 
 /** One finding. Plain data: JSON.stringify gives the CLI's `--format json` form. */
 export interface Diagnostic {
+  /** The finding's stable id. */
   readonly id: DiagnosticId;
+  /** How serious it is here. */
   readonly severity: Severity;
   /** 1-based line; findings about the whole file point at line 1. */
   readonly line: number;
@@ -171,6 +177,7 @@ export interface Diagnostic {
    * position inside the line is meaningful.
    */
   readonly column?: number;
+  /** The finding in words, with what the line says. */
   readonly message: string;
   /** What to change, in one line. */
   readonly fix: string;

@@ -10,6 +10,7 @@
 import type { Severity } from "./diagnostics.js";
 import { editDistance } from "./text.js";
 
+/** Which crawlers honour a directive outside RFC 9309. */
 export interface DirectiveSupport {
   /** The key as people usually write it. */
   readonly name: string;
@@ -17,6 +18,7 @@ export interface DirectiveSupport {
   readonly honouredBy: string;
   /** What to do instead, or how to keep it useful. */
   readonly fix: string;
+  /** The severity of a finding about the directive. */
   readonly severity: Severity;
 }
 

@@ -15,6 +15,7 @@ import type { LineKind, LineRecord } from "../parse/types.js";
  * raw, one character per byte (bytes ≥ 0x80 as U+0080–U+00FF).
  */
 export interface LineInfo extends LineRecord {
+  /** The line's value as read, when it has one. */
   readonly value?: string;
 }
 

@@ -10,7 +10,7 @@
 import { RobotsError } from "../errors.js";
 import { isAsciiSpace, toBytes } from "../parse/bytes.js";
 import { crawlerView, cutLineFate } from "../parse/crawler-view.js";
-import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import { parseRobotsTxtWith, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { LineEvent } from "../parse/scan-lines.js";
 import { bomPrefixLength } from "../protocol/byte-order-mark.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
@@ -29,6 +29,7 @@ import { checkInvalid, checkOther } from "./other-lines.js";
 import { asSentence, type ByteScan } from "./text.js";
 import { checkUsage } from "./usage-checks.js";
 
+/** Options of lintRobotsTxt. */
 export interface LintOptions {
   /** Default `google` (docs/protocol.md#profiles). */
   readonly profile?: Profile;
@@ -40,6 +41,7 @@ export interface LintOptions {
 
 export type { LineInfo } from "./line-info.js";
 
+/** What lintRobotsTxt found, and how it read every line. */
 export interface LintResult {
   /** One record per line (docs/protocol.md#lines); a final empty line after the last line ending is not listed. */
   readonly lines: readonly LineInfo[];
@@ -291,7 +293,7 @@ export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = 
     fate: cutLineFate(bytes, view),
   };
   let linter = new Linter(options.lines !== false, read, problem);
-  let robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
+  let robots = parseRobotsTxtWith(bytes, { profile }, { onLine: linter.onLine });
   if (
     (problem?.id === "binary-instead-of-robots" || problem?.id === "html-instead-of-robots") &&
     robots.groups.length > 0
@@ -301,7 +303,7 @@ export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = 
     // skip the lines that are no directive and apply the groups, so lint it
     // as text after all. Rare, so a second pass.
     linter = new Linter(options.lines !== false, read, undefined);
-    robots = parseRobotsTxt(bytes, { profile }, { onLine: linter.onLine });
+    robots = parseRobotsTxtWith(bytes, { profile }, { onLine: linter.onLine });
     if (problem.id === "html-instead-of-robots") {
       const n = robots.groups.length;
       linter.report({

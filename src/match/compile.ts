@@ -9,11 +9,11 @@ import { RobotsError } from "../errors.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { LegacyMatcher } from "./legacy-matcher.js";
 import type { MatchCache } from "./match-cache.js";
-import type { RobotsMatcher } from "./matcher.js";
+import type { PathMatcher, RobotsMatcher } from "./matcher.js";
 import { Rfc9309Matcher } from "./trie/rfc9309-matcher.js";
 import { TrieMatcher } from "./trie/trie-matcher.js";
 
-export type { MatchedRule, RobotsMatcher, Verdict } from "./matcher.js";
+export type { MatchedRule, PathMatcher, RobotsMatcher, Verdict } from "./matcher.js";
 
 /** Options of compileMatcher. */
 export interface MatchOptions {
@@ -32,6 +32,15 @@ export function compileMatcher(
   agent: string,
   options: MatchOptions = {},
 ): RobotsMatcher {
+  return compilePathMatcher(robots, agent, options);
+}
+
+/** compileMatcher, typed with the client's fast path (isAllowedAt). */
+export function compilePathMatcher(
+  robots: RobotsTxt,
+  agent: string,
+  options: MatchOptions = {},
+): PathMatcher {
   if (typeof agent !== "string") {
     throw new RobotsError(
       "invalid-agent",

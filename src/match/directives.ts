@@ -34,11 +34,13 @@ export function readCrawlDelay(robots: RobotsTxt, agent: string): number | undef
   return undefined;
 }
 
+/** A Request-rate line: so many requests per so many seconds. */
 export interface RequestRate {
   /** Requests… */
   readonly requests: number;
   /** …per this many seconds. */
   readonly seconds: number;
+  /** Its line number. */
   readonly line: number;
 }
 
@@ -62,11 +64,13 @@ export function readHost(robots: RobotsTxt): string | undefined {
   return robots.directives.find((d) => d.key === "host" && d.value.length > 0)?.value;
 }
 
+/** A Clean-param line (Yandex): query parameters that do not change the page. */
 export interface CleanParam {
   /** Query parameter names that do not change the page. */
   readonly params: readonly string[];
   /** The path prefix they apply to (all paths when absent). */
   readonly path?: string;
+  /** Its line number. */
   readonly line: number;
 }
 

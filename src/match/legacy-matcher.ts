@@ -8,7 +8,7 @@
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Rule } from "../parse/types.js";
-import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "./matcher.js";
+import { type MatchedRule, matchedRule, type PathMatcher, type Verdict } from "./matcher.js";
 import { type GroupSource, selectGroups } from "./select-groups.js";
 import { notAString, readPath } from "./url-path.js";
 
@@ -79,7 +79,7 @@ export function legacyForm(s: string): string {
   return out;
 }
 
-export class LegacyMatcher implements RobotsMatcher {
+export class LegacyMatcher implements PathMatcher {
   readonly agent: string;
   readonly source: GroupSource;
   readonly groups: readonly number[];
@@ -87,7 +87,7 @@ export class LegacyMatcher implements RobotsMatcher {
   /** The applied rules with a pattern, in file order. */
   readonly #rules: readonly LegacyRule[];
 
-  /** @internal use compileMatcher */
+  /** Made by compileMatcher. */
   constructor(robots: RobotsTxt, agent: string) {
     const selection = selectGroups(robots, agent);
     const rules: Rule[] = [];
@@ -115,7 +115,7 @@ export class LegacyMatcher implements RobotsMatcher {
     return e === null || e.rule.kind === "allow";
   }
 
-  /** @internal */
+  /** See PathMatcher#isAllowedAt. */
   isAllowedAt(url: string, _pathStart: number): boolean {
     return this.isAllowed(url);
   }

@@ -21,7 +21,22 @@
  * emptied number at least one per FLUSH_WORDS words it holds.
  */
 import { RobotsError } from "../errors.js";
-import type { RuleIndex } from "./rule-index.js";
+
+/** What a MatchCache reads and writes of an index it copies; RuleIndex (rule-index.ts) implements it. */
+export interface CopiedIndex {
+  /** The index's words; the copy is of those from `root` on. */
+  readonly words: readonly number[];
+  /** The root's offset in `words`. */
+  readonly root: number;
+  /** The copies holding its copy, or null. */
+  copyCache: CopyArea | null;
+  /** The cache's generation the copy was made in (0: none). */
+  copyGen: number;
+  /** Where the copy starts in the cache's area. */
+  copyAt: number;
+  /** `words.length` when the copy was made. */
+  copyEnd: number;
+}
 
 /** The default limit: 2^21 words (16 MiB of elements on 64-bit Node, half that with compressed pointers). */
 export const DEFAULT_MATCH_CACHE_WORDS = 2 ** 21;
@@ -51,15 +66,20 @@ export interface MatchCacheStats {
   readonly words: number;
   /** Words the cache's array has grown to (never more than `limit`). */
   readonly length: number;
+  /** Words the cache may hold before it starts over. */
   readonly limit: number;
   /** How many times the cache was full and emptied. */
   readonly flushes: number;
 }
 
+/** Options of a MatchCache. */
 export interface MatchCacheOptions {
   /** Words the cache may hold, an integer from 0 to 2^28 (default 2^21: 16 MiB on 64-bit Node). */
   readonly words?: number;
 }
+
+/** The reach of copyAreaOf into a MatchCache, set once by the class's static block. */
+let areaOf: (cache: MatchCache) => CopyArea;
 
 /**
  * Copies of compiled indexes that the matchers given this cache walk.
@@ -67,25 +87,13 @@ export interface MatchCacheOptions {
  * `clear()` to release what it holds.
  */
 export class MatchCache {
+  static {
+    areaOf = (cache) => cache.#area;
+  }
   /** The most words it holds. */
   readonly limit: number;
-  /**
-   * The words of every copy. Kept "packed" (grown only by appending), so
-   * that it has the same shape as an index's own array and the walk sees
-   * one kind of array.
-   * @internal
-   */
-  area: number[] = [];
-  /**
-   * The current generation; a copy made under an earlier one is gone.
-   * Starts at 1, so that 0 can mean "no copy" in a matcher.
-   * @internal
-   */
-  generation = 1;
-  #used = 0;
-  #flushes = 0;
-  /** Checks that found no copy (noCopyCheck) since the cache was last emptied. */
-  #uncopied = 0;
+  /** The copies; what matchers read (copyAreaOf). */
+  readonly #area: CopyArea;
 
   constructor(options: MatchCacheOptions = {}) {
     const words = options.words ?? DEFAULT_MATCH_CACHE_WORDS;
@@ -96,9 +104,54 @@ export class MatchCache {
       );
     }
     this.limit = words;
+    this.#area = new CopyArea(words);
   }
 
   /** Empty the cache and release its array; matchers copy again as their checks come. */
+  clear(): void {
+    this.#area.clear();
+  }
+
+  /** Its size and how often it started over. */
+  stats(): MatchCacheStats {
+    return this.#area.stats();
+  }
+}
+
+/**
+ * The copies a MatchCache holds, which the matchers compiled with it read
+ * on every check (trie/trie-matcher.ts); not public, so the published
+ * MatchCache is exactly its public surface.
+ */
+export function copyAreaOf(cache: MatchCache): CopyArea {
+  return areaOf(cache);
+}
+
+/** A match cache's copies and their bookkeeping (see the module's comment). */
+export class CopyArea {
+  /** The most words it holds. */
+  readonly limit: number;
+  /**
+   * The words of every copy. Kept "packed" (grown only by appending), so
+   * that it has the same shape as an index's own array and the walk sees
+   * one kind of array.
+   */
+  area: number[] = [];
+  /**
+   * The current generation; a copy made under an earlier one is gone.
+   * Starts at 1, so that 0 can mean "no copy" in a matcher.
+   */
+  generation = 1;
+  #used = 0;
+  #flushes = 0;
+  /** Checks that found no copy (noCopyCheck) since the cache was last emptied. */
+  #uncopied = 0;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  /** Empty the copies and release their array. */
   clear(): void {
     this.area = [];
     this.generation++;
@@ -106,6 +159,7 @@ export class MatchCache {
     this.#uncopied = 0;
   }
 
+  /** Its size and how often it started over. */
   stats(): MatchCacheStats {
     return {
       words: this.#used,
@@ -117,7 +171,6 @@ export class MatchCache {
 
   /**
    * Count a check that walked its index's own array (see FLUSH_WORDS).
-   * @internal
    */
   noCopyCheck(): void {
     this.#uncopied++;
@@ -128,9 +181,8 @@ export class MatchCache {
    * `area[base + o]`), making the copy if `ix` has none in this generation
    * or it is too far behind; NO_COPY when the index does not fit: more
    * than a sixteenth of the limit, so that no one index can fill the cache.
-   * @internal
    */
-  copyOf(ix: RuleIndex): number {
+  copyOf(ix: CopiedIndex): number {
     const words = ix.words;
     const root = ix.root;
     const n = words.length;

@@ -8,7 +8,9 @@ import type { GroupSource } from "./select-groups.js";
 
 /** A rule that matched, with what the matcher made of it. */
 export interface MatchedRule {
+  /** Allow or disallow. */
   readonly kind: Rule["kind"];
+  /** Its line number. */
   readonly line: number;
   /** The value as written. */
   readonly value: string;
@@ -20,11 +22,13 @@ export interface MatchedRule {
   readonly priority: number;
   /** Matched through Google's index.html rule (`Allow: /d/index.html` allows `/d/`). */
   readonly viaIndexHtml: boolean;
+  /** The index of its group in the file. */
   readonly group: number;
 }
 
 /** The explained answer for one URL (docs/protocol.md#deciding-line). */
 export interface Verdict {
+  /** May the agent fetch the URL? */
   readonly allowed: boolean;
   /** Deciding line, 0 when no rule matched. Always equals the reference's. */
   readonly line: number;
@@ -34,6 +38,7 @@ export interface Verdict {
   readonly source: GroupSource;
   /** Indices of the groups whose rules applied. */
   readonly groups: readonly number[];
+  /** The product token the rules were chosen for. */
   readonly agent: string;
   /** The path the rules were matched against (docs/protocol.md#matching). */
   readonly path: string;
@@ -46,6 +51,7 @@ export interface Verdict {
 export interface RobotsMatcher {
   /** The agent string, verbatim. */
   readonly agent: string;
+  /** Why its groups applied: named, fell back to `*`, or none. */
   readonly source: GroupSource;
   /** Indices of the applied groups. */
   readonly groups: readonly number[];
@@ -53,14 +59,6 @@ export interface RobotsMatcher {
   readonly ruleCount: number;
   /** The verdict for `url`: true when the crawler may fetch it. */
   isAllowed(url: string): boolean;
-  /**
-   * isAllowed for a URL whose path is known to start with `/` at
-   * `pathStart` and to run to the first `#` or the end, as the client's
-   * canonical fast path proves (src/client/request-path.ts): the same
-   * verdict without locating the path again.
-   * @internal
-   */
-  isAllowedAt(url: string, pathStart: number): boolean;
   /** The deciding line for `url` (docs/protocol.md#deciding-line), 0 when no rule matched. */
   decidingLine(url: string): number;
   /** The verdict for `url` with its explanation (docs/protocol.md#deciding-line). */
@@ -70,6 +68,17 @@ export interface RobotsMatcher {
    * explanations). Not a hot path: it tries every rule.
    */
   matches(url: string): readonly MatchedRule[];
+}
+
+/** The package's matchers: a RobotsMatcher with the client's fast path (compilePathMatcher). */
+export interface PathMatcher extends RobotsMatcher {
+  /**
+   * isAllowed for a URL whose path is known to start with `/` at
+   * `pathStart` and to run to the first `#` or the end, as the client's
+   * canonical fast path proves (src/client/request-path.ts): the same
+   * verdict without locating the path again.
+   */
+  isAllowedAt(url: string, pathStart: number): boolean;
 }
 
 /** A MatchedRule for `rule`, matched with `matchedPattern`. */

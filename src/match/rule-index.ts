@@ -9,7 +9,7 @@
  */
 import { R_STAR, ROW, type RuleTable } from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
-import type { MatchCache } from "./match-cache.js";
+import type { CopiedIndex, CopyArea } from "./match-cache.js";
 import { compilePattern, matchRest } from "./pattern.js";
 import { buildNode, type LazyTrie, reserveNodeScratch } from "./trie/build-node.js";
 import { entryPattern, globStop } from "./trie/entry-text.js";
@@ -17,10 +17,10 @@ import { E_LINE, E_RULE, ENTRY_RECORD, N_COUNTS, N_KIDS, N_PLAIN } from "./trie/
 import { packedList } from "./trie/packed-list.js";
 import { writeGrams } from "./trie/prefilters.js";
 import { type RuleRange, rankEntries, VARIES } from "./trie/rank.js";
-import { decided, decideIn } from "./trie/walk.js";
+import { decided, decideIn, type GlobData, type WalkedIndex } from "./trie/walk.js";
 
 export { type RuleRange, VARIES } from "./trie/rank.js";
-export { decided, decideIn } from "./trie/walk.js";
+export { decided, decideIn, type GlobData } from "./trie/walk.js";
 
 /*
  * Google's index.html rule (protocol/index-html.ts): the reference tries the
@@ -30,26 +30,10 @@ export { decided, decideIn } from "./trie/walk.js";
  * `/` (R_INDEX_HTML).
  */
 
-/**
- * A glob entry (pattern with `*`) past its key: its segments. One object,
- * its first segment held directly: a check
- * that tests a glob on a matcher not used for a while misses the cache for
- * each object it reads, and most globs have one segment (`/*.pdf$`,
- * `/*?sort=`). Re-measured by the corpus checks of `npm run bench -- core`.
- */
-export interface GlobData {
-  /** The first literal segment after the key's `*` (never empty). */
-  readonly seg: string;
-  /** The segments after it, in order; null when there are none. */
-  readonly more: readonly string[] | null;
-  /** The last segment must end where the path ends. */
-  readonly anchored: boolean;
-}
-
 /** RuleIndex#globs before any glob is compiled (packed, see packedList). */
 const sNulls: (GlobData | null)[] = [];
 
-export class RuleIndex {
+export class RuleIndex implements WalkedIndex, CopiedIndex {
   /**
    * Per entry its line and rule, then the root's record, children and glob
    * records, then the other nodes in the order checks first reached them
@@ -101,7 +85,7 @@ export class RuleIndex {
    * generation it was made in (0: none), where its words start, and
    * `words.length` when it was made. Matchers of the index share the copy.
    */
-  copyCache: MatchCache | null = null;
+  copyCache: CopyArea | null = null;
   copyGen = 0;
   copyAt = 0;
   copyEnd = 0;

@@ -6,8 +6,10 @@ import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Group } from "../parse/types.js";
 import { asciiLower, sameAgent } from "../protocol/product-token.js";
 
+/** Why groups applied to an agent: `named` for it, `global` through `*`, or `none`. */
 export type GroupSource = "named" | "global" | "none";
 
+/** The groups that apply to an agent, and why (selectGroups). */
 export interface GroupSelection {
   /** Why these groups apply: the crawler is named, it fell back to `*`, or nothing applies. */
   readonly source: GroupSource;

@@ -11,12 +11,13 @@
  * a page on a public address cannot redirect the crawler into its own
  * network. Nothing is sent to a refused address, not even a request for its
  * robots.txt: a redirect target's robots.txt is fetched under the page's
- * rule (RobotsClient.checkRedirectTarget). The transport removes the
+ * rule (PageFetchAccess.checkRedirectTarget). The transport removes the
  * Content-Encoding (the one decoder) and hands over the header field lines
  * as received, so one X-Robots-Tag line's crawler scope never carries into
  * the next.
  */
 import type { AccessCheck } from "../client/client-types.js";
+import { pageFetchAccess } from "../client/page-fetch-access.js";
 import type { RobotsClient } from "../client/robots-client.js";
 import { throwIfAborted } from "../errors.js";
 import { ipLiteral, RedirectGuard } from "../fetch/address-class.js";
@@ -33,6 +34,7 @@ import {
 } from "../page-rules/statements.js";
 import { DEFAULT_HEAD_BYTES, type HeadRead, HeadReader } from "./read-head.js";
 
+/** Options of fetchPageRules. */
 export interface PageFetchOptions {
   /** Checks robots.txt; its product token and User-Agent are used for the page too. */
   readonly client: RobotsClient;
@@ -48,6 +50,7 @@ export interface PageFetchOptions {
   readonly signal?: AbortSignal;
 }
 
+/** What fetching the page came to: fetched, disallowed by robots.txt, or failed. */
 export type PageFetch =
   /** robots.txt disallows the URL (or a redirect target): the page was not requested. */
   | { readonly kind: "disallowed"; readonly url: string; readonly check: AccessCheck }
@@ -76,15 +79,19 @@ export type PageFetch =
       readonly check: AccessCheck;
     };
 
+/** The page's rules for the client's crawler, and how they were found. */
 export interface PageRulesResult {
   /** The URL asked about. */
   readonly url: string;
   /** Redirects followed, each checked against robots.txt before it was requested. */
   readonly redirects: readonly string[];
+  /** What fetching the page came to. */
   readonly fetch: PageFetch;
   /** Null unless the page was fetched: unseen rules are not defaults. */
   readonly policy: PagePolicy | null;
+  /** Every statement read from the headers and the head. */
   readonly statements: readonly PageStatement[];
+  /** What could not be read, or is ignored. */
   readonly problems: readonly PageSourceProblem[];
 }
 
@@ -182,7 +189,7 @@ async function redirectStep(
   const nextCheck =
     walk.guard.allowAddress === undefined
       ? await walk.client.check(next.href, walk.call)
-      : await walk.client.checkRedirectTarget(next.href, walk.call);
+      : await pageFetchAccess().checkRedirectTarget(walk.client, next.href, walk.call);
   if ("refused" in nextCheck) return failed(next.href, nextCheck.refused);
   return { next: next.href, check: nextCheck };
 }
@@ -195,7 +202,7 @@ export async function fetchPageRules(
   const { client, signal } = options;
   throwIfAborted(signal);
   const headBytes = options.headBytes ?? DEFAULT_HEAD_BYTES;
-  const setup = client.fetchSetup();
+  const setup = pageFetchAccess().fetchSetup(client);
   const walk: Walk = {
     client,
     guard: new RedirectGuard(setup),

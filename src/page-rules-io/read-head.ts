@@ -18,7 +18,9 @@ import { type Token, type TokenHandler, Tokenizer, TokenizerMode } from "parse5"
 
 /** One `<meta name content>` of the head, attributes as the tokenizer read them. */
 export interface HeadMeta {
+  /** The meta tag's name, lowercased. */
   readonly name: string;
+  /** Its content as written. */
   readonly content: string;
 }
 
@@ -28,11 +30,13 @@ export interface HeadMeta {
  * of the head, which is text when scripts run (`noscript`).
  */
 export interface IgnoredMeta extends HeadMeta {
+  /** Where it was: after the head, or in a head `<noscript>`. */
   readonly where: "body" | "noscript";
   /** 1-based line of the tag in the document. */
   readonly line: number;
 }
 
+/** How reading the head ended. */
 export type HeadEnd =
   /** The head ended (a body element, text, or </body>/</html>): everything was read. */
   | "head-end"
@@ -41,7 +45,9 @@ export type HeadEnd =
   /** The byte limit came first: metas after it were not seen. */
   | "limit";
 
+/** The head's meta tags, and those that are ignored. */
 export interface HeadRead {
+  /** The head's `<meta name content>` elements, in order. */
   readonly metas: readonly HeadMeta[];
   /**
    * Named metas outside the head (read on to the byte limit after the head
@@ -50,6 +56,7 @@ export interface HeadRead {
   readonly ignored: readonly IgnoredMeta[];
   /** Bytes given to the tokenizer. */
   readonly bytesRead: number;
+  /** How reading ended. */
   readonly end: HeadEnd;
 }
 
@@ -320,15 +327,5 @@ export class HeadReader {
 export function readHeadMetas(html: string | Uint8Array, limit = DEFAULT_HEAD_BYTES): HeadRead {
   const reader = new HeadReader(limit);
   reader.write(typeof html === "string" ? new TextEncoder().encode(html) : html);
-  return reader.end();
-}
-
-/** Read the head metas from a stream of chunks, stopping as soon as the head is over. */
-export async function readHeadMetasFrom(
-  chunks: AsyncIterable<Uint8Array>,
-  limit = DEFAULT_HEAD_BYTES,
-): Promise<HeadRead> {
-  const reader = new HeadReader(limit);
-  for await (const chunk of chunks) if (reader.write(chunk)) break;
   return reader.end();
 }

@@ -10,11 +10,13 @@
  * restrictive end, so adding a rule can never loosen the result, and the
  * order of headers and metas changes nothing.
  */
+
+import type { PageRuleSource, PageStatement } from "./rules.js";
 import { IMAGE_PREVIEW_RANK, type ImagePreview, type PageRule } from "./rules.js";
-import type { PageRuleSource, PageStatement } from "./statements.js";
 
 /** Where a rule came from, for reports. */
 export interface RuleOrigin {
+  /** The kind of source: header field or meta tag. */
   readonly via: PageRuleSource;
   /** "generic": for every crawler; "specific": the crawler's own name. */
   readonly scope: "generic" | "specific";
@@ -35,20 +37,25 @@ export type PageField =
   | "unavailableAfter"
   | "archive";
 
+/** What the page's rules allow one crawler to do with it (combinePageRules). */
 export interface PagePolicy {
   /** The crawler the rules were combined for (as given). */
   readonly agent: string;
   /** False for noindex/none, or once unavailable_after has passed. */
   readonly index: boolean;
+  /** May the crawler follow its links? */
   readonly follow: boolean;
   /** False for nosnippet or max-snippet:0. */
   readonly snippet: boolean;
   /** Characters; -1 = no limit; null = not set. 0 when snippet is false. */
   readonly maxSnippet: number | null;
+  /** May its images be indexed? */
   readonly imageIndex: boolean;
+  /** The largest image preview allowed, or null when no rule limits it. */
   readonly maxImagePreview: ImagePreview | null;
   /** Seconds; -1 = no limit; 0 = a still image only; null = not set. */
   readonly maxVideoPreview: number | null;
+  /** May it be offered in translation? */
   readonly translate: boolean;
   /** The earliest unavailable_after date (ms since the epoch), or null. */
   readonly unavailableAfter: number | null;
@@ -66,6 +73,7 @@ export interface PagePolicy {
   readonly invalid: ReadonlyArray<RuleOrigin & { readonly problem: string }>;
 }
 
+/** Options of combinePageRules. */
 export interface PolicyOptions {
   /** The clock for unavailable_after (ms since the epoch). Default Date.now. */
   readonly now?: () => number;

@@ -28,6 +28,7 @@ export const PAGE_RULE_NAMES = [
   "nocache",
 ] as const;
 
+/** A rule name of PAGE_RULE_NAMES. */
 export type PageRuleName = (typeof PAGE_RULE_NAMES)[number];
 
 /** The rules written `name: value`. */
@@ -40,6 +41,7 @@ export const VALUE_RULES: ReadonlySet<string> = new Set([
 
 const KNOWN: ReadonlySet<string> = new Set(PAGE_RULE_NAMES);
 
+/** The size of image preview a `max-image-preview` rule allows. */
 export type ImagePreview = "none" | "standard" | "large";
 
 /** How restrictive each max-image-preview value is: the smaller wins. */
@@ -49,6 +51,7 @@ export const IMAGE_PREVIEW_RANK: Readonly<Record<ImagePreview, number>> = {
   large: 2,
 };
 
+/** One page rule as read: its name, value and meaning. */
 export type PageRule =
   | {
       readonly kind: "flag";
@@ -177,4 +180,17 @@ export function readRule(rawName: string, rawValue: string | undefined, text: st
       return { kind: "date", name: "unavailable_after", value: ms, text };
     }
   }
+}
+
+/** Where a page statement was read: X-Robots-Tag, Robots-Tag or a meta tag. */
+export type PageRuleSource = "x-robots-tag" | "robots-tag" | "meta";
+
+/** Rules a page gives, and the crawler they are for. */
+export interface PageStatement {
+  /** Where they were read. */
+  readonly via: PageRuleSource;
+  /** The crawler named, lowercased; null when the rules apply to every crawler. */
+  readonly scope: string | null;
+  /** The rules, in order. */
+  readonly rules: readonly PageRule[];
 }

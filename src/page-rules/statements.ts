@@ -17,22 +17,25 @@
  * to the next line, so pass repeated headers separately, not joined by ", ".
  */
 import { isDayName } from "./http-date.js";
-import { type PageRule, readRule, trimSpace, VALUE_RULES } from "./rules.js";
+import {
+  type PageRule,
+  type PageRuleSource,
+  type PageStatement,
+  readRule,
+  trimSpace,
+  VALUE_RULES,
+} from "./rules.js";
 import { parseRobotsTagField } from "./structured-field.js";
 
-export type PageRuleSource = "x-robots-tag" | "robots-tag" | "meta";
-
-export interface PageStatement {
-  readonly via: PageRuleSource;
-  /** The crawler named, lowercased; null when the rules apply to every crawler. */
-  readonly scope: string | null;
-  readonly rules: readonly PageRule[];
-}
+export type { PageRuleSource, PageStatement };
 
 /** A field or meta that could not be read at all, or was not applied (reported; it applies nothing). */
 export interface PageSourceProblem {
+  /** Where the text was read. */
   readonly via: PageRuleSource;
+  /** The text as written. */
   readonly text: string;
+  /** What is wrong with it. */
   readonly problem: string;
   /** The meta's line in the document, for a meta that was not applied. */
   readonly line?: number;
@@ -40,9 +43,13 @@ export interface PageSourceProblem {
 
 /** A named `<meta>` outside the head, or in a `<noscript>` of the head (docs/page-rules.md). */
 export interface MetaOutsideHead {
+  /** The meta tag's name. */
   readonly name: string;
+  /** Its content as written. */
   readonly content: string;
+  /** Where it was: after the head, or in a head `<noscript>`. */
   readonly where: "body" | "noscript";
+  /** Its line in the HTML. */
   readonly line: number;
 }
 
@@ -85,8 +92,11 @@ export function ignoredMetaProblems(
   return out;
 }
 
+/** Statements read from header fields, with what could not be read. */
 export interface ParsedPageSource {
+  /** The statements read. */
   readonly statements: PageStatement[];
+  /** What could not be read. */
   readonly problems: PageSourceProblem[];
 }
 
@@ -167,9 +177,6 @@ export function parseRobotsMeta(name: string, content: string): PageStatement | 
   const rules = readList(content, "meta", scope, false).flatMap((s) => s.rules);
   return { via: "meta", scope, rules };
 }
-
-/** Header names that carry page rules, lowercased. */
-export const PAGE_RULE_HEADERS = ["x-robots-tag", "robots-tag"] as const;
 
 /**
  * Statements from response headers: `headers` is a list of [name, value] field

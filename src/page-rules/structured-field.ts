@@ -11,8 +11,7 @@
  * preferences) is strict, reports why, and applies nothing.
  */
 import { parseSfList, type SfBareItem } from "../protocol/structured-fields.js";
-import { type PageRule, readRule } from "./rules.js";
-import type { PageStatement } from "./statements.js";
+import { type PageRule, type PageStatement, readRule } from "./rules.js";
 
 export type RobotsTagField =
   | { readonly ok: true; readonly statements: PageStatement[] }

@@ -5,7 +5,7 @@
  * ignores. Keys are compared as bytes, never as strings.
  */
 import type { Profile } from "../protocol/profile.js";
-import type { LineEvent } from "./scan-lines.js";
+import type { LineEvent } from "./line-event.js";
 
 /** A key name as lowercase bytes: read from a typed array, not with `charCodeAt`. */
 function keyword(lower: string): Uint8Array {

@@ -31,13 +31,7 @@ const MISSING_COLON = 16;
 const TOO_LONG = 32;
 const COMMENT = 64;
 
-/**
- * @internal Where match/compile.ts keeps the indexes it compiled for this
- * file (shared by matchers of agents that select the same groups).
- */
-export const compiledSlot: unique symbol = Symbol("robots-exclusion.compiled");
-
-/** @internal See RobotsTxt#sizeFacts. */
+/** See sizeFactsOf. */
 export interface RobotsSizeFacts {
   readonly agents: number;
   /** Characters of the agents' values and (where they differ) tokens. */
@@ -50,15 +44,78 @@ export interface RobotsSizeFacts {
   readonly sitemapChars: number;
 }
 
-/** A parsed robots.txt. Plain data plus a few read-only views. */
+/**
+ * What the package reads of a RobotsTxt beyond its public members: set once
+ * by the class's static block, used through the functions below, so the
+ * published class is exactly its public surface.
+ */
+interface ParsedFileAccess {
+  make(...parts: RobotsTxtParts): RobotsTxt;
+  ruleTable(robots: RobotsTxt): RuleTable;
+  compiled(robots: RobotsTxt): unknown;
+  keepCompiled(robots: RobotsTxt, value: unknown): void;
+  sizeFacts(robots: RobotsTxt): RobotsSizeFacts;
+}
+let access: ParsedFileAccess;
+
+/** The constructor's parameters (the constructor is private: parseRobotsTxt makes files). */
+type RobotsTxtParts = [
+  profile: Profile,
+  groups: Group[],
+  ruleTable: RuleTable,
+  orphanCount: number,
+  values: ValueTable,
+  lineBits: string,
+  lineCount: number,
+  byteLength: number,
+];
+
+/** Every allow/disallow rule of the file, packed (see RuleTable). */
+export function ruleTableOf(robots: RobotsTxt): RuleTable {
+  return access.ruleTable(robots);
+}
+
+/**
+ * What match/compile.ts keeps with this file: the indexes it compiled for
+ * it (shared by matchers of agents that select the same groups).
+ */
+export function compiledOf(robots: RobotsTxt): unknown {
+  return access.compiled(robots);
+}
+
+/** Keep `value` with the file (see compiledOf). */
+export function keepCompiled(robots: RobotsTxt, value: unknown): void {
+  access.keepCompiled(robots, value);
+}
+
+/**
+ * What the parsed file holds and will hold once every part is read, in
+ * counts and characters: the client's memory estimate
+ * (src/client/retained-size.ts) is made from these, once per cached copy.
+ */
+export function sizeFactsOf(robots: RobotsTxt): RobotsSizeFacts {
+  return access.sizeFacts(robots);
+}
+
+/** A parsed robots.txt. Plain data plus a few read-only views; made by parseRobotsTxt. */
 export class RobotsTxt {
-  /** @internal */
-  [compiledSlot]: unknown = undefined;
+  static {
+    access = {
+      make: (...parts) => new RobotsTxt(...parts),
+      ruleTable: (robots) => robots.#ruleTable,
+      compiled: (robots) => robots.#compiled,
+      keepCompiled: (robots, value) => {
+        robots.#compiled = value;
+      },
+      sizeFacts: (robots) => robots.#sizeFacts(),
+    };
+  }
+  #compiled: unknown = undefined;
+  /** The profile it was parsed with. */
   readonly profile: Profile;
   /** Groups in file order (docs/protocol.md#groups). */
   readonly groups: readonly Group[];
-  /** @internal Every allow/disallow rule, packed (see RuleTable). */
-  readonly ruleTable: RuleTable;
+  readonly #ruleTable: RuleTable;
   readonly #orphanCount: number;
   #orphanRules: Rule[] | null = null;
   /** Sitemaps and other directives, packed (see ValueTable). */
@@ -70,8 +127,7 @@ export class RobotsTxt {
   /** One character per line: its code (kind, TYPO, MISSING_COLON, TOO_LONG, COMMENT). */
   readonly #lineBits: string;
 
-  /** @internal use parseRobotsTxt */
-  constructor(
+  private constructor(
     profile: Profile,
     groups: Group[],
     ruleTable: RuleTable,
@@ -83,7 +139,7 @@ export class RobotsTxt {
   ) {
     this.profile = profile;
     this.groups = groups;
-    this.ruleTable = ruleTable;
+    this.#ruleTable = ruleTable;
     this.#orphanCount = orphanCount;
     this.#values = values;
     this.#lineBits = lineBits;
@@ -122,12 +178,8 @@ export class RobotsTxt {
     };
   }
 
-  /**
-   * @internal What the parsed file holds and will hold once every part is
-   * read, in counts and characters: the client's memory estimate
-   * (src/client/retained-size.ts) is made from these, once per cached copy.
-   */
-  sizeFacts(): RobotsSizeFacts {
+  /** See sizeFactsOf. */
+  #sizeFacts(): RobotsSizeFacts {
     let agents = 0;
     let agentChars = 0;
     for (const g of this.groups) {
@@ -135,7 +187,7 @@ export class RobotsTxt {
       for (const a of g.agents)
         agentChars += a.value.length + (a.token === a.value ? 0 : a.token.length);
     }
-    const table = this.ruleTable;
+    const table = this.#ruleTable;
     let wildcardRules = 0;
     for (let r = R_STAR; r < table.count * ROW; r += ROW) if (table.rows[r]! >= 0) wildcardRules++;
     return { agents, agentChars, wildcardRules, ...this.#values.sizeFacts() };
@@ -143,7 +195,7 @@ export class RobotsTxt {
 
   /** Rules before the first user-agent line: they belong to no group and never apply. */
   get orphanRules(): readonly Rule[] {
-    this.#orphanRules ??= this.ruleTable.rules(0, this.#orphanCount);
+    this.#orphanRules ??= this.#ruleTable.rules(0, this.#orphanCount);
     return this.#orphanRules;
   }
 
@@ -180,10 +232,15 @@ export interface ParseHooks {
  * bytes (`Uint8Array`, e.g. a Node Buffer) when you have them, so that
  * invalid UTF-8 and other encodings are read exactly as a crawler reads them.
  */
-export function parseRobotsTxt(
+export function parseRobotsTxt(body: Uint8Array | string, options: ParseOptions = {}): RobotsTxt {
+  return parseRobotsTxtWith(body, options, {});
+}
+
+/** parseRobotsTxt, calling `hooks` during the pass (the linter and src/explain's line spans). */
+export function parseRobotsTxtWith(
   body: Uint8Array | string,
-  options: ParseOptions = {},
-  hooks: ParseHooks = {},
+  options: ParseOptions,
+  hooks: ParseHooks,
 ): RobotsTxt {
   const profile = checkProfile(options.profile);
   const bytes = toBytes(body);
@@ -242,7 +299,7 @@ function parseWith(
   // Line codes are < 0x80: one ASCII character per line, on the JS heap.
   const lineBits = asciiRun(bits, lineCount);
   scratch.bits = bits;
-  return new RobotsTxt(
+  return access.make(
     profile,
     groups,
     table,

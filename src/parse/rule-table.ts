@@ -125,20 +125,20 @@ export class RuleTable {
 export class ParsedGroup implements Group {
   readonly index: number;
   readonly agents: AgentLine[] = [];
-  /** @internal First rule number of the group in the file's table. */
+  /** First rule number of the group in the file's table. */
   ruleFrom: number;
-  /** @internal One past its last rule number. */
+  /** One past its last rule number. */
   ruleTo: number;
   /**
-   * @internal The group's directives are `[directiveFrom, directiveTo)` of
+   * The group's directives are `[directiveFrom, directiveTo)` of
    * the file's (a group's lines are consecutive, so they are one range).
    */
   directiveFrom = 0;
-  /** @internal */
+  /** See directiveFrom. */
   directiveTo = 0;
-  /** @internal Set when parsing ends. */
+  /** Set when parsing ends. */
   table: RuleTable | null = null;
-  /** @internal Set when parsing ends. */
+  /** Set when parsing ends. */
   values: ValueTable | null = null;
   #rules: Rule[] | null = null;
   #directives: Directive[] | null = null;

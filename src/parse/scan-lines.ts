@@ -9,6 +9,7 @@ import { bomPrefixLength } from "../protocol/byte-order-mark.js";
 import { MAX_LINE_BYTES } from "../protocol/line-length.js";
 import type { Profile } from "../protocol/profile.js";
 import { isAsciiSpace } from "./bytes.js";
+import type { LineEvent, LineVisitor } from "./line-event.js";
 import { classifyKey, exactKeyLength } from "./line-keys.js";
 import {
   AFTER_COLON,
@@ -26,55 +27,13 @@ import {
   WORDS_MIN_BYTES,
 } from "./line-runs.js";
 
-/**
- * What a line is, as the scanner reads it.
- * - `user-agent`, `allow`, `disallow`, `sitemap`: recognised directives.
- * - `other`: a `key: value` line with any other key (crawl-delay, host, …).
- * - `invalid`: not a directive (no separator, empty key, three words…).
- * - `blank`: empty, whitespace or comment only.
- */
-export type LineEventKind =
-  | "user-agent"
-  | "allow"
-  | "disallow"
-  | "sitemap"
-  | "other"
-  | "invalid"
-  | "blank";
-
-export interface LineEvent {
-  /** 1-based line number; every line counts, empty ones too (docs/protocol.md#lines). */
-  line: number;
-  kind: LineEventKind;
-  /** Byte offsets into the body: the line as it stands, before the 16,663-byte cut. */
-  start: number;
-  rawEnd: number;
-  /** End of the kept bytes: `min(rawEnd, start + MAX_LINE_BYTES)`. */
-  end: number;
-  /** The line was longer than MAX_LINE_BYTES and was cut. */
-  tooLong: boolean;
-  /** Offset of the first NUL among the kept bytes (it ends the line for parsing), or -1. */
-  nul: number;
-  /** Offset of the `#` that starts a comment, or -1. */
-  comment: number;
-  /** An accepted misspelling of a key (`useragent`, `dissallow`, `site-map`, …). */
-  typo: boolean;
-  /** Whitespace stood in for the colon (`Disallow /x`). */
-  missingColon: boolean;
-  /** Key and value byte ranges, whitespace stripped (valid for directive kinds). */
-  keyStart: number;
-  keyEnd: number;
-  valueStart: number;
-  valueEnd: number;
-}
-
-export type LineVisitor = (event: LineEvent, body: Uint8Array) => void;
+export type { LineEvent, LineEventKind, LineVisitor } from "./line-event.js";
 
 /** readLine takes quickLine's path (see setQuickLines). */
 let quickLines = true;
 
 /**
- * @internal For tests: with `false`, every line takes readLine's general
+ * For tests: with `false`, every line takes readLine's general
  * path, so a test can compare quickLine's events with the general path's.
  */
 export function setQuickLines(on: boolean): void {

@@ -2,6 +2,7 @@ import type { Profile } from "../protocol/profile.js";
 
 /** One `user-agent` line (docs/protocol.md#groups). */
 export interface AgentLine {
+  /** Its line number. */
   readonly line: number;
   /** The value as written (UTF-8 if valid, else one character per byte). */
   readonly value: string;
@@ -14,11 +15,14 @@ export interface AgentLine {
   readonly global: boolean;
 }
 
+/** Allow or disallow. */
 export type RuleKind = "allow" | "disallow";
 
 /** One `allow` or `disallow` line. */
 export interface Rule {
+  /** Allow or disallow. */
   readonly kind: RuleKind;
+  /** Its line number. */
   readonly line: number;
   /** The value as written (UTF-8 if valid, else one character per byte). */
   readonly value: string;
@@ -34,22 +38,31 @@ export interface Directive {
   readonly key: string;
   /** The key as written. */
   readonly name: string;
+  /** The value as written, trimmed. */
   readonly value: string;
+  /** Its line number. */
   readonly line: number;
   /** Index of the group it appeared in, or -1 outside any group. */
   readonly group: number;
 }
 
+/** A Sitemap line. */
 export interface Sitemap {
+  /** The sitemap URL as written. */
   readonly url: string;
+  /** Its line number. */
   readonly line: number;
 }
 
 /** User-agent lines followed by rule lines (docs/protocol.md#groups). */
 export interface Group {
+  /** Its index in the file's groups. */
   readonly index: number;
+  /** Its user-agent lines. */
   readonly agents: readonly AgentLine[];
+  /** Its allow and disallow rules, in file order. */
   readonly rules: readonly Rule[];
+  /** Its other lines (Crawl-delay, Content-Usage…). */
   readonly directives: readonly Directive[];
 }
 
@@ -60,15 +73,23 @@ export interface Group {
  */
 export type LineKind = "user-agent" | "allow" | "disallow" | "sitemap" | "unused" | "unknown";
 
+/** How the parser read one line (docs/protocol.md#lines). */
 export interface LineRecord {
+  /** Its line number. */
   readonly line: number;
+  /** What the line is. */
   readonly kind: LineKind;
+  /** Its key is a typo the parser accepts (`Disalow`). */
   readonly typo: boolean;
+  /** It has no colon, and the parser read it anyway. */
   readonly missingColon: boolean;
+  /** It is longer than the parser reads (MAX_LINE_BYTES). */
   readonly tooLong: boolean;
+  /** It has a comment. */
   readonly comment: boolean;
 }
 
+/** Options of parseRobotsTxt. */
 export interface ParseOptions {
   /** Default `google` (docs/protocol.md#profiles). */
   readonly profile?: Profile;

@@ -82,7 +82,7 @@ export class ValueTable {
   }
 
   /**
-   * @internal How many directives and sitemaps there are and the characters
+   * How many directives and sitemaps there are and the characters
    * of their keys and values: what their objects will hold once read (the
    * client's memory estimate, src/client/retained-size.ts).
    */

@@ -61,25 +61,37 @@ export interface PlaywrightGuard {
 
 /** What the guard reads of a Playwright Request. */
 export interface GuardedRequest {
+  /** The URL requested. */
   url(): string;
+  /** The HTTP method. */
   method(): string;
+  /** Playwright's resource type (`document`, `image`, `script`, `fetch`, …). */
   resourceType(): string;
+  /** A document or frame navigation (these take their origin's turn). */
   isNavigationRequest(): boolean;
+  /** The request's headers, sent again on each hop. */
   headers(): { [key: string]: string };
+  /** The request body, sent again on a 307 or 308 hop. */
   postDataBuffer(): Buffer | null;
 }
 
 /** The response of Playwright's `route.fetch()` the guard reads. */
 export interface GuardedResponse {
+  /** The HTTP status. */
   status(): number;
+  /** Response headers, names lowercased (`location` for a redirect). */
   headers(): { [key: string]: string };
 }
 
 /** What the guard calls on a Playwright Route. */
 export interface GuardedRoute {
+  /** The browser's request. */
   request(): GuardedRequest;
+  /** Fails the request (`blockedbyclient` when robots.txt disallows it). */
   abort(errorCode?: string): Promise<void>;
+  /** Hands the request to the next route unchecked (`resources: "navigations"`). */
   fallback(): Promise<void>;
+  /** Sends one hop from Node, with the context's cookies. */
   fetch(options?: {
     url?: string;
     method?: string;
@@ -87,6 +99,7 @@ export interface GuardedRoute {
     postData?: Buffer;
     maxRedirects?: number;
   }): Promise<GuardedResponse>;
+  /** Answers the browser's request with the final hop's response. */
   fulfill(options: { response: never }): Promise<void>;
 }
 
@@ -95,10 +108,12 @@ export interface GuardedRoute {
  * or later): the members respectRobots() uses.
  */
 export interface PlaywrightTarget {
+  /** Installs the guard's route for every http(s) URL. */
   route(
     url: (url: URL) => boolean,
     handler: (route: GuardedRoute, request: GuardedRequest) => Promise<void>,
   ): Promise<unknown>;
+  /** Removes it (the guard's close()). */
   unroute(
     url: (url: URL) => boolean,
     handler?: (route: GuardedRoute, request: GuardedRequest) => Promise<void>,

@@ -7,9 +7,13 @@
 
 /** Response headers that matter for caching. */
 export interface CacheHeaders {
+  /** The Cache-Control field value. */
   readonly cacheControl?: string;
+  /** The Expires field value. */
   readonly expires?: string;
+  /** The Date field value. */
   readonly date?: string;
+  /** The Retry-After field value. */
   readonly retryAfter?: string;
   /** Seconds a cache on the way held the response (RFC 9111 §5.1). */
   readonly age?: string;

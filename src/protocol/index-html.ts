@@ -44,8 +44,3 @@ export function extendsToDirectory(pattern: string): boolean {
   if (!pattern.includes(INDEX_HTM)) return false;
   return pattern.startsWith(INDEX_HTM, pattern.lastIndexOf("/"));
 }
-
-/** The directory form the rule also tries: `/d/index.html` → `/d/$`; null when it does not apply. */
-export function directoryPattern(pattern: string): string | null {
-  return extendsToDirectory(pattern) ? `${pattern.slice(0, pattern.lastIndexOf("/") + 1)}$` : null;
-}

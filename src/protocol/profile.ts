@@ -9,9 +9,10 @@
  */
 import { RobotsError } from "../errors.js";
 
+/** A parsing profile (docs/protocol.md#profiles). */
+export type Profile = "google" | "rfc9309" | "legacy1996";
 /** The parsing profiles (docs/protocol.md#profiles); `google` is the default. */
-export const PROFILES = ["google", "rfc9309", "legacy1996"] as const;
-export type Profile = (typeof PROFILES)[number];
+export const PROFILES: readonly Profile[] = ["google", "rfc9309", "legacy1996"];
 
 export function isProfile(value: unknown): value is Profile {
   return typeof value === "string" && (PROFILES as readonly string[]).includes(value);

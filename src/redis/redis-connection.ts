@@ -21,6 +21,7 @@ import { UNKNOWN_NODE } from "./store-health.js";
 
 /** What the store needs of a Redis client: node-redis' `sendCommand` (v5 or later). */
 export interface RedisCommandClient {
+  /** Sends one Redis command and answers its reply. */
   sendCommand(
     args: ReadonlyArray<string | Buffer>,
     options?: { timeout?: number; typeMapping?: Record<number, unknown> },
@@ -35,9 +36,11 @@ export interface RedisCommandClient {
  * the nodes the store keeps health for.
  */
 export interface RedisClusterCommandClient {
+  /** The cluster's master nodes. */
   readonly masters: readonly unknown[];
   /** By slot number, the shard serving it (node-redis' `slots`). */
   readonly slots?: ArrayLike<{ readonly master: { readonly address: string } } | undefined>;
+  /** Sends one Redis command to the node of `firstKey` and answers its reply. */
   sendCommand(
     firstKey: string | Buffer | undefined,
     isReadonly: boolean | undefined,

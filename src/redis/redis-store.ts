@@ -57,6 +57,7 @@ import {
   UNKNOWN_NODE,
 } from "./store-health.js";
 
+/** Options of createRedisStore. */
 export interface RedisStoreOptions {
   /** `redis://host:port[/db]`; the store then owns its connection (close() ends it). */
   readonly url?: string;
@@ -130,9 +131,13 @@ function maxBodyOf(v: number | undefined): number {
  * again (docs/fleet.md "Health").
  */
 export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore {
+  /** The prefix of every key it writes. */
   readonly prefix: string;
+  /** Time a command may take before it counts as failed. */
   readonly timeoutMs: number;
+  /** Time it waits after a failure before it tries Redis again. */
   readonly retryMs: number;
+  /** Body bytes an entry may hold. */
   readonly maxBodyBytes: number;
   readonly #health: StoreHealth;
   readonly #connection: RedisConnection;
@@ -195,21 +200,25 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return this.#health.lastReason;
   }
 
+  /** The entry stored for `origin`, or undefined. */
   async get(origin: string): Promise<StoredEntry | undefined> {
     const read = await this.#read(origin);
     if (read.invalid !== null) throw read.invalid;
     return read.decoded?.entry;
   }
 
+  /** Store `entry` for `origin`, replacing what was there. */
   async set(origin: string, entry: StoredEntry): Promise<void> {
     await this.#write(origin, entry, "*", true);
   }
 
+  /** Forget `origin`'s entry. */
   async delete(origin: string): Promise<void> {
     const key = originKeys(this.prefix, origin).entry;
     await this.#send(key, true, ["DEL", key]);
   }
 
+  /** Change `origin`'s entry atomically (SharedRobotsStore.update). */
   async update(
     origin: string,
     change: (current: StoredEntry | undefined) => StoredEntry,
@@ -227,6 +236,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     throw storeError("store-conflict", `update of ${origin} lost the race too often`);
   }
 
+  /** Take the lease to fetch `origin`; its token, or null when another holds it. */
   async acquireLease(origin: string, ttlMs: number): Promise<string | null> {
     const token = randomUUID();
     const key = originKeys(this.prefix, origin).lease;
@@ -241,11 +251,13 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     return r === null ? null : token;
   }
 
+  /** Extend a lease held with `token`; false when it is lost. */
   async extendLease(origin: string, token: string, ttlMs: number): Promise<boolean> {
     const key = originKeys(this.prefix, origin).lease;
     return (await this.#eval(EXTEND_LEASE, [key], [token, String(Math.ceil(ttlMs))])) === 1;
   }
 
+  /** Give a lease back; false when it was no longer held. */
   async releaseLease(origin: string, token: string): Promise<boolean> {
     const key = originKeys(this.prefix, origin).lease;
     return (await this.#eval(RELEASE_LEASE, [key], [token])) === 1;
@@ -309,6 +321,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     this.#connection.close();
   }
 
+  /** Close the store (`await using`). */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

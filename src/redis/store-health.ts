@@ -27,6 +27,7 @@ export interface RedisNodeHealth {
   outages: number;
 }
 
+/** What a RedisRobotsStore has done, counted since it was made, in total and per node. */
 export interface RedisStoreStats {
   /** Commands sent to Redis (scripts count one each). */
   commands: number;

@@ -24,19 +24,25 @@ export type CrawlerStatus = "blocked" | "partial" | "allowed";
 /** How the group was chosen: docs/protocol.md#choosing-rules plus the operator-documented exceptions in the data. */
 export type ReportSource = "named" | "global" | "none" | "fallback" | "ignores-global";
 
+/** What a file allows one crawler of the catalogue. */
 export interface CrawlerReportEntry {
+  /** The crawler. */
   readonly crawler: CrawlerInfo;
+  /** What the file allows it. */
   readonly status: CrawlerStatus;
   /** May it fetch `/`? */
   readonly rootAllowed: boolean;
   /** The line deciding `/`, 0 when no rule matched. */
   readonly line: number;
+  /** Why its groups applied. */
   readonly source: ReportSource;
   /** First user-agent line of each applied group. */
   readonly groupLines: readonly number[];
   /** Non-empty disallow rules that apply. */
   readonly disallowRules: number;
+  /** Its Crawl-delay in seconds, or undefined. */
   readonly crawlDelay: number | undefined;
+  /** The Content-Signal and Content-Usage lines that apply to it. */
   readonly contentSignals: readonly ContentSignal[];
   /** Without operator rules: the outcome under the exception the operator documents, when it differs. */
   readonly documented?: OtherReading;
@@ -44,13 +50,17 @@ export interface CrawlerReportEntry {
   readonly reference?: OtherReading;
 }
 
+/** An agent the file names that the catalogue does not know. */
 export interface OtherAgent {
   /** The agent token as written. */
   readonly token: string;
+  /** The lines that name it. */
   readonly lines: readonly number[];
 }
 
+/** What a file allows each crawler of the catalogue (reportCrawlers). */
 export interface CrawlerReport {
+  /** One entry per crawler, in catalogue order. */
   readonly crawlers: readonly CrawlerReportEntry[];
   /** Agents the file names that the crawler list does not know. */
   readonly otherAgents: readonly OtherAgent[];
@@ -151,9 +161,13 @@ export interface CrawlerReportOptions {
 
 /** The outcome under the reading the report did not apply, when it differs. */
 export interface OtherReading {
+  /** What the other reading allows. */
   readonly status: CrawlerStatus;
+  /** Whether it allows `/`. */
   readonly rootAllowed: boolean;
+  /** Why its groups applied. */
   readonly source: ReportSource;
+  /** The deciding line. */
   readonly line: number;
 }
 

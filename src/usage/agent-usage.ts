@@ -23,9 +23,11 @@ import {
   type Preference,
 } from "./vocabulary.js";
 
+/** The usage preferences one crawler's groups state, without a URL (readUsageByAgent). */
 export interface AgentUsage {
   /** The crawlers (as given) these preferences apply to; `*` for crawlers no group names. */
   readonly agents: readonly string[];
+  /** Why its groups applied. */
   readonly source: GroupSource;
   /** Line of the first user-agent line of each group that applies. */
   readonly groupLines: readonly number[];

@@ -11,12 +11,15 @@ import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import { CONTENT_SIGNAL_KEY, CONTENT_USAGE_KEY, splitContentUsage } from "./robots-rules.js";
 import { type ReadStatement, readContentSignal, readUsageStatement } from "./vocabulary.js";
 
+/** One Content-Signal or Content-Usage line that applies to an agent. */
 export interface ContentSignal {
   /** Label → value, e.g. `{ search: "yes", "ai-train": "no" }` or `{ "train-ai": "n" }`. */
   readonly signals: Readonly<Record<string, string>>;
   /** The path the line applies to, when it names one (Content-Usage). */
   readonly path?: string;
+  /** Which directive it is. */
   readonly key: "content-signal" | "content-usage";
+  /** Its line number. */
   readonly line: number;
   /** Why the statement did not read cleanly (then `signals` holds what could be read). */
   readonly problem?: string;

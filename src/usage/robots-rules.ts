@@ -20,7 +20,6 @@
  * Cloudflare's Content Signals Policy): one statement for the whole group,
  * with no path.
  */
-import { compiledMatches, compilePattern } from "../match/pattern.js";
 import { type GroupSource, selectGroups } from "../match/select-groups.js";
 import { normalizePattern, toBytes } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
@@ -53,7 +52,9 @@ export function splitContentUsage(value: string): ContentUsageValue {
 
 /** One Content-Usage line of a group that applies. */
 export interface ContentUsageRule extends ContentUsageValue {
+  /** Its line number. */
   readonly line: number;
+  /** The index of its group. */
   readonly group: number;
   /** The path normalised as allow/disallow values are (docs/protocol.md#rule-values); "" when absent. */
   readonly pattern: string;
@@ -61,17 +62,23 @@ export interface ContentUsageRule extends ContentUsageValue {
 
 /** One Content-Signal line of a group that applies. */
 export interface ContentSignalLine {
+  /** Its line number. */
   readonly line: number;
+  /** The index of its group. */
   readonly group: number;
+  /** The statement as written. */
   readonly statement: string;
 }
 
 /** The usage lines of the groups that apply to one crawler (docs/protocol.md#choosing-rules). */
 export interface AgentUsageLines {
+  /** Why the groups applied. */
   readonly source: GroupSource;
   /** Indexes of the groups that apply, in file order. */
   readonly groups: readonly number[];
+  /** The Content-Usage lines, in file order. */
   readonly contentUsage: readonly ContentUsageRule[];
+  /** The Content-Signal lines, in file order. */
   readonly contentSignal: readonly ContentSignalLine[];
 }
 
@@ -104,26 +111,4 @@ export function usageLinesFor(robots: RobotsTxt, agent: string): AgentUsageLines
     contentUsage,
     contentSignal,
   };
-}
-
-/**
- * The Content-Usage rules that decide for `path` (attach-05 §3.1): those
- * with the longest matching pattern, in file order; empty when none matches.
- */
-export function matchContentUsage(
-  rules: readonly ContentUsageRule[],
-  path: string,
-): ContentUsageRule[] {
-  let best = -1;
-  let out: ContentUsageRule[] = [];
-  for (const r of rules) {
-    const len = r.pattern.length;
-    if (len < best || !compiledMatches(compilePattern(r.pattern), path)) continue;
-    if (len > best) {
-      best = len;
-      out = [];
-    }
-    out.push(r);
-  }
-  return out;
 }

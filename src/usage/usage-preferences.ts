@@ -55,8 +55,11 @@ export type UsageOrigin =
     }
   | { readonly via: "header"; readonly field: "Content-Usage" | "Content-Signal" };
 
+/** One statement of preference that applies, and where it came from. */
 export interface UsageStatement extends ReadStatement {
+  /** Content-Usage or Content-Signal. */
   readonly kind: "content-usage" | "content-signal";
+  /** Where it came from. */
   readonly origin: UsageOrigin;
   /** The statement as written. */
   readonly text: string;
@@ -64,6 +67,7 @@ export interface UsageStatement extends ReadStatement {
 
 /** One category, combined over every statement that applies. */
 export interface CategoryResult {
+  /** The preference for the category. */
   readonly preference: Preference;
   /** The statements that gave this preference (none for unknown). */
   readonly from: readonly UsageOrigin[];
@@ -74,6 +78,7 @@ export type HeaderInput =
   | Iterable<readonly [string, string]>
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
+/** What usagePreferences reads: robots.txt, the URL, the agent and response headers. */
 export interface UsageQuery {
   /** The parsed robots.txt of the URL's origin; omit when only headers are known. */
   readonly robots?: RobotsTxt | null;
@@ -83,29 +88,37 @@ export interface UsageQuery {
   readonly url?: string;
   /** The crawl verdict when already known (the client's check); else computed from `robots`. */
   readonly allowed?: boolean;
+  /** The response's header fields. */
   readonly headers?: HeaderInput;
   /** Default `vocab-08`. */
   readonly vocabulary?: AiprefVocabulary;
 }
 
+/** What robots.txt says about the URL for the agent. */
 export interface RobotsUsage {
+  /** The agent's product token. */
   readonly agent: string;
   /** The path matched (docs/protocol.md#matching). */
   readonly path: string;
   /** May the crawler fetch it? When not, robots.txt attaches no preferences to it. */
   readonly allowed: boolean;
+  /** Why its groups applied. */
   readonly source: GroupSource;
   /** Line of each Content-Usage rule of the crawler's groups, and of those that matched. */
   readonly contentUsageLines: readonly number[];
+  /** Lines of the Content-Usage rules that matched the path. */
   readonly matchedLines: readonly number[];
 }
 
+/** The AI usage preferences for one URL (docs/usage-preferences.md). */
 export interface UsagePreferences {
   /** The vocabulary draft Content-Usage was read with. */
   readonly vocabulary: string;
+  /** What robots.txt says, or null when it was not given. */
   readonly robotsTxt: RobotsUsage | null;
   /** Per category label of the vocabulary. */
   readonly contentUsage: Readonly<Record<string, CategoryResult>>;
+  /** Per Content-Signal label. */
   readonly contentSignal: Readonly<Record<ContentSignalLabel, CategoryResult>>;
   /** Every statement that applies, robots.txt first, then headers. */
   readonly statements: readonly UsageStatement[];
@@ -204,6 +217,7 @@ export function signalStatement(s: ContentSignalLine): UsageStatement {
 export interface UsageCheckOptions {
   /** The crawl verdict when already known (the client's check); else computed from the file. */
   readonly allowed?: boolean;
+  /** The response's header fields. */
   readonly headers?: HeaderInput;
 }
 
@@ -213,7 +227,9 @@ export interface UsageCheckOptions {
  * compileMatcher is for allow/disallow.
  */
 export interface UsageMatcher {
+  /** The agent's product token. */
   readonly agent: string;
+  /** The usage lines of its groups. */
   readonly lines: AgentUsageLines;
   /** The preferences that apply to `url` (or a path), with the response `headers` when given. */
   preferences(url: string, options?: UsageCheckOptions): UsagePreferences;

@@ -52,6 +52,7 @@ export const AIPREF_VOCABULARIES = {
   { readonly draft: string; readonly categories: readonly UsageCategory[] }
 >;
 
+/** A vocabulary id of AIPREF_VOCABULARIES. */
 export type AiprefVocabulary = keyof typeof AIPREF_VOCABULARIES;
 
 export const DEFAULT_VOCABULARY: AiprefVocabulary = "vocab-08";
@@ -71,15 +72,21 @@ export const RETIRED_LABELS: Readonly<Record<string, string>> = {
   "ai-output": "draft-ietf-aipref-vocab-04",
 };
 
+/** A Content-Signal label (draft-romm-aipref-contentsignals-00 §4). */
+export type ContentSignalLabel = "search" | "ai-input" | "ai-train";
 /** The Content-Signal labels (draft-romm-aipref-contentsignals-00 §4). */
-export const CONTENT_SIGNAL_LABELS = ["search", "ai-input", "ai-train"] as const;
-export type ContentSignalLabel = (typeof CONTENT_SIGNAL_LABELS)[number];
+export const CONTENT_SIGNAL_LABELS: readonly ContentSignalLabel[] = [
+  "search",
+  "ai-input",
+  "ai-train",
+];
 
 /** allowed, disallowed, or no preference (vocab-08 §3). */
 export type Preference = "allowed" | "disallowed" | "unknown";
 
 /** A key of a statement that states nothing: unknown to the vocabulary, or a value other than y/n (yes/no). */
 export interface IgnoredEntry {
+  /** The key as written. */
   readonly key: string;
   /** The value as written (`true` for a bare key). */
   readonly value: string;

@@ -9,7 +9,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type CachedEntry, encodeBase64 } from "../../src/cache/entry-codec.js";
 import type { SharedRobotsStore } from "../../src/cache/shared-store.js";
-import { RobotsClient, type RobotsStore, STORED_FORMAT, type StoredEntry } from "../../src/node.js";
+import {
+  RobotsClient,
+  type RobotsStore,
+  STORED_FORMAT,
+  type StoredEntry,
+} from "../../src/entries/node.js";
 import {
   type Handler,
   serveStatus,

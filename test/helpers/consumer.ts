@@ -91,7 +91,7 @@ export async function installPackedPackage(dir: string): Promise<void> {
   assert.equal(pack.code, 0, `npm pack failed:\n${pack.stderr}`);
   const [info] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
   assert.ok(
-    info.files.some((f) => f.path === "dist/src/index.d.ts"),
+    info.files.some((f) => f.path === "dist/src/entries/index.d.ts"),
     "the tarball holds the built types: run `npx tsc -p tsconfig.json` first",
   );
   const target = path.join(dir, "node_modules", "robots-exclusion");

@@ -19,8 +19,8 @@
  */
 import * as http from "node:http";
 import { createInterface } from "node:readline";
-import { createNodeTransport, RobotsClient, type RobotsStore } from "../../src/node.js";
-import { createRedisStore } from "../../src/redis.js";
+import { createNodeTransport, RobotsClient, type RobotsStore } from "../../src/entries/node.js";
+import { createRedisStore } from "../../src/entries/redis.js";
 import { loopbackLookup } from "./fetch-servers.js";
 
 // node --test runs every file under dist/test: without its configuration

@@ -3,8 +3,9 @@
  * does (docs/protocol.md#access-method) and show what happened: status, redirect chain, bytes
  * read, truncation, cache lifetime, and a summary of the parsed file.
  */
+
+import type { RobotsSnapshot } from "../../entries/node.js";
 import { readCrawlDelay } from "../../match/directives.js";
-import type { RobotsSnapshot } from "../../node.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { agentOption } from "../args.js";

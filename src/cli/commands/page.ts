@@ -6,8 +6,8 @@
  */
 
 import { blanketReason } from "../../client/blanket-reason.js";
+import type { PagePolicy, PageRulesResult, PageSourceProblem } from "../../entries/page-rules.js";
 import type { RuleOrigin } from "../../page-rules/combine.js";
-import type { PagePolicy, PageRulesResult, PageSourceProblem } from "../../page-rules.js";
 import type { HeadRead } from "../../page-rules-io/read-head.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
@@ -195,7 +195,7 @@ async function runForUrl(
     agent,
     ...timeoutSpread(timeoutMs),
   });
-  const { fetchPageRules } = await import("../../page-rules.js");
+  const { fetchPageRules } = await import("../../entries/page-rules.js");
   let r: PageRulesResult;
   try {
     r = await fetchPageRules(url, { client, ...timeoutSpread(timeoutMs) });
@@ -296,7 +296,7 @@ async function runForFile(
   format: "text" | "json",
   headers: [string, string][],
 ) {
-  const page = await import("../../page-rules.js");
+  const page = await import("../../entries/page-rules.js");
   const { bytes: body } = await readBodyArg(arg);
   const head = page.readHeadMetas(body);
   const fromHeaders = page.readPageRuleHeaders(headers);

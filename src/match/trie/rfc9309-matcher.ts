@@ -34,7 +34,7 @@ function comparisonUrl(url: string): string {
 }
 
 export class Rfc9309Matcher extends TrieMatcher {
-  /** @internal use compileMatcher */
+  /** Made by compileMatcher. */
   constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null) {
     super(robots, agent, cache);
   }
@@ -43,7 +43,7 @@ export class Rfc9309Matcher extends TrieMatcher {
     return super.isAllowed(comparisonUrl(url));
   }
 
-  /** @internal */
+  /** See PathMatcher#isAllowedAt. */
   override isAllowedAt(url: string, pathStart: number): boolean {
     let end = pathStart;
     const n = url.length;

@@ -12,12 +12,17 @@
  * the index does. The deciding line is that rule's line; the verdict is
  * "disallowed" only when it is a disallow with priority > 0.
  */
-import { compiledSlot, type RobotsTxt } from "../../parse/parse-robots-txt.js";
+import {
+  compiledOf,
+  keepCompiled,
+  type RobotsTxt,
+  ruleTableOf,
+} from "../../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../../parse/rule-table.js";
 import type { Group } from "../../parse/types.js";
 import { hasIndexHtmlRule } from "../../protocol/index-html.js";
-import { type MatchCache, NO_COPY } from "../match-cache.js";
-import { type MatchedRule, matchedRule, type RobotsMatcher, type Verdict } from "../matcher.js";
+import { type CopyArea, copyAreaOf, type MatchCache, NO_COPY } from "../match-cache.js";
+import { type MatchedRule, matchedRule, type PathMatcher, type Verdict } from "../matcher.js";
 import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "../rule-index.js";
 import { type GroupSource, globalGroups, namedGroups, sourceOf } from "../select-groups.js";
 import { locatePath, locatePathLazyEnd, notAString, type PathSpan, readPath } from "../url-path.js";
@@ -46,10 +51,10 @@ interface FileIndexes {
 }
 
 function fileIndexes(robots: RobotsTxt): FileIndexes {
-  let file = robots[compiledSlot] as FileIndexes | undefined;
+  let file = compiledOf(robots) as FileIndexes | undefined;
   if (file === undefined) {
     file = { list: [], fallback: null };
-    robots[compiledSlot] = file;
+    keepCompiled(robots, file);
   }
   return file;
 }
@@ -69,7 +74,7 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
     groups,
     groupIndices: groups.map((g) => g.index),
     index: new RuleIndex(
-      robots.ruleTable,
+      ruleTableOf(robots),
       groups as readonly ParsedGroup[],
       hasIndexHtmlRule(robots.profile),
     ),
@@ -91,7 +96,7 @@ const sharedSpan: PathSpan = { str: "", start: 0, end: 0 };
  * A RobotsMatcher over a RuleIndex (rule-index.ts), shared by every agent of
  * the file that selects the same groups.
  */
-export class TrieMatcher implements RobotsMatcher {
+export class TrieMatcher implements PathMatcher {
   // The fields a check reads come first, so that with the object header
   // they share one cache line (V8 lays fields out in declaration order):
   // on the bench's corpus checks almost every check meets a matcher no
@@ -104,12 +109,12 @@ export class TrieMatcher implements RobotsMatcher {
    * else `id * 2 + allows`).
    */
   #start: number;
-  /** Where the index's copy is in the match cache (MatchCache#copyOf); read only when `#gen` is the cache's generation. */
+  /** Where the index's copy is in the match cache (CopyArea#copyOf); read only when `#gen` is the cache's generation. */
   #base = 0;
   /** The match cache's generation when `#base` was set, 0 before the first. */
   #gen = 0;
   /** The match cache this matcher's checks walk copies in, or null: they walk the index's own words. */
-  readonly #cache: MatchCache | null;
+  readonly #cache: CopyArea | null;
   /** The index's compiled globs (RuleIndex#globs). */
   readonly #globs: readonly (GlobData | null)[] | null;
   readonly #index: RuleIndex;
@@ -123,7 +128,7 @@ export class TrieMatcher implements RobotsMatcher {
   readonly groups: readonly number[];
   readonly ruleCount: number;
 
-  /** @internal use compileMatcher */
+  /** Made by compileMatcher. */
   constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null) {
     // selectGroups without its arrays and result object: an agent the file
     // does not name takes the file's fallback index as it is.
@@ -132,7 +137,7 @@ export class TrieMatcher implements RobotsMatcher {
     const cached = named === null ? fallbackIndex(robots, file) : indexFor(robots, file, named);
     const ix = cached.index;
     this.#start = ix.constant === VARIES ? ix.root : -2 - ix.constant;
-    this.#cache = cache;
+    this.#cache = cache === null ? null : copyAreaOf(cache);
     this.#globs = ix.globs;
     this.#index = ix;
     this.#slash = ix.slashSlot;
@@ -176,7 +181,7 @@ export class TrieMatcher implements RobotsMatcher {
   }
 
   /** #decide without a copy: walks the index's own words, then copies them for the next checks. */
-  #decideOwn(span: PathSpan, cache: MatchCache | null): number {
+  #decideOwn(span: PathSpan, cache: CopyArea | null): number {
     const ix = this.#index;
     const v = decideIn(
       ix,
@@ -207,8 +212,8 @@ export class TrieMatcher implements RobotsMatcher {
     return this.#start;
   }
 
-  /** Take the index's copy in the match cache, made or made again (MatchCache#copyOf). */
-  #copy(ix: RuleIndex, cache: MatchCache): void {
+  /** Take the index's copy in the match cache, made or made again (CopyArea#copyOf). */
+  #copy(ix: RuleIndex, cache: CopyArea): void {
     const start = this.#startIn(ix);
     const b = cache.copyOf(ix);
     // The start node is in the copy: the first walk built the `/` child.
@@ -228,7 +233,7 @@ export class TrieMatcher implements RobotsMatcher {
     return v < 0 || (v & 1) !== 0;
   }
 
-  /** @internal */
+  /** See PathMatcher#isAllowedAt. */
   isAllowedAt(url: string, pathStart: number): boolean {
     const s = this.#start;
     if (s < 0) return -2 - s < 0 || ((-2 - s) & 1) !== 0;

@@ -5,7 +5,6 @@
  * means.
  */
 import { globEnd, matchGlob } from "../pattern.js";
-import type { GlobData, RuleIndex } from "../rule-index.js";
 import { isPathEnd, pathEnd } from "../url-path.js";
 import {
   BIG_RECORD,
@@ -41,6 +40,38 @@ import {
   rareCharAt,
   stampGrams,
 } from "./prefilters.js";
+
+/**
+ * A glob entry (pattern with `*`) past its key: its segments. One object,
+ * its first segment held directly: a check
+ * that tests a glob on a matcher not used for a while misses the cache for
+ * each object it reads, and most globs have one segment (`/*.pdf$`,
+ * `/*?sort=`). Re-measured by the corpus checks of `npm run bench -- core`.
+ */
+export interface GlobData {
+  /** The first literal segment after the key's `*` (never empty). */
+  readonly seg: string;
+  /** The segments after it, in order; null when there are none. */
+  readonly more: readonly string[] | null;
+  /** The last segment must end where the path ends. */
+  readonly anchored: boolean;
+}
+
+/** What a walk reads of its index; RuleIndex (../rule-index.ts) implements it. */
+export interface WalkedIndex {
+  /** The trie's words (layout.ts). */
+  readonly words: number[];
+  /** The root's offset in `words`. */
+  readonly root: number;
+  /** By entry id: the compiled glob, null until first tested; null when there is no glob. */
+  readonly globs: (GlobData | null)[] | null;
+  /** Build the child node at `slot`; its offset. */
+  buildChild(slot: number): number;
+  /** Compile entry `id`'s glob. */
+  glob(id: number): GlobData;
+  /** Write glob record `g`'s n-grams, read from entry `id`'s text. */
+  fillGrams(g: number, id: number): void;
+}
 
 /**
  * Occurrences of the rarest character a check tries for one segment
@@ -93,7 +124,7 @@ function segmentEnd(
  * glob one of whose n-grams is unstamped is passed over.
  */
 function bigGlobs(
-  ix: RuleIndex,
+  ix: WalkedIndex,
   words: number[],
   base: number,
   globs: readonly (GlobData | null)[],
@@ -168,7 +199,7 @@ function bigGlobs(
  * `decided`), so that the caller can copy the index again.
  */
 export function decideIn(
-  ix: RuleIndex,
+  ix: WalkedIndex,
   words: number[],
   globs: readonly (GlobData | null)[] | null,
   root: number,

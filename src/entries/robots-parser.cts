@@ -14,11 +14,11 @@
  * export. It loads the ES modules of the core with `require()`, which
  * Node.js does from 20.19 on (the package's `engines`).
  */
-import agentToken = require("./match/agent-token.js");
-import compile = require("./match/compile.js");
-import directives = require("./match/directives.js");
-import parse = require("./parse/parse-robots-txt.js");
-import requestPath = require("./client/request-path.js");
+import agentToken = require("../match/agent-token.js");
+import compile = require("../match/compile.js");
+import directives = require("../match/directives.js");
+import parse = require("../parse/parse-robots-txt.js");
+import requestPath = require("../client/request-path.js");
 
 /** Where relative URLs are resolved; only its path is ever matched. */
 const RELATIVE_BASE = "http://relative.invalid/";
@@ -79,12 +79,12 @@ class Robots implements robotsParser.Robot {
   /** originKey() of the robots.txt URL, RELATIVE, or null when it cannot be parsed. */
   readonly #origin: string | null;
   /** Compiled once per product token. */
-  readonly #matchers = new Map<string, compile.RobotsMatcher>();
+  readonly #matchers = new Map<string, compile.PathMatcher>();
   /** The product token of each user-agent string seen. */
   readonly #agents = new Map<string, string>();
   /** The last user-agent argument and its matcher: a crawler passes the same one every time. */
   #lastUa: unknown = null;
-  #lastMatcher: compile.RobotsMatcher | null = null;
+  #lastMatcher: compile.PathMatcher | null = null;
 
   constructor(url: unknown, contents: unknown) {
     const text = asText(url);
@@ -128,12 +128,12 @@ class Robots implements robotsParser.Robot {
     return agent;
   }
 
-  #matcher(ua: unknown): compile.RobotsMatcher {
+  #matcher(ua: unknown): compile.PathMatcher {
     if (ua === this.#lastUa && this.#lastMatcher !== null) return this.#lastMatcher;
     const agent = this.#agent(ua);
     let matcher = this.#matchers.get(agent);
     if (matcher === undefined) {
-      matcher = compile.compileMatcher(this.#robots, agent);
+      matcher = compile.compilePathMatcher(this.#robots, agent);
       if (this.#matchers.size >= MAX_AGENTS) this.#matchers.clear();
       this.#matchers.set(agent, matcher);
     }
@@ -209,6 +209,7 @@ function robotsParser(url: string, contents?: string | null): robotsParser.Robot
   return new Robots(url, contents);
 }
 
+/** robots-parser's types, under the name of its function. */
 namespace robotsParser {
   /**
    * The parsed robots.txt, as robots-parser's `robotsParser()` returns it.

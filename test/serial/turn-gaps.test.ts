@@ -11,10 +11,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { RobotsClient } from "../src/node.js";
-import { startWorker, type Worker } from "./helpers/fleet.js";
-import { type RedisServer, startRedis } from "./helpers/redis-server.js";
-import { type Arrival, startTimingSite, type TimingSite } from "./helpers/timing-site.js";
+import { RobotsClient } from "../../src/entries/node.js";
+import { startWorker, type Worker } from "../helpers/fleet.js";
+import { type RedisServer, startRedis } from "../helpers/redis-server.js";
+import { type Arrival, startTimingSite, type TimingSite } from "../helpers/timing-site.js";
 
 const DELAY_S = 0.5;
 const DELAY_MS = DELAY_S * 1000;

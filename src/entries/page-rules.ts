@@ -7,29 +7,44 @@
  *
  * An explicit list: what is not named here is internal (docs/api.md).
  */
-export { RobotsError, RobotsErrorCode } from "./errors.js";
-export { combinePageRules, type PagePolicy, type PolicyOptions } from "./page-rules/combine.js";
-export { PAGE_RULE_NAMES, type PageRule, type PageRuleName } from "./page-rules/rules.js";
+export { RobotsError, RobotsErrorCode } from "../errors.js";
+export {
+  combinePageRules,
+  type PageField,
+  type PagePolicy,
+  type PolicyOptions,
+  type RuleOrigin,
+} from "../page-rules/combine.js";
+export {
+  type ImagePreview,
+  PAGE_RULE_NAMES,
+  type PageRule,
+  type PageRuleName,
+} from "../page-rules/rules.js";
 export {
   ignoredMetaProblems,
   type MetaOutsideHead,
   type PageRuleSource,
   type PageSourceProblem,
   type PageStatement,
+  type ParsedPageSource,
   parseRobotsMeta,
   parseXRobotsTag,
   readPageRuleHeaders,
   readPageRuleMetas,
-} from "./page-rules/statements.js";
+} from "../page-rules/statements.js";
 export {
   fetchPageRules,
   type PageFetch,
   type PageFetchOptions,
   type PageRulesResult,
-} from "./page-rules-io/fetch-page.js";
+} from "../page-rules-io/fetch-page.js";
 export {
+  type HeadEnd,
   type HeadMeta,
   type HeadRead,
   type IgnoredMeta,
   readHeadMetas,
-} from "./page-rules-io/read-head.js";
+} from "../page-rules-io/read-head.js";
+// The client fetchPageRules takes, and every type its signatures reach.
+export type * from "./lists/client-types.js";

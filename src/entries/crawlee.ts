@@ -9,5 +9,7 @@ export {
   type CrawleeCrawler,
   type RespectRobotsOptions,
   respectRobots,
-} from "./crawlee/respect-robots.js";
-export { RobotsError, RobotsErrorCode } from "./errors.js";
+} from "../crawlee/respect-robots.js";
+export { RobotsError, RobotsErrorCode } from "../errors.js";
+// The client it takes, and every type its signatures reach.
+export type * from "./lists/client-types.js";

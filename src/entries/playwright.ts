@@ -6,7 +6,7 @@
  * dependency: this entry never imports it, it works on the context or page
  * it is given.
  */
-export { RobotsError, RobotsErrorCode } from "./errors.js";
+export { RobotsError, RobotsErrorCode } from "../errors.js";
 export {
   type BlockedRequest,
   type GuardedRequest,
@@ -16,4 +16,6 @@ export {
   type PlaywrightGuardOptions,
   type PlaywrightTarget,
   respectRobots,
-} from "./playwright/respect-robots.js";
+} from "../playwright/respect-robots.js";
+// The client it takes, and every type its signatures reach.
+export type * from "./lists/client-types.js";
