@@ -16,11 +16,11 @@
  * one run's ratio is not a fact. Timings are printed, never asserted. The
  * warm-path guard: `isAllowed` at ≥ 75 % of the floor's rate.
  *
- * Then memory: the bytes a cached origin retains (heap + external growth
- * after gc, every part made on first read read), against the client's
- * estimate (src/client/retained-size.ts) that maxBytes is charged with:
- * the corpus's median-size file on 400 origins, and the whole corpus
- * (../shared/corpus, one origin per file, in batches of 2,000).
+ * Then memory (bench/per-origin.ts): the bytes a cached origin retains,
+ * against robots-parser + `Map<origin, parsed>` on the same bodies in the
+ * same process, for the corpus's median-size files and the whole corpus
+ * (../shared/corpus, one origin per file), with the client's estimate
+ * (src/client/retained-size.ts) that maxBytes is charged with.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,8 +31,8 @@ import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
 import { compileMatcher, type RobotsMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { loopbackLookup, startServer } from "../test/helpers/fetch-servers.js";
-import { usedMemory } from "../test/helpers/memory.js";
 import { findShared } from "./core/workloads.js";
+import { ASKED, bytesPerOrigin } from "./per-origin.js";
 
 const require = createRequire(import.meta.url);
 const robotsParser = require("robots-parser") as (
@@ -216,46 +216,6 @@ export async function run(): Promise<void> {
   await retained();
 }
 
-/**
- * Cache `bodies` (one origin each) in one client with room for all, read
- * every lazy part, and return the measured growth and the estimate.
- */
-async function cacheAll(
-  bodies: readonly Uint8Array[],
-  gc: () => void,
-): Promise<{ measured: number; estimated: number }> {
-  const server = await startServer((req, res) => {
-    const i = Number(/^o(\d+)\./.exec(req.headers.host ?? "")?.[1] ?? 0);
-    res.writeHead(200, { "content-type": "text/plain" });
-    res.end(bodies[i]);
-  });
-  try {
-    const client = new RobotsClient(UA, {
-      maxBytes: 2 ** 40,
-      maxEntries: bodies.length,
-      transport: createNodeTransport({ lookup: loopbackLookup }),
-    });
-    const base = await usedMemory(gc);
-    for (let i = 0; i < bodies.length; i++) {
-      const origin = `http://o${i}.mem.test:${server.port}`;
-      const links = PATHS.map((p) => `${origin}${p}`);
-      await client.isAllowedMany(links);
-      await client.sitemaps(origin);
-      const robots = (await client.robots(origin)).robots;
-      if (robots !== null) {
-        for (const g of robots.groups) void [g.rules.length, g.directives.length];
-        void [robots.directives.length, robots.orphanRules.length];
-      }
-    }
-    const measured = (await usedMemory(gc)) - base;
-    const estimated = client.cached.bytes;
-    await client.close();
-    return { measured, estimated };
-  } finally {
-    await server.close();
-  }
-}
-
 async function retained(): Promise<void> {
   const shared = findShared();
   if (shared === null) {
@@ -268,37 +228,19 @@ async function retained(): Promise<void> {
   const bodies = readdirSync(dir)
     .sort()
     .map((name) => new Uint8Array(readFileSync(join(dir, name))));
-  const bySize = [...bodies].sort((a, b) => a.byteLength - b.byteLength);
-  const median = bySize[bySize.length >> 1]!;
+  const median = bodies.filter((b) => b.byteLength >= 300 && b.byteLength <= 460);
   console.log(
-    `\n## client: retained bytes per cached origin (heap + external after gc, every lazy part read)`,
+    `\n## client: bytes per cached origin (in-memory transport, ${ASKED.length} checks an origin, heap + external after gc between half and all origins)`,
   );
-  const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
-  const m = await cacheAll(
-    Array.from({ length: 400 }, () => median),
-    gc,
-  );
-  console.log(
-    `  median corpus file (${median.byteLength} bytes) on 400 origins: ${kib(m.measured / 400)} measured, ` +
-      `${kib(m.estimated / 400)} charged (measured/charged ${(m.measured / m.estimated).toFixed(2)})`,
-  );
-  let measured = 0;
-  let estimated = 0;
-  let total = 0;
-  const ratios: number[] = [];
-  const BATCH_FILES = 2000;
-  for (let i = 0; i < bodies.length; i += BATCH_FILES) {
-    const batch = bodies.slice(i, i + BATCH_FILES);
-    const r = await cacheAll(batch, gc);
-    measured += r.measured;
-    estimated += r.estimated;
-    ratios.push(r.measured / r.estimated);
-    for (const b of batch) total += b.byteLength;
+  const kib = (n: number) => `${(n / 1024).toFixed(2)} KiB`;
+  for (const [name, set] of [
+    [`median-size files (300–460 bytes, ${median.length} origins)`, median],
+    [`whole corpus (${bodies.length} files)`, bodies],
+  ] as const) {
+    const r = await bytesPerOrigin(set, gc);
+    console.log(
+      `  ${name}: client ${kib(r.client)}, robots-parser + Map ${kib(r.peer)}: ` +
+        `ratio ${(r.client / r.peer).toFixed(2)} (goal ≤ 0.5); charged ${kib(r.charged)} (measured/charged ${(r.client / r.charged).toFixed(2)})`,
+    );
   }
-  const n = bodies.length;
-  console.log(
-    `  whole corpus, ${n} files (${(total / 2 ** 20).toFixed(0)} MiB), batches of ${BATCH_FILES}: ` +
-      `${kib(measured / n)} measured, ${kib(estimated / n)} charged per origin ` +
-      `(measured/charged ${(measured / estimated).toFixed(2)}; per batch ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
-  );
 }

@@ -2,7 +2,8 @@
  * One reading of crawler names typed by people (docs/protocol.md#groups): the
  * tester's grid and compare, `explain` and `diff --agent` read a name that is
  * not a product token as a `User-agent:` line with it is read, and say so;
- * `check` keeps refusing it.
+ * `check` reads it the same way. A whole User-Agent header is read as the
+ * crawler it names, and a browser's as `Mozilla`.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -10,8 +11,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { listAgentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js";
+import { readAgentName } from "../src/match/agent-name.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
-import { readAgentName } from "../src/protocol/product-token.js";
 import { agentNotes, computeDiff, computeGrid } from "../src/web/engine.js";
 import { robots } from "./helpers/subprocess.js";
 
@@ -36,6 +37,34 @@ describe("readAgentName", () => {
     const r = readAgentName("12bot");
     assert.equal(r.token, "*");
     assert.match(r.note ?? "", /only the \* groups apply/);
+  });
+});
+
+const GOOGLEBOT_HEADER = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+
+describe("readAgentName: a whole User-Agent header", () => {
+  test("is read as the crawler it names, with a note", () => {
+    const r = readAgentName(GOOGLEBOT_HEADER);
+    assert.equal(r.token, "Googlebot");
+    assert.match(r.note ?? "", /read as the crawler it names, "Googlebot"/);
+    const apple =
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)";
+    assert.equal(readAgentName(apple).token, "Applebot");
+    assert.equal(
+      readAgentName("AdsBot-Google (+http://www.google.com/adsbot.html)").token,
+      "AdsBot-Google",
+    );
+  });
+  test("a header that names no crawler is read as the reference reads the string", () => {
+    const r = readAgentName(CHROME);
+    assert.equal(r.token, "Mozilla");
+    assert.match(r.note ?? "", /names no crawler: read as "Mozilla"/);
+    assert.equal(
+      readAgentName("Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0)").token,
+      "Mozilla",
+    );
   });
 });
 
@@ -68,6 +97,28 @@ describe("the tester's grid reads names as the crawler report does", () => {
   });
 });
 
+describe("a whole header, everywhere: check, explain, diff --agent, expectations", () => {
+  const own = path.join(dir, "own.txt");
+  writeFileSync(own, "User-agent: Googlebot\nAllow: /\n\nUser-agent: *\nDisallow: /\n");
+  test("check and explain: Googlebot's own group, with a note", async () => {
+    const c = await robots(["check", own, GOOGLEBOT_HEADER, "/x"]);
+    assert.equal(c.code, 0, c.stderr);
+    assert.match(c.stdout, /read as the crawler it names, "Googlebot"/);
+    const e = await robots(["explain", own, "--agent", GOOGLEBOT_HEADER, "/x"]);
+    assert.equal(e.code, 0, e.stderr);
+    const chrome = await robots(["check", own, "--agent", CHROME, "/x"]);
+    assert.equal(chrome.code, 1, chrome.stderr);
+    assert.match(chrome.stdout, /read as "Mozilla"/);
+  });
+  test("diff --agent keeps a header's commas inside its parentheses", async () => {
+    const r = await robots(["diff", open, own, "--agent", `${CHROME},Googlebot`, "--urls", "-"], {
+      stdin: "/x\n",
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /Mozilla/);
+  });
+});
+
 describe("diff shows agents as written, with their token", () => {
   test("a cut name in a file is labelled with the token it reads as", () => {
     const before = parseRobotsTxt("User-agent: Spinn3r\nDisallow: /\n");
@@ -85,7 +136,7 @@ describe("diff shows agents as written, with their token", () => {
   });
 });
 
-describe("explain and diff --agent read the name; check still refuses it", () => {
+describe("explain, diff --agent and check read the name", () => {
   test("explain --agent MJ12bot: the MJ group decides, with a note", async () => {
     const r = await robots(["explain", file, "--agent", "MJ12bot", "/x"]);
     assert.equal(r.code, 1, r.stderr);
@@ -105,9 +156,33 @@ describe("explain and diff --agent read the name; check still refuses it", () =>
     assert.match(r.stdout, /note: "MJ12bot" is not a product token/);
     assert.match(r.stdout, /MJ12bot \(as MJ\)/);
   });
-  test("check keeps refusing a name that is not a product token", async () => {
+  test("check reads the name as the others do, with a note", async () => {
     const r = await robots(["check", file, "MJ12bot", "/x"]);
-    assert.equal(r.code, 2);
-    assert.match(r.stderr, /is read as "MJ"/);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /note: "MJ12bot" is not a product token: read as "MJ"/);
+  });
+});
+
+describe("the tester lets operators' documented behaviour decide, and says so", () => {
+  const parsed = parseRobotsTxt(
+    "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g\n",
+  );
+  test("AdsBot-Google ignores *, Googlebot-Image follows Googlebot's group", () => {
+    const cells = computeGrid(parsed, ["AdsBot-Google", "Googlebot-Image", "Other"], ["/x", "/g"]);
+    const at = (agent: string, url: string) =>
+      cells.find((c) => c.agent === agent && c.url === url)!;
+    assert.deepEqual(
+      [at("AdsBot-Google", "/x").allowed, at("AdsBot-Google", "/x").line],
+      [true, 0],
+    );
+    assert.equal(at("Googlebot-Image", "/x").allowed, true);
+    assert.deepEqual(
+      [at("Googlebot-Image", "/g").allowed, at("Googlebot-Image", "/g").line],
+      [false, 5],
+    );
+    assert.equal(at("Other", "/x").allowed, false);
+    const notes = agentNotes(["AdsBot-Google", "Googlebot-Image", "Other"], parsed);
+    assert.equal(notes.length, 2);
+    assert.match(notes[0]!, /ignores the \* group: its verdicts follow that reading/);
   });
 });

@@ -444,14 +444,14 @@ describe("errors say what went wrong", () => {
     );
   });
 
-  test("fetch refuses an --agent as every command does; --record says --format does not apply", async () => {
-    const f = await robots(["fetch", "http://127.0.0.1:9/", "--agent", "Googlebot/2.1"]);
-    const c = await robots(["check", "http://127.0.0.1:9/x", "--agent", "Googlebot/2.1"]);
+  test("fetch reads and refuses an --agent as every command does; --record says --format does not apply", async () => {
+    const f = await robots(["fetch", "http://127.0.0.1:9/", "--agent", "12bot"]);
+    const c = await robots(["check", "http://127.0.0.1:9/x", "--agent", "12bot"]);
     assert.equal(f.code, 2);
     assert.equal(f.stderr, c.stderr);
     assert.match(
       f.stderr,
-      /^robots: invalid --agent "Googlebot\/2\.1": .*; pass --agent Googlebot\n$/,
+      /^robots: invalid --agent "12bot": it names no crawler .*; pass e\.g\. --agent Googlebot\n$/,
     );
     const r = await robots(
       ["test", "examples/site/robots.txt", "--record", "-", "--format", "junit"],
@@ -476,20 +476,43 @@ describe("documented exceptions: check, explain and agents say the same (docs/pr
     ),
   );
 
-  test("the reference decides by default; each command notes the documented reading", async () => {
+  test("the operators' reading decides by default; each command notes the reference's", async () => {
     const check = await robots(["check", file, "AdsBot-Google", "/x"]);
-    assert.equal(check.code, 1);
+    assert.equal(check.code, 0);
     assert.match(
       check.stdout,
-      /ignores the \* group; under that reading: ALLOWED \(--operator-rules\)/,
+      /ignores the \* group; Google's open-source reference, reading the file alone, answers DISALLOWED by line 2 \(--reference\)/,
     );
+    const apple = await robots(["check", file, "Applebot", "/private/a"]);
+    assert.equal(apple.code, 1);
+    assert.match(apple.stdout, /line 5: Disallow: \/private/);
+    for (const image of ["Googlebot-Image", "Googlebot-News", "Googlebot-Video"]) {
+      const r = await robots(["check", file, image, "/x"]);
+      assert.equal(r.code, 0, image);
+    }
     const explain = await robots(["explain", file, "--agent", "Applebot", "/x"]);
-    assert.equal(explain.code, 1);
-    assert.match(
-      explain.stdout,
-      /follows Googlebot's group when no group names it; under that reading: ALLOWED/,
-    );
+    assert.equal(explain.code, 0);
+    assert.match(explain.stdout, /reference, reading the file alone, answers DISALLOWED by line 2/);
     const agents = await robots(["agents", file, "--format", "json"]);
+    const json = JSON.parse(agents.stdout) as {
+      reading: string;
+      categories: {
+        crawlers: { name: string; status: string; reference?: { status: string } }[];
+      }[];
+    };
+    assert.equal(json.reading, "operator-rules");
+    const ads = json.categories.flatMap((c) => c.crawlers).find((c) => c.name === "AdsBot-Google")!;
+    assert.deepEqual([ads.status, ads.reference?.status], ["allowed", "blocked"]);
+    // The old flag names the default and changes nothing.
+    const old = await robots(["check", file, "AdsBot-Google", "/x", "--operator-rules"]);
+    assert.equal(old.stdout, check.stdout);
+  });
+
+  test("--reference gives the reference's bare reading, with a note naming the operators'", async () => {
+    const check = await robots(["check", file, "AdsBot-Google", "/x", "--reference"]);
+    assert.equal(check.code, 1);
+    assert.match(check.stdout, /ignores the \* group: that reading, the default, answers ALLOWED/);
+    const agents = await robots(["agents", file, "--format", "json", "--reference"]);
     const json = JSON.parse(agents.stdout) as {
       reading: string;
       categories: {
@@ -499,26 +522,19 @@ describe("documented exceptions: check, explain and agents say the same (docs/pr
     assert.equal(json.reading, "reference");
     const ads = json.categories.flatMap((c) => c.crawlers).find((c) => c.name === "AdsBot-Google")!;
     assert.deepEqual([ads.status, ads.documented?.status], ["blocked", "allowed"]);
+    const both = await robots([
+      "check",
+      file,
+      "AdsBot-Google",
+      "/x",
+      "--reference",
+      "--operator-rules",
+    ]);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /pass one of them/);
   });
 
-  test("--operator-rules lets the documented exception decide", async () => {
-    const check = await robots(["check", file, "AdsBot-Google", "/x", "--operator-rules"]);
-    assert.equal(check.code, 0);
-    assert.match(check.stdout, /the reference answers DISALLOWED by line 2/);
-    const apple = await robots(["check", file, "Applebot", "/private/a", "--operator-rules"]);
-    assert.equal(apple.code, 1);
-    assert.match(apple.stdout, /line 5: Disallow: \/private/);
-    const agents = await robots(["agents", file, "--format", "json", "--operator-rules"]);
-    const json = JSON.parse(agents.stdout) as {
-      categories: {
-        crawlers: { name: string; status: string; reference?: { status: string } }[];
-      }[];
-    };
-    const ads = json.categories.flatMap((c) => c.crawlers).find((c) => c.name === "AdsBot-Google")!;
-    assert.deepEqual([ads.status, ads.reference?.status], ["allowed", "blocked"]);
-  });
-
-  test("explain --operator-rules explains the documented reading", async () => {
+  test("explain explains the documented reading by default", async () => {
     const apple = await robots([
       "explain",
       file,
@@ -526,7 +542,6 @@ describe("documented exceptions: check, explain and agents say the same (docs/pr
       "Applebot",
       "/private/a",
       "/x",
-      "--operator-rules",
       "--format",
       "json",
     ]);
@@ -546,19 +561,12 @@ describe("documented exceptions: check, explain and agents say the same (docs/pr
     );
     assert.match(json.results[0]!.groups.summary, /read as Googlebot/);
     assert.match(json.fileNotes.join("\n"), /explained under that reading/);
-    const ads = await robots([
-      "explain",
-      file,
-      "--agent",
-      "AdsBot-Google",
-      "/x",
-      "--operator-rules",
-    ]);
+    const ads = await robots(["explain", file, "--agent", "AdsBot-Google", "/x"]);
     assert.equal(ads.code, 0, ads.stderr);
     assert.match(ads.stdout, /ALLOWED for AdsBot-Google/);
     assert.match(ads.stdout, /ignores the \* group/);
-    // Without a documented exception the flag changes nothing.
-    const plain = await robots(["explain", file, "--agent", "Bingbot", "/x", "--operator-rules"]);
+    // Without a documented exception the readings are one.
+    const plain = await robots(["explain", file, "--agent", "Bingbot", "/x", "--reference"]);
     const ref = await robots(["explain", file, "--agent", "Bingbot", "/x"]);
     assert.equal(plain.stdout, ref.stdout);
     assert.equal(plain.code, 1);

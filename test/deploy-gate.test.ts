@@ -122,34 +122,38 @@ describe("crawlers whose operators document an exception (docs/protocol.md#choos
   // not hold it back, whatever the reference's reading says.
   const files = { "robots.txt": ROBOTS, "x.expect": "disallow AdsBot-Google /admin/\n" };
 
-  test("a check passes only when the documented reading agrees too", async () => {
+  test("the operators' reading decides, as in robots check, with a note naming the reference's", async () => {
     const r = await robots(["test", "robots.txt", "x.expect", "--format", "json"], {
       cwd: dir(files),
     });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const check = (JSON.parse(r.stdout) as { checks: Record<string, unknown>[] }).checks[0]!;
-    assert.equal(check.allowed, false);
-    assert.deepEqual(check.documented, { allowed: true, line: 0 });
+    assert.equal(check.allowed, true);
     assert.equal(check.passed, false);
     assert.match(
       String((check.notes as string[])[0]),
-      /AdsBot-Google's operator documents that it ignores the \* group; under that reading: ALLOWED/,
+      /AdsBot-Google's operator documents that it ignores the \* group; Google's open-source reference, reading the file alone, answers DISALLOWED by line 3 \(--reference\)/,
     );
     const text = await robots(["test", "robots.txt", "x.expect"], { cwd: dir(files) });
-    assert.match(
-      text.stdout,
-      /^x\.expect:1: disallow AdsBot-Google \/admin\/: DISALLOWED \(ALLOWED as its operator documents\)$/m,
-    );
-  });
-
-  test("--operator-rules lets the documented reading decide", async () => {
-    const r = await robots(["test", "robots.txt", "x.expect", "--operator-rules"], {
+    assert.match(text.stdout, /^x\.expect:1: disallow AdsBot-Google \/admin\/: ALLOWED$/m);
+    assert.match(text.stdout, /^ {2}"AdsBot-Google" is not named, and it ignores the \* group$/m);
+    // check agrees.
+    const one = await robots(["check", "robots.txt", "AdsBot-Google", "/admin/"], {
       cwd: dir(files),
     });
-    assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /^x\.expect:1: disallow AdsBot-Google \/admin\/: ALLOWED$/m);
-    assert.match(r.stdout, /^ {2}"AdsBot-Google" is not named, and it ignores the \* group$/m);
-    assert.match(r.stdout, /the reference answers DISALLOWED by line 3/);
+    assert.equal(one.code, 0, one.stdout + one.stderr);
+  });
+
+  test("--reference lets the reference decide; --operator-rules names the default", async () => {
+    const r = await robots(["test", "robots.txt", "x.expect", "--reference"], {
+      cwd: dir(files),
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /that reading, the default, answers ALLOWED/);
+    const old = await robots(["test", "robots.txt", "x.expect", "--operator-rules"], {
+      cwd: dir(files),
+    });
+    assert.equal(old.code, 1, old.stdout + old.stderr);
   });
 });
 

@@ -93,6 +93,22 @@ describe("robots check <url>: text output and input errors", { concurrency: 4 },
       assert.match(run.stdout, /^DISALLOWED /);
       assert.match(run.stdout, /server error since \d{4}-\d\d-\d\dT/);
       assert.match(run.stdout, /HTTP 503/);
+      // What applies now, and what Google does next and when.
+      assert.match(
+        run.stdout,
+        /note: now: everything is disallowed; if the server keeps failing, Google uses the last good copy it has, or, with none, no rules \(everything allowed\) from 12 hours after the first failure \(\d{4}-[^)]+\), and after 30 days \(\d{4}-[^)]+\) crawls as if there were no robots\.txt/,
+      );
+      const fetched = await robots(["fetch", `${server.origin}/`]);
+      assert.equal(fetched.code, 1);
+      assert.match(
+        fetched.stdout,
+        /^ {2}next: now: everything is disallowed; .*12 hours.*30 days/m,
+      );
+      const rfc = await robots(["fetch", `${server.origin}/`, "--profile", "rfc9309"]);
+      assert.match(
+        rfc.stdout,
+        /next: now: everything is disallowed while the server fails; after 30 days of failure/,
+      );
     } finally {
       await server.close();
     }
@@ -118,10 +134,10 @@ describe("robots check <url>: text output and input errors", { concurrency: 4 },
     ["malformed URL", ["check", "http://[oops/", "--agent", "A"], /Invalid URL .*pass an absolute/],
     [
       "invalid agent",
-      ["check", "http://127.0.0.1:9/x", "--agent", "Foo/1.0"],
-      /pass --agent Foo$/m,
+      ["check", "http://127.0.0.1:9/x", "--agent", "1.0"],
+      /names no crawler .*; pass e\.g\. --agent Googlebot$/m,
     ],
-    ["missing agent", ["check", "http://127.0.0.1:9/x"], /missing --agent <token>/],
+    ["missing agent", ["check", "http://127.0.0.1:9/x"], /missing --agent <name>/],
     [
       "bad timeout",
       ["check", "http://127.0.0.1:9/x", "--agent", "A", "--timeout", "soon"],

@@ -102,9 +102,26 @@ describe("user-agent-token-cut (docs/protocol.md#groups): says which token the l
     assert.doesNotMatch(d.fix, /"User-agent: AB"/);
   });
 
-  test("a version is dropped: the name alone", () => {
+  test("a version is dropped: the name alone, an info finding", () => {
     const [d] = findings("User-agent: Googlebot/2.1\nDisallow: /\n", "user-agent-token-cut");
     assert.equal(d?.fix, 'Write "User-agent: Googlebot".');
+    assert.equal(d?.severity, "info");
+    for (const name of ["Wget/1.6", "facebookexternalhit/1.1", "Googlebot-Image/v1.0b"]) {
+      const [v] = findings(`User-agent: ${name}\nDisallow: /\n`, "user-agent-token-cut");
+      assert.equal(v?.severity, "info", name);
+    }
+  });
+
+  test("a cut that changes which crawler is meant stays a warning", () => {
+    for (const name of [
+      "Peer39_crawler/1.0",
+      "Brightbot 1.0",
+      "Foo/bar",
+      "Mozilla/5.0 (compatible; GPTBot/1.0)",
+    ]) {
+      const [v] = findings(`User-agent: ${name}\nDisallow: /\n`, "user-agent-token-cut");
+      assert.equal(v?.severity, "warning", name);
+    }
   });
 });
 

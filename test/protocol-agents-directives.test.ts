@@ -56,6 +56,11 @@ describe("protocol.md#choosing-rules: product tokens", () => {
     ],
     ["Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "bingbot"],
     ["my-crawler", "my-crawler"],
+    // A header that names no crawler: the reference's reading of the string.
+    [
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+      "Mozilla",
+    ],
   ];
   for (const [header, token] of headers) {
     test(`User-Agent ${JSON.stringify(header.slice(0, 50))}… → ${token}`, () => {

@@ -133,6 +133,27 @@ describe("robots-parser drop-in: user agents and groups (docs/protocol.md#choosi
     assert.equal(robots.getCrawlDelay("OtherBot/1.0 (+https://other.example/bot)"), 2);
   });
 
+  test("a browser's User-Agent header is Mozilla, as robots-parser and the reference read it", () => {
+    const robots = robotsParser(
+      "https://example.com/robots.txt",
+      "User-agent: Mozilla\nDisallow: /\n\nUser-agent: *\nDisallow:\n",
+    );
+    const chrome =
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+    assert.equal(robots.isAllowed("https://example.com/x", chrome), false);
+    assert.equal(robots.getMatchingLineNumber("https://example.com/x", chrome), 2);
+    assert.equal(robots.isAllowed("https://example.com/x", GOOGLEBOT), true);
+  });
+
+  test("a raw space in a rule matches only a raw space, which no sent URL has", () => {
+    const robots = robotsParser(
+      "https://example.com/robots.txt",
+      "User-agent: *\nDisallow: /a b\n",
+    );
+    assert.equal(robots.isAllowed("https://example.com/a%20b"), true);
+    assert.equal(robots.isAllowed("https://example.com/a b"), true);
+  });
+
   test("isExplicitlyDisallowed: only a group naming the agent counts (the * group for *)", () => {
     const url = "https://example.com/nogoogle";
     assert.equal(robots.isExplicitlyDisallowed(url, GOOGLEBOT), true);
@@ -161,7 +182,7 @@ describe("robots-parser drop-in: user agents and groups (docs/protocol.md#choosi
 });
 
 describe("robots-parser drop-in: other directives and arguments", () => {
-  test("sitemaps in file order as a fresh array; the first Host, lower-cased; null without", () => {
+  test("sitemaps in file order as a fresh array; the last Host, lower-cased, as robots-parser reads it; null without", () => {
     const robots = robotsParser(
       "https://example.com/robots.txt",
       "Sitemap: /a.xml\nHost: WWW.Example.com\nUser-agent: *\nSitemap: https://example.com/b.xml\nHost: other.example\n",
@@ -170,7 +191,7 @@ describe("robots-parser drop-in: other directives and arguments", () => {
     assert.deepEqual(sitemaps, ["/a.xml", "https://example.com/b.xml"]);
     sitemaps.pop();
     assert.deepEqual(robots.getSitemaps(), ["/a.xml", "https://example.com/b.xml"]);
-    assert.equal(robots.getPreferredHost(), "www.example.com");
+    assert.equal(robots.getPreferredHost(), "other.example");
     assert.equal(robotsParser("https://example.com/robots.txt", "").getPreferredHost(), null);
   });
 

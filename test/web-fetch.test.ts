@@ -179,6 +179,7 @@ test("live fetch: a redirect into private space is unreachable, to an IP literal
       const status = await fetchIn(page, `${site.origin}/`);
       assert.match(status, /^unreachable: server error/, status);
       assert.match(status, /127\.0\.0\.2/, status);
+      assert.match(status, /from 12 hours after the first failure.*after 30 days/, status);
       const cell = page.locator('[data-testid="result"]');
       assert.equal(await cell.getAttribute("data-verdict"), "disallowed");
     }

@@ -2,61 +2,17 @@
  * Argument checks shared by the commands. Each failure is a CliError with a
  * one-line message that says what to pass instead (exit status 2).
  */
-import { isValidProductToken, readProductToken } from "../match/agent-token.js";
-import {
-  type AgentName,
-  isProductTokenChar,
-  leadingProductToken,
-  readAgentName,
-} from "../protocol/product-token.js";
+import { type AgentName, readAgentName } from "../match/agent-name.js";
+import { isValidProductToken } from "../match/agent-token.js";
 import { CliError } from "./errors.js";
+import { esc } from "./escape.js";
 
 /**
- * A validated product token from --agent (docs/protocol.md#choosing-rules): people get a clear
- * error that says what to pass instead, never a silent "matches nothing".
- */
-export function agentOption(
-  agent: string | undefined,
-  example = "Googlebot",
-  /** How the user passed it: the option, or a positional argument's name. */
-  name = "--agent",
-): string {
-  const pass = name.startsWith("--") ? `${name} ` : "";
-  if (agent === undefined) throw new CliError(`missing ${name} <token>, e.g. ${pass}${example}`);
-  const valid: boolean = isValidProductToken(agent);
-  if (valid) return agent;
-  if (agent.trim() === "") {
-    throw new CliError(`empty ${name}: pass the crawler's product token, e.g. ${pass}${example}`);
-  }
-  const bad = [...agent].find((ch) => !isProductTokenChar(ch.charCodeAt(0))) ?? "";
-  const shown =
-    bad === " "
-      ? "a space"
-      : /[\u0000-\u001f\u007f]/.test(bad)
-        ? "a control character"
-        : `"${bad}"`;
-  const lead = leadingProductToken(agent);
-  let hint = `e.g. ${pass}${example}`;
-  if (/[/();]/.test(agent)) {
-    // Looks like a User-Agent header or "Name/1.0": suggest its product token.
-    try {
-      hint = `pass ${pass}${readProductToken(agent)}`;
-    } catch {
-      // no token in it: keep the generic hint
-    }
-  } else if (lead !== "" && /[0-9]/.test(bad)) {
-    hint = `note that a robots.txt line "User-agent: ${agent}" is read as "${lead}"`;
-  }
-  throw new CliError(
-    `invalid ${name} ${JSON.stringify(agent)}: ${shown} is not allowed in a product token (letters, "-" and "_" only); ${hint}`,
-  );
-}
-
-/**
- * A crawler name from --agent for the commands that read names as a
- * `User-agent:` line is read (explain, diff): `MJ12bot` is matched as `MJ`,
- * with a note (docs/protocol.md#groups). `check` and `batch` keep
- * agentOption, which refuses such names.
+ * A crawler name from --agent or an `<agent>` argument, read as every
+ * surface reads one (readAgentName, docs/protocol.md#choosing-rules): a
+ * product token as itself, a whole User-Agent header as the crawler it
+ * names, another value as a `User-agent:` line with it is read (`MJ12bot`
+ * as `MJ`). `note` says how whenever the token differs from the name.
  */
 export function agentNameOption(
   agent: string | undefined,
@@ -71,13 +27,49 @@ export function agentNameOption(
   return readAgentName(agent);
 }
 
+/**
+ * The product token of a crawler a command acts as (fetch, page, check's
+ * URL and bulk modes): agentNameOption's reading, its note on stderr; a
+ * name that reads as no token is a usage error, since no crawler sends it.
+ */
+export function agentOption(
+  agent: string | undefined,
+  example = "Googlebot",
+  name = "--agent",
+): string {
+  const read = agentNameOption(agent, example, name);
+  if (!isValidProductToken(read.token)) {
+    const pass = name.startsWith("--") ? `${name} ` : "";
+    throw new CliError(
+      `invalid ${name} ${JSON.stringify(read.name)}: it names no crawler and starts with no product token (letters, "-" and "_"); pass e.g. ${pass}${example}`,
+    );
+  }
+  if (read.note !== undefined) process.stderr.write(`robots: note: ${esc(read.note)}\n`);
+  return read.token;
+}
+
+/** Split a list at commas outside parentheses (a User-Agent header has "(KHTML, like Gecko)"). */
+function splitNames(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === "(") depth++;
+    else if (c === ")" && depth > 0) depth--;
+    else if (c === "," && depth === 0) {
+      out.push(value.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(value.slice(start));
+  return out.map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
 /** A comma-separated list of crawler names, read as agentNameOption reads one. */
 export function agentNameListOption(value: string | undefined): AgentName[] | undefined {
   if (value === undefined) return undefined;
-  const list = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const list = splitNames(value);
   if (list.length === 0)
     throw new CliError("--agent needs at least one name, e.g. --agent Googlebot,GPTBot");
   const out: AgentName[] = [];

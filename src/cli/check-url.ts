@@ -6,17 +6,21 @@
 
 import { blanketReason } from "../client/blanket-reason.js";
 import type { AccessCheck, RobotsSnapshot } from "../entries/node.js";
+import { compileMatcher } from "../match/compile.js";
 import type { Profile } from "../protocol/profile.js";
 import { EXIT } from "./errors.js";
 import { esc, jsonText } from "./escape.js";
 import { describeGroups, describeRule, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";
+import { decideVerdict } from "./operator-rules.js";
 import { bodyNotes } from "./reading.js";
-import { asCliError, checkFetchUrl, cliClient, describeSource } from "./source.js";
+import { asCliError, checkFetchUrl, cliClient, describeSource, outageOutlook } from "./source.js";
 import { parseTimeout, timeoutSpread } from "./timeout.js";
 
 export interface UrlCheckOptions {
   readonly agent: string;
+  /** The reference's reading alone (--reference); by default the operators' reading decides. */
+  readonly reference?: boolean | undefined;
   readonly format: string;
   readonly profile: Profile;
   /** --timeout in seconds, as typed. */
@@ -43,9 +47,29 @@ export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<n
   // The body in force, when it is no robots.txt as people expect one (an HTML page…).
   const good = snap?.entry.good;
   const notes = good?.kind === "ok" ? bodyNotes(good.body, opts.profile) : [];
+  const outlook = outageOutlook(result.source, opts.profile);
+  if (outlook !== undefined) notes.push(outlook);
+  // The rules decide: under the operators' reading by default, as for a file.
+  let groupsText: string | undefined;
+  if (result.verdict !== null && snap?.robots) {
+    const robots = snap.robots;
+    const m = compileMatcher(robots, result.agent);
+    const d = decideVerdict(robots, m, result.path, opts.reference === true, (t) =>
+      compileMatcher(robots, t),
+    );
+    if (d.note !== undefined) notes.push(d.note);
+    groupsText = d.groupsText;
+    result = {
+      ...result,
+      verdict: d.verdict,
+      allowed: d.verdict.allowed,
+      line: d.verdict.line,
+      rule: d.verdict.rule,
+    };
+  }
   if (opts.format === "tsv")
     for (const n of notes) process.stderr.write(`robots: note: ${esc(n)}\n`);
-  await writeOut(formatUrlCheck(result, snap, opts.format, notes));
+  await writeOut(formatUrlCheck(result, snap, opts.format, notes, groupsText));
   return result.allowed ? EXIT.allowed : EXIT.disallowed;
 }
 
@@ -54,6 +78,7 @@ function formatUrlCheck(
   snap: RobotsSnapshot | null,
   format: string,
   notes: readonly string[],
+  groupsText?: string,
 ): string {
   if (format === "json") {
     return `${jsonText({
@@ -84,7 +109,10 @@ function formatUrlCheck(
   // "The path rule"); say which when it is not what the string shows.
   if (!r.url.includes(r.path)) lines.push(`  requested path: ${r.path}`);
   if (r.verdict !== null && snap?.robots) {
-    lines.push(`  ${describeRule(r.verdict)}`, `  ${describeGroups(r.verdict, snap.robots)}`);
+    lines.push(
+      `  ${describeRule(r.verdict)}`,
+      `  ${groupsText ?? describeGroups(r.verdict, snap.robots)}`,
+    );
   } else {
     lines.push(`  no rule applies: ${blanketReason(r)}`);
   }

@@ -6,6 +6,7 @@
  * GitHub shows only the first few annotations of each level per step, and a
  * new `Disallow: /` changes every URL the same way.
  */
+
 import {
   ANNOTATIONS_SHOWN,
   annotation,
@@ -14,6 +15,7 @@ import {
   outputLines,
 } from "./ci-output.js";
 import { esc } from "./escape.js";
+import { plural } from "./format.js";
 import { writeOut } from "./io.js";
 
 /** URLs named per annotation and summary row. */
@@ -62,7 +64,7 @@ function urlList(g: ChangeGroup): string {
 function summary(r: DiffGithubReport): string {
   return r.changed === 0
     ? "no verdict changed"
-    : `${r.changed} verdict${r.changed === 1 ? "" : "s"} changed for ${r.changedAgents} agent${r.changedAgents === 1 ? "" : "s"}`;
+    : `${plural(r.changed, "verdict")} changed for ${plural(r.changedAgents, "agent")}`;
 }
 
 export async function writeDiffGithub(r: DiffGithubReport): Promise<void> {
@@ -70,7 +72,7 @@ export async function writeDiffGithub(r: DiffGithubReport): Promise<void> {
   let out = `${r.header.join("\n")}\n`;
   for (const g of r.groups) {
     const who = g.generic ? "* (any other crawler)" : g.agent;
-    const n = `${g.count} ${g.unit}${g.count === 1 ? "" : "s"}`;
+    const n = plural(g.count, g.unit);
     const message = [
       `${who}: ${verdict(g.before)} → ${verdict(g.after)} for ${n}: ${urlList(g)}`,
       `old: ${g.oldText}`,

@@ -7,12 +7,13 @@
  *     disallow GPTBot,CCBot https://example.com/blog/   # a comment after a space
  *     disallow * /admin/
  *
- * `*` is a crawler named in no group. An agent that is not a product token
- * is read as the reference reads that `User-agent:` line
- * (docs/protocol.md#groups): `MJ12bot` as `MJ`, with a note. The one home of
+ * `*` is a crawler named in no group. Any other agent is read as every
+ * surface reads a crawler name (src/match/agent-name.ts): `MJ12bot` as the
+ * line `User-agent: MJ12bot` is read, `MJ`, with a note. The one home of
  * the format: `robots test` reads it, `robots test --record` writes it.
  */
-import { asciiLower, leadingProductToken } from "../protocol/product-token.js";
+import { readAgentName } from "../match/agent-name.js";
+import { asciiLower } from "../protocol/product-token.js";
 import { urlArgument } from "./args.js";
 
 export interface ExpectedAgent {
@@ -67,15 +68,13 @@ function quoted(word: string): string {
 /** One agent of a line, or a problem. */
 function readAgent(written: string): { agent: ExpectedAgent; note?: string } | string {
   if (written === "*") return { agent: { written, token: "", generic: true } };
-  const token = leadingProductToken(written);
-  if (token === "") {
+  // As every surface reads a name (readAgentName): `MJ12bot` as `MJ`, with a note.
+  const read = readAgentName(written);
+  if (read.token === "*") {
     return `expected an agent such as Googlebot (letters, "-" and "_") or "*" (a crawler named in no group), got ${quoted(written)}`;
   }
-  if (token === written) return { agent: { written, token, generic: false } };
-  return {
-    agent: { written, token, generic: false },
-    note: `${JSON.stringify(written)} is not a product token (letters, "-" and "_"): read as ${JSON.stringify(token)}, as the reference reads the line "User-agent: ${written}" (docs/protocol.md#groups)`,
-  };
+  const agent = { written, token: read.token, generic: false };
+  return read.note === undefined ? { agent } : { agent, note: read.note };
 }
 
 /** Read an expectations file's text. Never throws: malformed lines are `problems`. */

@@ -36,3 +36,13 @@ export function ruleText(r: NonNullable<Verdict["rule"]>): string {
 export function verdictWord(allowed: boolean): string {
   return allowed ? "ALLOWED" : "DISALLOWED";
 }
+
+/** `ALLOWED by line 4`, `DISALLOWED` (no rule matched): a verdict in one phrase. */
+export function verdictText(v: { readonly allowed: boolean; readonly line: number }): string {
+  return `${verdictWord(v.allowed)}${v.line > 0 ? ` by line ${v.line}` : ""}`;
+}
+
+/** `1 URL`, `3 URLs`: a count and its noun, in the plural when it is not one. */
+export function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n} ${n === 1 ? word : words}`;
+}

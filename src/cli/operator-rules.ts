@@ -1,65 +1,142 @@
 /**
- * Which reading decides for crawlers whose operators document an exception
- * to the reference's group selection (docs/protocol.md#choosing-rules; src/data/crawlers.ts):
- * AdsBot-Google and Mediapartners-Google ignore the `*` group, Applebot
- * follows Googlebot's group when none names it. `check`, `explain` and
- * `agents` apply the reference by default and say what the documented
- * exception would answer; `--operator-rules` makes the exception decide.
+ * Which reading decides in the site-owner commands (check, explain, agents,
+ * diff, test): by default the one crawler operators document
+ * (src/report/operator-reading.ts: AdsBot-Google ignores `*`,
+ * Googlebot-Image follows Googlebot's group…), since a site owner asks what
+ * Google's crawler will do; `--reference` gives the open-source reference's
+ * bare reading. Wherever the two differ, a note names the other.
  */
-import { CRAWLERS } from "../data/crawlers.js";
-import { compileMatcher } from "../match/compile.js";
-import { namesAgent } from "../match/select-groups.js";
+import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
+import {
+  exceptionVerdict,
+  type OperatorException,
+  operatorException,
+  type ReadingVerdict,
+} from "../match/operator-reading.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { asciiLower } from "../protocol/product-token.js";
+import type { OptionValues } from "./command.js";
+import { CliError } from "./errors.js";
+import { verdictText } from "./format.js";
 
-export const OPERATOR_RULES_OPTION = { "operator-rules": { type: "boolean" } } as const;
+/** `--reference`, and `--operator-rules`, kept: the default it names. */
+export const READING_OPTIONS = {
+  reference: { type: "boolean" },
+  "operator-rules": { type: "boolean" },
+} as const;
 
-export const OPERATOR_RULES_HELP = `  --operator-rules  let the exceptions crawler operators document decide
-                    (AdsBot-Google ignores *, Applebot follows Googlebot's
-                    group…); default: the reference's reading, with a note`;
+export const READING_HELP = `  --reference       Google's open-source reference's reading alone; by
+                    default the exceptions crawler operators document
+                    decide (AdsBot-Google ignores *, Googlebot-Image follows
+                    Googlebot's group…), with a note where the two differ`;
 
-/** The documented exception that applies to `agent` under `robots`, or null. */
-export type DocumentedReading =
-  | { readonly kind: "fallback"; readonly token: string; readonly why: string }
-  | { readonly kind: "ignores-global"; readonly why: string };
-
-export function documentedReading(robots: RobotsTxt, agent: string): DocumentedReading | null {
-  const lower = agent.toLowerCase();
-  const crawler = CRAWLERS.find(
-    (c) =>
-      c.token.toLowerCase() === lower && (c.fallback !== undefined || c.ignoresGlobal === true),
-  );
-  if (crawler === undefined) return null;
-  const m = compileMatcher(robots, agent);
-  if (m.source !== "named" && crawler.fallback !== undefined) {
-    const fallback = crawler.fallback;
-    if (robots.groups.some((g) => namesAgent(g, fallback))) {
-      return {
-        kind: "fallback",
-        token: fallback,
-        why: `${crawler.name}'s operator documents that it follows ${fallback}'s group when no group names it`,
-      };
-    }
+/** True for `--reference`; `--operator-rules` (the default) with it is a usage error. */
+export function referenceOption(values: OptionValues): boolean {
+  const reference = values.reference === true;
+  if (reference && values["operator-rules"] === true) {
+    throw new CliError(
+      "--reference and --operator-rules ask for different readings: pass one of them (the operators' reading is the default)",
+    );
   }
-  if (m.source === "global" && crawler.ignoresGlobal === true) {
+  return reference;
+}
+
+/** One verdict under the chosen reading, and the other reading's where it differs. */
+export interface Decided {
+  readonly verdict: Verdict;
+  /** The other reading's verdict, when it differs. */
+  readonly other?: ReadingVerdict;
+  /** The note that names the other reading, when it differs. */
+  readonly note?: string;
+  /** Which groups applied, when an exception decides and the verdict's own groups would mislead. */
+  readonly groupsText?: string;
+  /** The exception that applies to the agent, under either reading. */
+  readonly exception: OperatorException | null;
+}
+
+/** A verdict no group decided: allowed, as for a crawler that ignores `*`. */
+function allowedByNoGroup(m: RobotsMatcher, url: string): Verdict {
+  const v = m.check(url);
+  return { ...v, allowed: true, line: 0, rule: null, source: "none", groups: [] };
+}
+
+/**
+ * `url` for the agent of `m` (compiled under `robots`): the operators'
+ * reading, or with `reference` the reference's, and a note naming the
+ * other wherever they differ. `matcherFor` compiles (or reuses) the
+ * matcher of a fallback crawler.
+ */
+export function decideVerdict(
+  robots: RobotsTxt,
+  m: RobotsMatcher,
+  url: string,
+  reference: boolean,
+  matcherFor: (token: string) => RobotsMatcher,
+): Decided {
+  const referenceVerdict = m.check(url);
+  const exception = operatorException(robots, m.agent, m);
+  if (exception === null) return { verdict: referenceVerdict, exception };
+  const operator: Verdict =
+    exception.kind === "fallback"
+      ? matcherFor(exception.token).check(url)
+      : allowedByNoGroup(m, url);
+  const differs =
+    operator.allowed !== referenceVerdict.allowed || operator.line !== referenceVerdict.line;
+  const groupsText =
+    exception.kind === "ignores-global"
+      ? `${JSON.stringify(m.agent)} is not named, and it ignores the * group`
+      : undefined;
+  if (reference) {
+    if (!differs) return { verdict: referenceVerdict, exception };
     return {
-      kind: "ignores-global",
-      why: `${crawler.name}'s operator documents that it ignores the * group`,
+      verdict: referenceVerdict,
+      other: { allowed: operator.allowed, line: operator.line },
+      note: `${exception.why}: that reading, the default, answers ${verdictText(operator)}`,
+      exception,
     };
   }
-  return null;
+  const decided = {
+    verdict: operator,
+    exception,
+    ...(groupsText === undefined ? {} : { groupsText }),
+  };
+  if (!differs) return decided;
+  return {
+    ...decided,
+    other: { allowed: referenceVerdict.allowed, line: referenceVerdict.line },
+    note: `${exception.why}; Google's open-source reference, reading the file alone, answers ${verdictText(referenceVerdict)} (--reference)`,
+  };
 }
 
-/** The verdict under a documented exception. */
-export function documentedVerdict(
+/** The operators' note for a verdict the reference alone gave (explain's per-URL notes). */
+export function exceptionNote(
   robots: RobotsTxt,
-  d: DocumentedReading,
+  e: OperatorException,
   url: string,
-): { allowed: boolean; line: number } {
-  if (d.kind === "ignores-global") return { allowed: true, line: 0 };
-  const v = compileMatcher(robots, d.token).check(url);
-  return { allowed: v.allowed, line: v.line };
+  decided: ReadingVerdict,
+  reference: boolean,
+): string | undefined {
+  const d = exceptionVerdict(robots, e, url);
+  if (d.allowed === decided.allowed && d.line === decided.line) return undefined;
+  return reference
+    ? `${e.why}: that reading, the default, answers ${verdictText(d)}`
+    : `${e.why}; Google's open-source reference answers ${verdictText(d)} (--reference)`;
 }
 
-export function verdictText(v: { allowed: boolean; line: number }): string {
-  return `${v.allowed ? "ALLOWED" : "DISALLOWED"}${v.line > 0 ? ` by line ${v.line}` : ""}`;
+/** A matcher per token under one file, compiled once and reused for every URL. */
+export class Matchers {
+  readonly #robots: RobotsTxt;
+  readonly #map = new Map<string, RobotsMatcher>();
+  constructor(robots: RobotsTxt) {
+    this.#robots = robots;
+  }
+  get(token: string): RobotsMatcher {
+    const key = asciiLower(token);
+    let m = this.#map.get(key);
+    if (m === undefined) {
+      m = compileMatcher(this.#robots, token);
+      this.#map.set(key, m);
+    }
+    return m;
+  }
 }

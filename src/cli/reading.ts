@@ -11,14 +11,15 @@
  * binary data instead of a robots.txt changes or may change a verdict, the reading carries a note
  * that every command prints.
  */
-import { lintRobotsTxt } from "../lint/lint-robots-txt.js";
+import { readingFindings } from "../lint/reading-findings.js";
 import { compileMatcher, type RobotsMatcher } from "../match/compile.js";
 import { crawlerView, cutLineFate, endsWithLineEnd } from "../parse/crawler-view.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { requestForm } from "../protocol/percent-encoding.js";
 import type { Profile } from "../protocol/profile.js";
-import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
+import { groupDigits, ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { CliError } from "./errors.js";
+import { verdictText } from "./format.js";
 import { READ_CAP } from "./io.js";
 import { loadRobotsSource, type RobotsSource, type SourceOptions } from "./source.js";
 
@@ -39,11 +40,6 @@ export interface Reading {
   readonly notes: readonly string[];
 }
 
-/** "1,234,567". */
-function digits(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
 /** Lines in `bytes` up to `end` (CR, LF and CRLF each end one). */
 function lineNumberAt(bytes: Uint8Array, end: number): number {
   let n = 0;
@@ -53,9 +49,6 @@ function lineNumberAt(bytes: Uint8Array, end: number): number {
   }
   return n;
 }
-
-/** Lint findings that say the bytes are not read as a person reading the file would expect. */
-const READING_IDS = new Set(["bom", "html-instead-of-robots", "binary-instead-of-robots"]);
 
 export interface ReadingOptions extends SourceOptions {
   readonly wholeFile: boolean;
@@ -101,7 +94,7 @@ export function readSource(
     if (options.wholeFile) {
       otherBytes = view.bytes;
       notes.push(
-        `the file is ${digits(body.length)} bytes, read whole (--whole-file) as Google's reference does; crawlers read only the first 500 KiB, up to line ${last}${cut}`,
+        `the file is ${groupDigits(body.length)} bytes, read whole (--whole-file) as Google's reference does; crawlers read only the first 500 KiB, up to line ${last}${cut}`,
       );
     } else {
       bytes = view.bytes;
@@ -128,18 +121,11 @@ export function readSource(
  * The notes that say a body is not read as a person reading it would
  * expect: a byte-order mark, an HTML page, binary data or a UTF-16 file
  * instead of a robots.txt. The linter is the one home of these checks and
- * their words; every command that reads a robots.txt prints these notes
- * (`fetch` too).
+ * their words (readingFindings runs only these, not every line's checks);
+ * every command that reads a robots.txt prints these notes (`fetch` too).
  */
 export function bodyNotes(bytes: Uint8Array, profile: Profile): string[] {
-  const notes: string[] = [];
-  for (const d of lintRobotsTxt(bytes, { profile, lines: false }).diagnostics) {
-    // invalid-utf8 is an error only for a UTF-16 file, in which crawlers find no rules.
-    if (READING_IDS.has(d.id) || (d.id === "invalid-utf8" && d.severity === "error")) {
-      notes.push(`line ${d.line}: ${d.message}`);
-    }
-  }
-  return notes;
+  return readingFindings(bytes, profile).map((d) => `line ${d.line}: ${d.message}`);
 }
 
 /**
@@ -160,7 +146,7 @@ export function otherReading(
     m ??= compileMatcher(robots, agent);
     const v = m.check(url);
     if (v.allowed === allowed && v.line === line) return undefined;
-    const verdict = `${v.allowed ? "ALLOWED" : "DISALLOWED"}${v.line > 0 ? ` by line ${v.line}` : ""}`;
+    const verdict = verdictText(v);
     return reading.wholeFile
       ? `the 500 KiB limit changes this verdict: crawlers, reading the first 500 KiB, answer ${verdict}`
       : `the 500 KiB limit changes this verdict: reading the whole file (--whole-file), the answer is ${verdict}`;
@@ -184,7 +170,7 @@ export function unencodedNote(
   const same = v.allowed === written.allowed && v.line === written.line;
   return same
     ? `the URL is not percent-encoded; matched as written. A crawler requests ${encoded}, with the same verdict`
-    : `the URL is not percent-encoded; matched as written. A crawler requests ${encoded}, which is ${v.allowed ? "ALLOWED" : "DISALLOWED"}${v.line > 0 ? ` by line ${v.line}` : ""}`;
+    : `the URL is not percent-encoded; matched as written. A crawler requests ${encoded}, which is ${verdictText(v)}`;
 }
 
 /** The URL as a crawler requests it: the host in ASCII, the rest percent-encoded (docs/protocol.md#matching). */

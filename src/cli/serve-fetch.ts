@@ -17,7 +17,8 @@ import { type AddressClassifier, RedirectGuard } from "../fetch/address-class.js
 import { type FetchResult, fetchRobotsTxtUnder } from "../fetch/fetch-robots-txt.js";
 import { createNodeTransport } from "../fetch/node-transport.js";
 import { parseHttpUrl } from "../fetch/origin.js";
-import { isProfile } from "../protocol/profile.js";
+import { isProfile, type Profile } from "../protocol/profile.js";
+import { serverErrorOutlook } from "./timeline-text.js";
 
 /** Addresses that are not on the public internet (IANA special-purpose registries). */
 const NOT_PUBLIC = new BlockList();
@@ -158,7 +159,7 @@ export function createFetchApi(
         },
         guard(),
       );
-      return answerOf(result);
+      return answerOf(result, isProfile(profile) ? profile : "google");
     } finally {
       inFlight--;
     }
@@ -168,7 +169,7 @@ export function createFetchApi(
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const utf8Lenient = new TextDecoder("utf-8");
 
-function answerOf(r: FetchResult): FetchApiReply {
+function answerOf(r: FetchResult, profile: Profile): FetchApiReply {
   const common = {
     robotsUrl: r.robotsUrl,
     finalUrl: r.finalUrl,
@@ -182,7 +183,13 @@ function answerOf(r: FetchResult): FetchApiReply {
       // there is no outcome to show, only this server's refusal.
       return { status: 403, body: { kind: "refused", ...common, message: r.message } };
     }
-    return { status: 200, body: { ...common, kind: r.kind, reason: r.reason, message: r.message } };
+    // A server error: what applies now and next (the tester's fetch is a
+    // single one, so the first failure is now and no earlier copy is known).
+    const notes = r.kind === "unreachable" ? [serverErrorOutlook(profile, { hasCopy: null })] : [];
+    return {
+      status: 200,
+      body: { ...common, kind: r.kind, reason: r.reason, message: r.message, notes },
+    };
   }
   const notes: string[] = [];
   let text: string;

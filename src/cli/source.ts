@@ -8,6 +8,7 @@ import { RobotsError } from "../errors.js";
 import type { Profile } from "../protocol/profile.js";
 import { CliError } from "./errors.js";
 import { isUrlArg, readBodyArg } from "./io.js";
+import { serverErrorOutlook } from "./timeline-text.js";
 
 export interface RobotsSource {
   /** The body to parse (empty when the fetch outcome carries no body). */
@@ -107,7 +108,9 @@ export async function loadRobotsSource(arg: string, options: SourceOptions): Pro
     return {
       body,
       label: snap.source.robotsUrl,
-      note: describeSource(snap.source),
+      note: [describeSource(snap.source), outageOutlook(snap.source, options.profile)]
+        .filter((n) => n !== undefined)
+        .join("; "),
       basis: snap.source.basis,
       truncated: snap.source.truncated,
     };
@@ -127,6 +130,17 @@ export function duration(ms: number): string {
   if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
   if (s < 2 * 86400) return `${Math.round(s / 360) / 10} h`;
   return `${Math.round(s / 8640) / 10} days`;
+}
+
+/**
+ * While robots.txt cannot be fetched: what applies now and what a crawler
+ * does next and when (serverErrorOutlook); undefined otherwise.
+ */
+export function outageOutlook(s: SourceState, profile: Profile): string | undefined {
+  const e = s.serverError;
+  if (e === null) return undefined;
+  const hasCopy = s.basis === "rules" ? true : s.basis === "server-error-allow" ? false : null;
+  return serverErrorOutlook(profile, { since: e.since, now: e.since + e.elapsedMs, hasCopy });
 }
 
 /** One line: where the rules came from and in what state (docs/protocol.md#access-method). */

@@ -58,6 +58,9 @@ export function cacheLimits(
   return { lifetime, retry, bounds };
 }
 
+/** maxBytes is at least this many times maxBodyBytes. */
+export const MIN_BYTES_PER_BODY_BYTE = 16;
+
 /** The in-process cache's bounds: origins and estimated bytes (src/client/retained-size.ts). */
 export function cacheBounds(
   options: RobotsClientOptions,
@@ -69,14 +72,15 @@ export function cacheBounds(
     MEMORY_STORE_DEFAULTS.maxEntries,
   );
   const maxBytes = boundOption("maxBytes", options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
-  // A file at the body limit, parsed and compiled, every part read, must
-  // fit: the worst measured is ~46 bytes retained per body byte (a file
-  // of `x:` lines, its directives read; src/client/retained-size.ts).
-  const largest = 48 * maxBodyBytes;
+  // A file at the body limit, its token's rules compiled and checked,
+  // must fit: the worst measured is ~15 bytes retained per body byte (a
+  // file of short wildcard rules, every glob compiled; the rest of the file
+  // is kept packed, src/client/retained-size.ts).
+  const largest = MIN_BYTES_PER_BODY_BYTE * maxBodyBytes;
   if (maxBytes < largest) {
     throw new RobotsError(
       "invalid-option",
-      `maxBytes (${maxBytes}) must be at least 48 × maxBodyBytes (${largest}) so a robots.txt at the size limit, parsed and compiled, can be cached`,
+      `maxBytes (${maxBytes}) must be at least ${MIN_BYTES_PER_BODY_BYTE} × maxBodyBytes (${largest}) so a robots.txt at the size limit, compiled, can be cached`,
     );
   }
   return { maxEntries, maxBytes };

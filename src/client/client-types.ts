@@ -39,9 +39,9 @@ export interface RobotsClientOptions extends FetchLimitOptions {
   /** Origins kept in process. Default 10000. */
   readonly maxEntries?: number;
   /**
-   * Bytes kept in process: bodies, parsed files and compiled matchers, as
-   * estimated by src/client/retained-size.ts. Default 64 MiB; at least
-   * 48 × maxBodyBytes (23.4 MiB at the default body limit).
+   * Bytes kept in process: packed bodies and the compiled rules of the
+   * product token, as estimated by src/client/retained-size.ts. Default
+   * 64 MiB; at least 16 × maxBodyBytes (7.8 MiB at the default body limit).
    */
   readonly maxBytes?: number;
   /**

@@ -1,78 +1,59 @@
 /**
  * What an origin costs in process, for the client's byte bound
- * (docs/protocol.md#caching; docs/fetching.md "Memory"): the body, the
- * parsed file with every part made on first read (rule and directive
- * objects, sitemaps, the groups' lists), and the compiled matcher with its
- * globs and index nodes. Estimated once per cached copy from counts the
- * parser keeps (sizeFactsOf: one pass over groups, rule rows and
- * value rows, never on the warm path), with per-item costs measured on V8
- * (node 22, pointer compression off) and rounded up.
- *
- * Measured per 500 KiB file (heap + external growth per cached origin after
- * gc, every lazy part read, 200–3,000 checks each, 16 origins per shape):
- *
- * | file shape                                   | measured | estimate |
- * | -------------------------------------------- | -------- | -------- |
- * | 13,026 one-rule groups (`User-agent: botN`)  | 10.1 MB  | see the memory test |
- * | 17,430 rules in one group                    | 4.4 MB   |          |
- * | 20,916 wildcard rules (`/*xN*.pdf$`)         | 9.3 MB   |          |
- * | 20,918 `User-agent` lines, one group         | 2.6 MB   |          |
- * | 34,859 short `Sitemap` lines, read           | 4.5 MB   |          |
- * | 65,360 short unknown directives, read        | 11.7 MB  |          |
- * | 12,453 comment lines                         | 0.6 MB   |          |
- *
- * The memory test (test/fetch-memory.test.ts) holds heap + external growth
- * of a client to 1.5 × maxBytes for each of these shapes, and
- * `npm run bench -- client` prints the estimate against the measurement for
- * real files.
+ * (docs/protocol.md#caching; docs/fetching.md "Memory"). The client keeps
+ * per origin its entry's states, the body packed (packed-body.ts) and the
+ * rules that apply to its product token, compiled alone
+ * (src/match/alone.ts); everything else of the file is rebuilt on demand
+ * and not kept. The charge is made once per cached copy, when it is
+ * compiled, and counts what checks may still build: every trie node of
+ * the rules, every glob compiled with one segment per `*`, every rule
+ * object an explanation makes. Per-item costs are measured on V8 (node 22,
+ * pointer compression off) and rounded up; test/fetch-memory.test.ts holds
+ * a client's real growth to 1.5 × maxBytes for every costly file shape,
+ * and docs/performance-decisions.md records the figures.
  */
+
 import type { CachedEntry } from "../cache/entry-codec.js";
-import { type RobotsTxt, ruleTableOf, sizeFactsOf } from "../parse/parse-robots-txt.js";
+import type { AloneFacts } from "../match/alone.js";
 
-/** The entry's objects and strings, and the matcher's fixed part. */
-const ENTRY_BYTES = 512;
-const MATCHER_BYTES = 8 * 1024;
-/** Per allow/disallow rule: its packed row, index entry and nodes, its Rule object and pattern string. */
-const RULE_BYTES = 210;
-/** Per pattern character: the table's text and the Rule's own copy. */
-const PATTERN_CHAR_BYTES = 2;
+/** The entry's objects and strings, its cache slot and the matcher's fixed part. */
+const ENTRY_BYTES = 1024;
+/**
+ * Per applied rule: its packed row, its index entry and key records, its
+ * share of trie nodes once built, and the rule object an explanation makes.
+ */
+const RULE_BYTES = 200;
+/** Per pattern character: the table's text, trie labels and the rule object's strings. */
+const PATTERN_CHAR_BYTES = 4;
 /** Per rule with a `*`: its compiled glob. */
-const GLOB_BYTES = 240;
-/** Per group: its object, lists and its place in the selection index. */
-const GROUP_BYTES = 420;
-/** Per user-agent line: its object (value, token) and its place in the selection index. */
-const AGENT_BYTES = 100;
-/** Per other directive, once read: its object, key, name and value strings, its row. */
-const DIRECTIVE_BYTES = 200;
-/** Per sitemap, once read: its object, URL string and row. */
-const SITEMAP_BYTES = 130;
-/** Per character of an agent, directive or sitemap value: the packed text and the string made from it. */
-const VALUE_CHAR_BYTES = 2;
-/** Per line: the line record (one character). */
-const LINE_BYTES = 2;
+const GLOB_BYTES = 64;
+/** Per `*`: the segment string it starts in a compiled glob, and its list slot. */
+const STAR_BYTES = 32;
 
-export function retainedSize(entry: CachedEntry, robots: RobotsTxt | null): number {
-  let size = ENTRY_BYTES + entry.origin.length * 2;
+/** Estimated bytes of a matcher compiled alone (src/match/alone.ts) with `facts`. */
+export function matcherSize(facts: AloneFacts): number {
+  return (
+    RULE_BYTES * facts.rules +
+    PATTERN_CHAR_BYTES * facts.chars +
+    GLOB_BYTES * facts.globs +
+    STAR_BYTES * facts.stars
+  );
+}
+
+/** What a compiled cache entry (compiled-entry.ts) keeps that its charge counts. */
+export interface ChargedParts {
+  readonly entry: CachedEntry;
+  readonly matcherBytes: number;
+  readonly packed: string | null;
+}
+
+/** Estimated bytes `compiled` retains. */
+export function retainedSize(compiled: ChargedParts): number {
+  const entry = compiled.entry;
+  let size = ENTRY_BYTES + entry.origin.length * 2 + compiled.matcherBytes;
   const good = entry.good;
-  if (good !== null) {
-    size += good.body.byteLength;
-    for (const r of good.redirects) size += r.length * 2;
-  }
+  if (good !== null) for (const r of good.redirects) size += 32 + r.length * 2;
   if (entry.error !== null) size += 128 + entry.error.message.length * 2;
-  if (robots !== null) {
-    const f = sizeFactsOf(robots);
-    const rules = ruleTableOf(robots);
-    size +=
-      MATCHER_BYTES +
-      RULE_BYTES * rules.count +
-      PATTERN_CHAR_BYTES * rules.text.length +
-      GLOB_BYTES * f.wildcardRules +
-      GROUP_BYTES * robots.groups.length +
-      AGENT_BYTES * f.agents +
-      DIRECTIVE_BYTES * f.directives +
-      SITEMAP_BYTES * f.sitemaps +
-      VALUE_CHAR_BYTES * (f.agentChars + f.directiveChars + f.sitemapChars) +
-      LINE_BYTES * robots.lineCount;
-  }
+  if (compiled.packed !== null) size += 24 + compiled.packed.length;
   return size;
 }

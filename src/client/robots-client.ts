@@ -1,34 +1,8 @@
-/**
- * The crawler-facing client (docs/protocol.md#access-method): what a crawler calls before it
- * fetches any URL. It finds the origin's robots.txt, fetches it at most once
- * per lifetime (concurrent checks share one fetch), applies the status table
- * and the server-error timeline, and answers with a verdict that says which
- * line decided and where the rules came from.
- *
- * Layers, one way: fetchRobotsTxt() → StoredEntry in a
- * RobotsStore (shared, async) → compiled matcher in an in-process LRU (so a
- * check never re-parses) → rulesInForce() → RobotsMatcher.check().
- */
-import {
-  type CachedEntry,
-  type EntryBounds,
-  fromStoredEntry,
-  toStoredEntry,
-} from "../cache/entry-codec.js";
-import { hasLease, type SharedRobotsStore } from "../cache/shared-store.js";
-import type { RobotsStore } from "../cache/store.js";
-import { RobotsError, throwIfAborted } from "../errors.js";
-import { RedirectGuard } from "../fetch/address-class.js";
-import {
-  type FetchResult,
-  fetchRobotsTxtUnder,
-  positive,
-  resolveFetchOptions,
-} from "../fetch/fetch-robots-txt.js";
+import { RobotsError } from "../errors.js";
+import { positive, resolveFetchOptions } from "../fetch/fetch-robots-txt.js";
 import { isRobotsTxtUrl, originOf, parseHttpUrl, type RobotsOrigin } from "../fetch/origin.js";
 import type { Transport } from "../fetch/transport.js";
 import { readProductToken, validateProductToken } from "../match/agent-token.js";
-import { readCrawlDelay } from "../match/directives.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { AbortWaiters } from "./abort-waiters.js";
 import {
@@ -36,7 +10,6 @@ import {
   AddressRefused,
   addressPolicy,
   refusalOf,
-  refusedAtOrigin,
   refusedCheck,
   refusedSnapshot,
 } from "./address-policy.js";
@@ -49,11 +22,10 @@ import type {
   RobotsClientOptions,
   RobotsSnapshot,
 } from "./client-types.js";
-import { type Compiled, compileEntry, loadFacts, type Resolved } from "./compiled-entry.js";
-import { entryAfterFetch } from "./entry-after-fetch.js";
-import { fetchOncePerFleet } from "./fleet-flight.js";
+import { type Compiled, entryOf, loadFacts, type Resolved, robotsOf } from "./compiled-entry.js";
 import { isStore } from "./is-store.js";
 import { OriginCache } from "./origin-cache.js";
+import { closedError, OriginLoader } from "./origin-loader.js";
 import { grantPageFetchAccess } from "./page-fetch-access.js";
 import {
   nonNegative,
@@ -68,10 +40,9 @@ import {
   isRobotsTxtPath,
   requestTarget,
 } from "./request-path.js";
-import { retainedSize } from "./retained-size.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
-import { guardStoreCall, STORE_TIMEOUT_MS, type StoreProblem } from "./store-guard.js";
-import { isUsable, rulesInForce } from "./timeline.js";
+import { STORE_TIMEOUT_MS } from "./store-guard.js";
+import { rulesInForce } from "./timeline.js";
 
 /**
  * The crawler-facing client over the transport its options give: fetches, caches and applies each
@@ -104,26 +75,16 @@ export class RobotsClient {
     storeTimeouts: 0,
     storeInvalid: 0,
   };
-  readonly #store: RobotsStore | null;
-  readonly #storeTimeoutMs: number;
   readonly #compiled: OriginCache<Compiled>;
-  readonly #inflight = new Map<string, Promise<Resolved>>();
-  /** Loads for redirect targets, whose fetch connects to public addresses only (see checkRedirectTarget). */
-  readonly #publicInflight = new Map<string, Promise<Resolved>>();
+  /** Loads entries into #compiled (src/client/origin-loader.ts). */
+  readonly #loader: OriginLoader;
   readonly #waiters = new AbortWaiters();
-  /** Fetches in flight, aborted by close(). */
-  readonly #fetches = new Set<AbortController>();
-  /** Pending store calls' cancel functions, called by close(). */
-  readonly #storeCalls = new Set<() => void>();
   /** Aborted by close(): turns still waiting (waitForTurn) end with client-closed. */
   readonly #closing = new AbortController();
   #closed = false;
   readonly #now: () => number;
   readonly #transport: Transport;
   readonly #fetch: ReturnType<typeof resolveFetchOptions>;
-  readonly #lifetime: { ttlMs: number; minTtlMs: number; maxTtlMs: number };
-  readonly #retry: { retryMs: number; minRetryMs: number; maxRetryMs: number };
-  readonly #bounds: EntryBounds;
   readonly #turns: Politeness;
   /** Redirect and origin address rules (src/client/address-policy.ts). */
   readonly #addresses: AddressPolicy;
@@ -159,10 +120,7 @@ export class RobotsClient {
     this.profile = profile;
     this.#fetch = resolveFetchOptions(options);
     const limits = cacheLimits(options, profile, this.#fetch);
-    this.#lifetime = limits.lifetime;
-    this.#retry = limits.retry;
-    this.#bounds = limits.bounds;
-    this.#storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
+    const storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
     const { maxEntries, maxBytes } = cacheBounds(options, this.#fetch.maxBodyBytes);
     if (options.store !== undefined && !isStore(options.store)) {
       throw new RobotsError(
@@ -170,7 +128,7 @@ export class RobotsClient {
         "store must be an object with get(origin), set(origin, entry) and delete(origin) methods",
       );
     }
-    this.#store = options.store ?? null;
+    const store = options.store ?? null;
     this.#compiled = new OriginCache<Compiled>(maxEntries, maxBytes);
     this.#now = options.now ?? Date.now;
     if (typeof options.transport !== "function") {
@@ -181,8 +139,23 @@ export class RobotsClient {
     }
     this.#transport = options.transport;
     this.#addresses = addressPolicy(options);
+    this.#loader = new OriginLoader({
+      userAgent,
+      productToken: this.productToken,
+      profile,
+      stats: this.stats,
+      store,
+      storeTimeoutMs,
+      compiled: this.#compiled,
+      now: this.#now,
+      transport: this.#transport,
+      fetch: this.#fetch,
+      ...limits,
+      addresses: this.#addresses,
+      waiters: this.#waiters,
+    });
     this.#turns = new Politeness(
-      this.#store,
+      store,
       {
         minCrawlDelayMs: nonNegative(
           "minCrawlDelayMs",
@@ -192,12 +165,12 @@ export class RobotsClient {
           "maxCrawlDelayMs",
           options.maxCrawlDelayMs ?? POLITENESS_DEFAULTS.maxCrawlDelayMs,
         ),
-        maxRetryMs: this.#retry.maxRetryMs,
-        storeTimeoutMs: this.#storeTimeoutMs,
+        maxRetryMs: limits.retry.maxRetryMs,
+        storeTimeoutMs,
         maxEntries,
         now: this.#now,
       },
-      (problem) => this.#countStoreProblem(problem),
+      (problem) => this.#loader.countStoreProblem(problem),
     );
   }
 
@@ -214,8 +187,8 @@ export class RobotsClient {
    * fails, for this client. Call it right before each request.
    */
   async waitForTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
-    const snap = await this.robots(url, options);
-    const ready = await this.#turns.take(snap.source.origin, this.#delayOf(snap), {
+    const { origin, delay } = await this.#turnOf(url, options);
+    const ready = await this.#turns.take(origin, delay, {
       signal: options.signal,
       closing: this.#closing.signal,
       waiters: this.#waiters,
@@ -234,14 +207,29 @@ export class RobotsClient {
    * calls waitForTurn, or re-takes its turns after a 429 or 503.
    */
   async takeTurn(url: string | URL, options: CallOptions = {}): Promise<Turn> {
-    const snap = await this.robots(url, options);
-    return this.#turns.reserve(snap.source.origin, this.#delayOf(snap));
+    const { origin, delay } = await this.#turnOf(url, options);
+    return this.#turns.reserve(origin, delay);
   }
 
-  /** The turn spacing for the copy in force: its Crawl-delay within the floor and cap. */
-  #delayOf(snap: RobotsSnapshot): number {
-    const delay = snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
-    return this.#turns.delayFor(delay);
+  /** `url`'s origin and the turn spacing for the copy in force: its Crawl-delay within the floor and cap. */
+  async #turnOf(
+    url: string | URL,
+    options: CallOptions,
+  ): Promise<{ origin: string; delay: number }> {
+    const origin = originOf(parseHttpUrl(url));
+    const seconds = await this.#crawlDelayOf(origin, options);
+    return { origin: origin.origin, delay: this.#turns.delayFor(seconds) };
+  }
+
+  /** The product token's Crawl-delay in the copy in force for `origin`, if any. */
+  async #crawlDelayOf(origin: RobotsOrigin, options: CallOptions): Promise<number | undefined> {
+    if (refusalOf(origin, this.#addresses) !== null) {
+      if (this.#closed) throw closedError();
+      return undefined;
+    }
+    const { compiled } = await this.#loader.resolve(origin, options.signal);
+    const r = rulesInForce(compiled.entry, this.#now(), this.profile);
+    return r.basis === "rules" ? compiled.crawlDelay : undefined;
   }
 
   /**
@@ -289,7 +277,7 @@ export class RobotsClient {
     if (isRobotsTxtUrl(parsed)) return true;
     const origin = originOf(parsed);
     if (refusalOf(origin, this.#addresses) !== null) return false;
-    const { compiled } = await this.#resolve(origin, options?.signal);
+    const { compiled } = await this.#loader.resolve(origin, options?.signal);
     return this.#decide(compiled, requestTarget(parsed, origin.origin));
   }
 
@@ -396,7 +384,7 @@ export class RobotsClient {
     }
     const refusal = refusalOf(origin, this.#addresses);
     if (refusal !== null) return refusedCheck(text, path, origin, this.productToken, refusal);
-    return this.#checkOn(await this.#resolve(origin, options.signal), parsed, origin, text);
+    return this.#checkOn(await this.#loader.resolve(origin, options.signal), parsed, origin, text);
   }
 
   /**
@@ -420,7 +408,7 @@ export class RobotsClient {
     if (refusal !== null) return { refused: refusal };
     let resolved: Resolved;
     try {
-      resolved = await this.#resolve(origin, options.signal, true);
+      resolved = await this.#loader.resolve(origin, options.signal, true);
     } catch (err) {
       if (err instanceof AddressRefused) return { refused: err.message };
       throw err;
@@ -463,8 +451,7 @@ export class RobotsClient {
 
   /** `Crawl-delay` in seconds for this crawler on `url`'s origin, from the copy in force (docs/protocol.md#other-directives). */
   async crawlDelay(url: string | URL, options: CallOptions = {}): Promise<number | undefined> {
-    const snap = await this.robots(url, options);
-    return snap.robots === null ? undefined : readCrawlDelay(snap.robots, this.productToken);
+    return this.#crawlDelayOf(originOf(parseHttpUrl(url)), options);
   }
 
   /**
@@ -496,13 +483,15 @@ export class RobotsClient {
       if (this.#closed) throw closedError();
       return refusedSnapshot(origin);
     }
-    const resolved = await this.#resolve(origin, options.signal);
+    const resolved = await this.#loader.resolve(origin, options.signal);
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
+    // Rebuilt from the packed body (docs/fetching.md "Memory").
+    const entry = await entryOf(resolved.compiled);
     return {
       source: sourceState(origin, loadFacts(resolved), r, now),
-      robots: r.basis === "rules" ? resolved.compiled.robots : null,
-      entry: resolved.compiled.entry,
+      robots: r.basis === "rules" ? robotsOf(entry, this.profile) : null,
+      entry,
       lastFetch: resolved.lastFetch,
     };
   }
@@ -519,175 +508,7 @@ export class RobotsClient {
   async forget(url: string | URL): Promise<void> {
     const origin = originOf(parseHttpUrl(url)).origin;
     if (this.#closed) throw closedError();
-    this.#compiled.delete(origin);
-    const store = this.#store;
-    if (store !== null) {
-      const r = await guardStoreCall(
-        "delete",
-        () => store.delete(origin),
-        this.#storeTimeoutMs,
-        this.#storeCalls,
-      );
-      if (r.problem !== null) this.#countStoreProblem(r.problem);
-    }
-  }
-
-  /**
-   * The origin's entry: from the in-process cache while usable, else one
-   * load for all concurrent callers. For a redirect target
-   * (checkRedirectTarget) a fetch it starts connects to public addresses
-   * only, and rejects with AddressRefused when the origin's own address is
-   * refused; it joins a plain load in flight (which sends what it sends
-   * anyway), while plain checks never join its loads, which may end in that
-   * refusal.
-   */
-  async #resolve(
-    origin: RobotsOrigin,
-    signal: AbortSignal | undefined,
-    redirectTarget = false,
-  ): Promise<Resolved> {
-    if (this.#closed) throw closedError();
-    throwIfAborted(signal);
-    const key = origin.origin;
-    const hit = this.#compiled.get(key);
-    if (hit !== undefined && isUsable(hit.entry, this.#now())) {
-      this.stats.cacheHits++;
-      return { compiled: hit, fetched: false, lastFetch: null };
-    }
-    const flights = redirectTarget ? this.#publicInflight : this.#inflight;
-    let flight =
-      this.#inflight.get(key) ?? (redirectTarget ? this.#publicInflight.get(key) : undefined);
-    if (flight === undefined) {
-      flight = this.#load(origin, hit, redirectTarget).finally(() => flights.delete(key));
-      flights.set(key, flight);
-    } else {
-      this.stats.coalesced++;
-    }
-    return signal === undefined ? flight : this.#waiters.wait(flight, signal);
-  }
-
-  /**
-   * Single-flight body: the store, else one fetch; then compile and keep in
-   * process. Each step is its own method so a shared store's extra
-   * capabilities (leases, atomic updates) can wrap exactly one of them.
-   */
-  async #load(
-    origin: RobotsOrigin,
-    previous: Compiled | undefined,
-    redirectTarget = false,
-  ): Promise<Resolved> {
-    const key = origin.origin;
-    const read = await this.#readStore(key);
-    if (read.entry !== null && isUsable(read.entry, this.#now())) {
-      const compiled = this.#keep(key, read.entry, previous, read.problem);
-      return { compiled, fetched: false, lastFetch: null };
-    }
-    const fetchAndRecord = async (): Promise<Resolved> => {
-      const result = await this.#fetchNow(origin, redirectTarget);
-      if (redirectTarget && refusedAtOrigin(result)) throw new AddressRefused(result.message);
-      const prev = read.entry ?? previous?.entry ?? null;
-      const { entry, problem } = await this.#record(key, prev, result, this.#now());
-      const compiled = this.#keep(key, entry, previous, read.problem ?? problem);
-      return { compiled, fetched: true, lastFetch: result };
-    };
-    const store = this.#store;
-    if (store === null || !hasLease(store)) return fetchAndRecord();
-    // A fleet sharing the store: one fetch per origin for all (docs/fleet.md).
-    const { value } = await fetchOncePerFleet<Resolved>({
-      store,
-      origin: key,
-      leaseMs: this.#fetch.totalTimeoutMs + 2 * this.#storeTimeoutMs,
-      storeTimeoutMs: this.#storeTimeoutMs,
-      lookup: async () => {
-        const again = await this.#readStore(key);
-        if (again.entry === null || !isUsable(again.entry, this.#now())) {
-          return { value: null, storeDown: again.problem !== null };
-        }
-        const compiled = this.#keep(key, again.entry, previous, again.problem);
-        return { value: { compiled, fetched: false, lastFetch: null }, storeDown: false };
-      },
-      fetch: fetchAndRecord,
-      onProblem: (problem) => this.#countStoreProblem(problem),
-    });
-    return value;
-  }
-
-  /**
-   * The entry after a fetch, written to the store. A store with an atomic
-   * update applies the fetch to its latest entry, so failures of several
-   * processes at once count every attempt and keep the first `since`
-   * (docs/protocol.md#server-error-timeline), and a fetch written after a newer one keeps the
-   * newer copy (entryAfterFetch orders results by time); otherwise (or when
-   * the store fails) the entry follows from `prev`, read before the fetch,
-   * and the last write wins.
-   */
-  async #record(
-    key: string,
-    prev: CachedEntry | null,
-    result: FetchResult,
-    at: number,
-  ): Promise<{ entry: CachedEntry; problem: StoreProblem | null }> {
-    const local = entryAfterFetch(key, prev, result, at, this.#lifetime, this.#retry);
-    const store = this.#store as SharedRobotsStore | null;
-    if (store === null || typeof store.update !== "function") {
-      return { entry: local, problem: await this.#writeStore(key, local) };
-    }
-    let applied = local;
-    // Why the entry the update replaced was unusable (its count is lost), if it was.
-    let replaced: string | null = null;
-    const r = await guardStoreCall(
-      "set",
-      () =>
-        store.update!(key, (current) => {
-          const read = fromStoredEntry(current, key, at, this.#bounds);
-          replaced = read.problem;
-          applied = entryAfterFetch(
-            key,
-            read.entry ?? prev,
-            result,
-            at,
-            this.#lifetime,
-            this.#retry,
-          );
-          return toStoredEntry(applied);
-        }),
-      this.#storeTimeoutMs,
-    );
-    if (r.problem !== null) {
-      this.#countStoreProblem(r.problem);
-      return { entry: local, problem: r.problem };
-    }
-    if (replaced !== null) {
-      const problem: StoreProblem = { operation: "set", kind: "invalid", message: replaced };
-      this.#countStoreProblem(problem);
-      return { entry: applied, problem };
-    }
-    return { entry: applied, problem: null };
-  }
-
-  /** The store's entry for `key`, validated; any trouble is a miss with a problem. */
-  async #readStore(
-    key: string,
-  ): Promise<{ entry: CachedEntry | null; problem: StoreProblem | null }> {
-    const store = this.#store;
-    if (store === null) return { entry: null, problem: null };
-    const r = await guardStoreCall(
-      "get",
-      () => store.get(key),
-      this.#storeTimeoutMs,
-      this.#storeCalls,
-    );
-    if (r.problem !== null) {
-      this.#countStoreProblem(r.problem);
-      return { entry: null, problem: r.problem };
-    }
-    const read = fromStoredEntry(r.value, key, this.#now(), this.#bounds);
-    if (read.problem !== null) {
-      const problem: StoreProblem = { operation: "get", kind: "invalid", message: read.problem };
-      this.#countStoreProblem(problem);
-      return { entry: null, problem };
-    }
-    return { entry: read.entry, problem: null };
+    await this.#loader.forget(origin);
   }
 
   /** What page fetches (src/page-rules-io) share with this client's robots.txt fetches. */
@@ -705,33 +526,6 @@ export class RobotsClient {
   }
 
   /**
-   * One network fetch of the origin's robots.txt; for a redirect target
-   * (checkRedirectTarget), on public addresses only from the first request.
-   */
-  async #fetchNow(origin: RobotsOrigin, redirectTarget: boolean): Promise<FetchResult> {
-    if (this.#closed) throw closedError();
-    this.stats.fetches++;
-    const controller = new AbortController();
-    this.#fetches.add(controller);
-    try {
-      const guard = new RedirectGuard({
-        ...this.#addresses.fetch,
-        continuesRedirect: redirectTarget,
-      });
-      const options = {
-        userAgent: this.userAgent,
-        ...this.#fetch,
-        transport: this.#transport,
-        signal: controller.signal,
-        profile: this.profile,
-      };
-      return await fetchRobotsTxtUnder(origin, options, guard);
-    } finally {
-      this.#fetches.delete(controller);
-    }
-  }
-
-  /**
    * Abort every fetch in flight and every pending store call, drop the
    * in-process cache, and refuse further calls (they reject with RobotsError
    * `client-closed`). Calls waiting on an aborted fetch reject the same way.
@@ -742,50 +536,8 @@ export class RobotsClient {
     this.#closed = true;
     const reason = closedError();
     this.#closing.abort(reason);
-    for (const c of this.#fetches) c.abort(reason);
-    this.#fetches.clear();
-    for (const cancel of this.#storeCalls) cancel();
-    this.#storeCalls.clear();
-    await Promise.allSettled([...this.#inflight.values(), ...this.#publicInflight.values()]);
-    this.#compiled.clear();
+    await this.#loader.close(reason);
   }
-
-  /** Write `entry` to the store; returns the trouble met, if any. */
-  async #writeStore(key: string, entry: CachedEntry): Promise<StoreProblem | null> {
-    const store = this.#store;
-    if (store === null) return null;
-    const stored = toStoredEntry(entry);
-    const r = await guardStoreCall(
-      "set",
-      () => store.set(key, stored),
-      this.#storeTimeoutMs,
-      this.#storeCalls,
-    );
-    if (r.problem !== null) this.#countStoreProblem(r.problem);
-    return r.problem;
-  }
-
-  #countStoreProblem(problem: StoreProblem): void {
-    this.stats.storeErrors++;
-    if (problem.kind === "timeout") this.stats.storeTimeouts++;
-    if (problem.kind === "invalid") this.stats.storeInvalid++;
-  }
-
-  /** Compile `entry` (or reuse the previous matcher) and keep it in process. */
-  #keep(
-    key: string,
-    entry: CachedEntry,
-    previous: Compiled | undefined,
-    storeProblem: StoreProblem | null,
-  ): Compiled {
-    const compiled = compileEntry(entry, previous, storeProblem, this.profile, this.productToken);
-    this.#compiled.set(key, compiled, retainedSize(compiled.entry, compiled.robots));
-    return compiled;
-  }
-}
-
-function closedError(): RobotsError {
-  return new RobotsError("client-closed", "this RobotsClient was closed: create a new one");
 }
 
 // `await using` support where the runtime has Symbol.asyncDispose (Node ≥ 20.4).

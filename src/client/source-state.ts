@@ -97,6 +97,8 @@ export function robotsItselfState(
 
 export interface LoadFacts {
   readonly entry: CachedEntry;
+  /** The good copy's body length in bytes (the entry kept in process leaves the body out). */
+  readonly bodyBytes: number;
   /** This call waited for a network fetch. */
   readonly fetched: boolean;
   /** That fetch was a server error (then the copy in use is not the one fetched). */
@@ -123,7 +125,7 @@ export function sourceState(
     status: copy?.status ?? (copy === null && error !== null ? error.status : null),
     fetchedAt: copy?.fetchedAt ?? null,
     expiresAt: copy?.expiresAt ?? null,
-    bytes: copy?.body.byteLength ?? 0,
+    bytes: copy === null ? 0 : facts.bodyBytes,
     truncated: copy?.truncated ?? false,
     redirects: copy?.redirects ?? [],
     serverError:

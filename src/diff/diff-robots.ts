@@ -4,9 +4,12 @@
  * version (docs/protocol.md#deciding-line), reported only when the verdict changes. Matchers are
  * compiled once per (file, agent) and reused for every URL. No `node:` imports.
  */
+
+import { readAgentName } from "../match/agent-name.js";
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
+import { compileAsOperatorDocuments } from "../match/operator-reading.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { asciiLower, readAgentName } from "../protocol/product-token.js";
+import { asciiLower } from "../protocol/product-token.js";
 
 /** An agent two versions of a file are compared for. */
 export interface DiffAgent {
@@ -167,6 +170,17 @@ export function tallyText(t: AgentTally, what: string): string {
   return `${name}: ${parts.join("; ")}`;
 }
 
+/** How a VerdictComparer reads the files. */
+export interface VerdictComparerOptions {
+  /**
+   * Read each file as the crawler's operator documents (AdsBot-Google
+   * ignores `*`, Googlebot-Image follows Googlebot's group when no group
+   * names it: checkAsOperatorDocuments); default false, the reference's
+   * reading.
+   */
+  readonly operatorRules?: boolean;
+}
+
 /** Compares the verdicts of two files for a fixed set of agents, one URL at a time. */
 export class VerdictComparer {
   /** The agents compared, in order. */
@@ -178,12 +192,18 @@ export class VerdictComparer {
     tally: AgentTally;
   }[];
 
-  constructor(before: RobotsTxt, after: RobotsTxt, agents: readonly DiffAgent[]) {
+  constructor(
+    before: RobotsTxt,
+    after: RobotsTxt,
+    agents: readonly DiffAgent[],
+    options: VerdictComparerOptions = {},
+  ) {
     this.agents = agents;
+    const compile = options.operatorRules === true ? compileAsOperatorDocuments : compileMatcher;
     this.#pairs = agents.map((agent) => ({
       agent,
-      before: compileMatcher(before, agent.token),
-      after: compileMatcher(after, agent.token),
+      before: compile(before, agent.token),
+      after: compile(after, agent.token),
       tally: { agent, compared: 0, disallowedAfter: 0, nowDisallowed: 0, nowAllowed: 0 },
     }));
   }

@@ -26,6 +26,7 @@ export {
   listAgentsToCompare,
   type VerdictChange,
   VerdictComparer,
+  type VerdictComparerOptions,
 } from "../diff/diff-robots.js";
 export { probePaths } from "../diff/probe-paths.js";
 // The one error type: programmer mistakes throw a RobotsError with a stable code (docs/errors.md).
@@ -91,6 +92,13 @@ export {
   type MatchCacheStats,
 } from "../match/match-cache.js";
 export { isAllowed } from "../match/one-shot.js";
+// The reading crawler operators document (AdsBot-Google ignores *; docs/protocol.md#choosing-rules).
+export {
+  checkAsOperatorDocuments,
+  type OperatorException,
+  operatorException,
+  type ReadingVerdict,
+} from "../match/operator-reading.js";
 export { matchesPattern } from "../match/pattern.js";
 export { type GroupSelection, type GroupSource, selectGroups } from "../match/select-groups.js";
 export { readPath } from "../match/url-path.js";

@@ -14,11 +14,11 @@
  * export. It loads the ES modules of the core with `require()`, which
  * Node.js does from 20.19 on (the package's `engines`).
  */
-import agentToken = require("../match/agent-token.js");
+import agentName = require("../match/agent-name.js");
 import compile = require("../match/compile.js");
 import directives = require("../match/directives.js");
-import parse = require("../parse/parse-robots-txt.js");
 import requestPath = require("../client/request-path.js");
+import parse = require("../parse/parse-robots-txt.js");
 
 /** Where relative URLs are resolved; only its path is ever matched. */
 const RELATIVE_BASE = "http://relative.invalid/";
@@ -64,14 +64,14 @@ function asText(value: unknown): string | null {
 /** The `*` agent: what robots-parser checks when no user agent is given. */
 const ANY_AGENT = "*";
 
-/** The product token of a user-agent string; the string itself when it names none. */
+/**
+ * The agent a user-agent string is matched as, read as every surface reads
+ * a crawler name (readAgentName): a header as the crawler it names, a
+ * browser's as `Mozilla` (as robots-parser and the reference read it), and
+ * a string with no token as `*`.
+ */
 function agentOf(text: string): string {
-  if (text === "") return ANY_AGENT;
-  try {
-    return agentToken.readProductToken(text);
-  } catch {
-    return text.trim() || ANY_AGENT;
-  }
+  return text === "" ? ANY_AGENT : agentName.readAgentName(text).token;
 }
 
 class Robots implements robotsParser.Robot {
@@ -189,7 +189,13 @@ class Robots implements robotsParser.Robot {
   }
 
   getPreferredHost(): string | null {
-    return directives.readHost(this.#robots)?.toLowerCase() ?? null;
+    // robots-parser's reading: the last Host line wins (the library's
+    // readHost takes the first; Google's reference reads no Host).
+    let host: string | null = null;
+    for (const d of this.#robots.directives) {
+      if (d.key === "host" && d.value.length > 0) host = d.value;
+    }
+    return host?.toLowerCase() ?? null;
   }
 }
 
@@ -246,7 +252,7 @@ namespace robotsParser {
     getCrawlDelay(ua?: string): number | undefined;
     /** The `Sitemap:` URLs, in file order, as written. */
     getSitemaps(): string[];
-    /** The `Host:` value, lower-cased, or null when there is none. */
+    /** The last `Host:` value, lower-cased, as robots-parser reads it; null when there is none. */
     getPreferredHost(): string | null;
   }
 }

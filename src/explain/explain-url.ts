@@ -405,6 +405,55 @@ function fileNotes(doc: RobotsDocument): FileNote[] {
   ];
 }
 
+/**
+ * Notes about the patterns behind a verdict: a deciding or losing rule cut at
+ * the line limit, a matching rule outside any group, and (outside
+ * legacy1996) an applied rule that would match if case were ignored.
+ */
+function patternNotes(
+  robots: RobotsTxt,
+  decisive: readonly (MatchedRule | null)[],
+  path: string,
+  legacy: boolean,
+  appliedRules: Group["rules"],
+): ExplainNote[] {
+  const notes: ExplainNote[] = [];
+  for (const r of decisive) {
+    if (r === null) continue;
+    if (robots.lineRecord(r.line)?.tooLong) {
+      notes.push({
+        id: "line-too-long",
+        line: r.line,
+        message: `line ${r.line} is longer than ${groupDigits(MAX_LINE_BYTES)} bytes: only its first ${groupDigits(MAX_LINE_BYTES)} bytes are read, so its pattern is cut there`,
+      });
+    }
+  }
+  for (const r of robots.orphanRules) {
+    if (r.pattern !== "" && matchesPattern(r.pattern, path)) {
+      notes.push({
+        id: "rule-outside-group",
+        line: r.line,
+        message: `line ${r.line} "${ruleText(r)}" matches but comes before any User-agent line, so it applies to no crawler`,
+      });
+    }
+  }
+  if (!legacy) {
+    for (const r of appliedRules) {
+      if (r.pattern === "" || matchesPattern(r.pattern, path)) continue;
+      if (r.pattern.toLowerCase() !== r.pattern || path.toLowerCase() !== path) {
+        if (matchesPattern(r.pattern.toLowerCase(), path.toLowerCase())) {
+          notes.push({
+            id: "case-sensitive",
+            line: r.line,
+            message: `line ${r.line} "${ruleText(r)}" would match if case were ignored, but paths are case-sensitive`,
+          });
+        }
+      }
+    }
+  }
+  return notes;
+}
+
 /** Build an explainer for one agent; reuse it for every URL. */
 export function createExplainer(doc: RobotsDocument, agent: string): Explainer {
   const robots = doc.robots;
@@ -462,40 +511,9 @@ export function createExplainer(doc: RobotsDocument, agent: string): Explainer {
         });
       }
     }
-    for (const r of [d, ...others.map((o) => o.rule)]) {
-      if (r === null) continue;
-      if (robots.lineRecord(r.line)?.tooLong) {
-        notes.push({
-          id: "line-too-long",
-          line: r.line,
-          message: `line ${r.line} is longer than ${groupDigits(MAX_LINE_BYTES)} bytes: only its first ${groupDigits(MAX_LINE_BYTES)} bytes are read, so its pattern is cut there`,
-        });
-      }
-    }
-    const path = v.path;
-    for (const r of robots.orphanRules) {
-      if (r.pattern !== "" && matchesPattern(r.pattern, path)) {
-        notes.push({
-          id: "rule-outside-group",
-          line: r.line,
-          message: `line ${r.line} "${ruleText(r)}" matches but comes before any User-agent line, so it applies to no crawler`,
-        });
-      }
-    }
-    if (!legacy) {
-      for (const r of appliedRules) {
-        if (r.pattern === "" || matchesPattern(r.pattern, path)) continue;
-        if (r.pattern.toLowerCase() !== r.pattern || path.toLowerCase() !== path) {
-          if (matchesPattern(r.pattern.toLowerCase(), path.toLowerCase())) {
-            notes.push({
-              id: "case-sensitive",
-              line: r.line,
-              message: `line ${r.line} "${ruleText(r)}" would match if case were ignored, but paths are case-sensitive`,
-            });
-          }
-        }
-      }
-    }
+    notes.push(
+      ...patternNotes(robots, [d, ...others.map((o) => o.rule)], v.path, legacy, appliedRules),
+    );
     const encoded = requestForm(url);
     if (encoded !== url) {
       const alt = m.check(encoded);
@@ -512,7 +530,7 @@ export function createExplainer(doc: RobotsDocument, agent: string): Explainer {
       d === null ? 0 : (groups.groups.find((g) => g.index === d.group)?.agents[0]?.line ?? 0);
     return {
       url,
-      path,
+      path: v.path,
       agent,
       allowed: v.allowed,
       line: v.line,

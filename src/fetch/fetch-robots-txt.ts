@@ -1,11 +1,10 @@
 /**
  * One fetch of `/robots.txt` for an origin (docs/protocol.md#request, "Size",
  * "Redirects", "Timeouts"), returned as a value: `ok`, `unavailable` or
- * `unreachable` (fetch outcomes are values, not exceptions). What
- * the outcome means for crawling (the status table and the server-error
- * timeline) is decided in src/client/timeline.ts.
+ * `unreachable`. What the outcome means for crawling (the status table and
+ * the server-error timeline) is decided in src/client/timeline.ts.
  *
- * Only a caller's own abort rejects (with the signal's reason); every
+ * Only a caller's own abort rejects (RobotsError `aborted`); every
  * network failure, timeout or malformed response is an `unreachable` value.
  */
 
@@ -234,13 +233,45 @@ export async function fetchRobotsTxtUnder(
 ): Promise<FetchResult> {
   const origin =
     typeof target === "object" && !(target instanceof URL) ? target : parseOrigin(target);
-  const { maxBodyBytes, connectTimeoutMs, totalTimeoutMs, maxRedirects } =
-    resolveFetchOptions(options);
-  if (
-    typeof options.userAgent !== "string" ||
-    options.userAgent.trim() === "" ||
-    /[\r\n\0]/.test(options.userAgent)
-  ) {
+  const limits = resolveFetchOptions(options);
+  const { userAgent, transport, profile } = callerOptions(options);
+  const callerSignal = options.signal;
+  throwIfAborted(callerSignal);
+
+  const total = new AbortController();
+  const onCallerAbort = (): void => total.abort(callerSignal?.reason);
+  callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+  const totalTimer = setTimeout(
+    () => total.abort(new FetchTimeout("total", limits.totalTimeoutMs)),
+    limits.totalTimeoutMs,
+  );
+  const trail = new FetchTrail(origin);
+  try {
+    return await followHops(trail, guard, { ...limits, userAgent, transport, profile, total });
+  } catch (err) {
+    if (callerSignal?.aborted) throw abortedError(callerSignal);
+    const reason = total.signal.reason;
+    const failure =
+      reason instanceof FetchTimeout
+        ? { reason: "timeout" as const, message: reason.message, code: "ETIMEDOUT" }
+        : classifyError(err);
+    return { kind: "unreachable", ...trail.common(), ...failure };
+  } finally {
+    clearTimeout(totalTimer);
+    callerSignal?.removeEventListener("abort", onCallerAbort);
+    // Anything still open (a body we stopped reading) is torn down.
+    if (!total.signal.aborted) total.abort(new Error("fetch finished"));
+  }
+}
+
+/** The caller's User-Agent, transport and profile, checked; throws RobotsError `invalid-option`. */
+function callerOptions(options: FetchOptions): {
+  userAgent: string;
+  transport: Transport;
+  profile: Profile;
+} {
+  const userAgent = options.userAgent;
+  if (typeof userAgent !== "string" || userAgent.trim() === "" || /[\r\n\0]/.test(userAgent)) {
     throw new RobotsError(
       "invalid-option",
       'userAgent must be the crawler\'s User-Agent header, e.g. "ExampleBot/1.0 (+https://example.com/bot)"',
@@ -260,178 +291,182 @@ export async function fetchRobotsTxtUnder(
       `profile must be "google", "rfc9309" or "legacy1996", got ${JSON.stringify(profile)}`,
     );
   }
-  const callerSignal = options.signal;
-  throwIfAborted(callerSignal);
+  return { userAgent, transport, profile };
+}
 
-  const total = new AbortController();
-  const onCallerAbort = (): void => total.abort(callerSignal?.reason);
-  callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-  const totalTimer = setTimeout(
-    () => total.abort(new FetchTimeout("total", totalTimeoutMs)),
-    totalTimeoutMs,
-  );
+/** What one fetch has seen so far (hops, last status and headers): every outcome reports it. */
+class FetchTrail {
+  readonly redirects: RedirectHop[] = [];
+  readonly visited: Set<string>;
+  url: URL;
+  status: number | null = null;
+  headers: CacheHeaders = {};
+  contentType: string | null = null;
 
-  const redirects: RedirectHop[] = [];
-  const visited = new Set<string>([origin.robotsUrl]);
-  let url = new URL(origin.robotsUrl);
-  let status: number | null = null;
-  let headers: CacheHeaders = {};
-  let contentType: string | null = null;
-  const common = (): FetchCommon => ({
-    robotsUrl: origin.robotsUrl,
-    origin: origin.origin,
-    finalUrl: url.href,
-    redirects,
-    status,
-    headers,
-    contentType,
-  });
-  const unavailable = (reason: UnavailableReason, message: string): FetchUnavailable => ({
-    kind: "unavailable",
-    ...common(),
-    reason,
-    message,
-  });
+  constructor(readonly origin: RobotsOrigin) {
+    this.visited = new Set([origin.robotsUrl]);
+    this.url = new URL(origin.robotsUrl);
+  }
+
+  common(): FetchCommon {
+    return {
+      robotsUrl: this.origin.robotsUrl,
+      origin: this.origin.origin,
+      finalUrl: this.url.href,
+      redirects: this.redirects,
+      status: this.status,
+      headers: this.headers,
+      contentType: this.contentType,
+    };
+  }
+
+  unavailable(reason: UnavailableReason, message: string): FetchUnavailable {
+    return { kind: "unavailable", ...this.common(), reason, message };
+  }
+
+  unreachable(reason: UnreachableReason, message: string, code: string | null): FetchUnreachable {
+    return { kind: "unreachable", ...this.common(), reason, message, code };
+  }
 
   // A hop our address rule refuses (the origin itself under publicOnly, or
   // a redirect from a public address into non-public space) was never
   // connected to: unreachable, a server error, as a connection that fails.
   // The site did answer: reading our choice not to follow as "no
   // robots.txt" would allow everything (docs/protocol.md#redirects).
-  const refuse = (message: string): FetchUnreachable => ({
-    kind: "unreachable",
-    ...common(),
-    reason: "refused",
-    message,
-    code: "ERR_ADDRESS_REFUSED",
-  });
+  refuse(message: string): FetchUnreachable {
+    return this.unreachable("refused", message, "ERR_ADDRESS_REFUSED");
+  }
+}
 
-  try {
-    for (;;) {
-      const before = guard.beforeHop(url);
-      if (before !== null) return refuse(before);
-      let response: TransportResponse;
+/** What following the hops of one fetch needs. */
+interface HopSettings {
+  readonly userAgent: string;
+  readonly transport: Transport;
+  readonly profile: Profile;
+  readonly total: AbortController;
+  readonly connectTimeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly maxRedirects: number;
+}
+
+/** Request, follow redirects, and read the answer; network failures and timeouts throw. */
+async function followHops(
+  trail: FetchTrail,
+  guard: RedirectGuard,
+  s: HopSettings,
+): Promise<FetchResult> {
+  for (;;) {
+    const url = trail.url;
+    const response = await guardedRequest(url, guard, s);
+    if (typeof response === "string") return trail.refuse(response);
+    const status = response.status;
+    trail.status = status;
+    trail.headers = cacheHeaders(response.headers);
+    trail.contentType = response.headers["content-type"] ?? null;
+    if (status === 101 || status === 206 || status === 304) {
+      // None of these answers an unconditional GET without Range or
+      // Upgrade: what follows is not the file (or not all of it), and
+      // reading it as "no robots.txt" would allow everything.
+      response.cancel();
+      const message = `HTTP ${status} is not a valid answer to an unconditional GET: server error`;
+      return trail.unreachable("invalid-response", message, null);
+    }
+    if (status >= 200 && status < 300) {
+      let read: Awaited<ReturnType<typeof readBody>>;
       try {
-        response = await requestOnce(transport, url, {
-          userAgent: options.userAgent,
-          accept: "text/plain, */*;q=0.8",
-          total,
-          connectTimeoutMs,
-          maxBodyBytes,
-          allowAddress: guard.allowAddress,
-        });
+        read = await untilAborted(readBody(response, s.maxBodyBytes, s.profile), s.total.signal);
       } catch (err) {
-        const refused = guard.refusedByTransport(err);
-        if (refused !== null) return refuse(refused);
+        response.cancel();
         throw err;
       }
-      const refused = guard.answered(response.remoteAddress ?? ipLiteral(url.hostname));
-      if (refused !== null) {
-        response.cancel();
-        return refuse(refused);
-      }
-      status = response.status;
-      headers = cacheHeaders(response.headers);
-      contentType = response.headers["content-type"] ?? null;
-      if (status === 101 || status === 206 || status === 304) {
-        // None of these answers an unconditional GET without Range or
-        // Upgrade: what follows is not the file (or not all of it), and
-        // reading it as "no robots.txt" would allow everything.
-        response.cancel();
-        return {
-          kind: "unreachable",
-          ...common(),
-          reason: "invalid-response",
-          message: `HTTP ${status} is not a valid answer to an unconditional GET: server error`,
-          code: null,
-        };
-      }
-      if (status >= 300 && status < 400) {
-        response.cancel();
-        const location = response.headers.location;
-        if (location === undefined || location.trim() === "") {
-          return unavailable("bad-redirect", `${status} without a Location header`);
-        }
-        let next: URL;
-        try {
-          next = new URL(location.trim(), url);
-        } catch {
-          return unavailable(
-            "bad-redirect",
-            `${status} to an invalid Location ${JSON.stringify(location)}`,
-          );
-        }
-        if (next.protocol !== "http:" && next.protocol !== "https:") {
-          return unavailable(
-            "bad-redirect",
-            `${status} to a non-HTTP URL ${JSON.stringify(next.href)}`,
-          );
-        }
-        next.hash = "";
-        // Credentials in a redirect target are never sent, and never shown.
-        next.username = "";
-        next.password = "";
-        if (visited.has(next.href)) {
-          redirects.push({ status, from: url.href, to: next.href });
-          return unavailable("redirect-loop", `redirect loop back to ${next.href}`);
-        }
-        if (redirects.length >= maxRedirects) {
-          redirects.push({ status, from: url.href, to: next.href });
-          return unavailable(
-            "too-many-redirects",
-            `more than ${maxRedirects} consecutive redirects (RFC 9309 §2.3.1.2): treated as no robots.txt`,
-          );
-        }
-        redirects.push({ status, from: url.href, to: next.href });
-        visited.add(next.href);
-        url = next;
-        continue;
-      }
-      if (status >= 200 && status < 300) {
-        let read: Awaited<ReturnType<typeof readBody>>;
-        try {
-          read = await untilAborted(readBody(response, maxBodyBytes, profile), total.signal);
-        } catch (err) {
-          response.cancel();
-          throw err;
-        }
-        return {
-          kind: "ok",
-          ...common(),
-          body: read.body,
-          truncated: read.truncated,
-          wireBytes: read.wireBytes,
-          encoding: read.encoding,
-          passedThrough: read.passedThrough,
-        };
-      }
-      response.cancel();
-      if (status >= 400 && status < 500 && status !== 429) {
-        return unavailable("status", `HTTP ${status}: no robots.txt, no restrictions`);
-      }
-      // 429, 5xx, and codes RFC 9309 §2.3.1.4 calls undefined (1xx, 6xx…).
       return {
-        kind: "unreachable",
-        ...common(),
-        reason: "status",
-        message: `HTTP ${status}: server error`,
-        code: null,
+        kind: "ok",
+        ...trail.common(),
+        body: read.body,
+        truncated: read.truncated,
+        wireBytes: read.wireBytes,
+        encoding: read.encoding,
+        passedThrough: read.passedThrough,
       };
     }
-  } catch (err) {
-    if (callerSignal?.aborted) throw abortedError(callerSignal);
-    const reason = total.signal.reason;
-    const failure =
-      reason instanceof FetchTimeout
-        ? { reason: "timeout" as const, message: reason.message, code: "ETIMEDOUT" }
-        : classifyError(err);
-    return { kind: "unreachable", ...common(), ...failure };
-  } finally {
-    clearTimeout(totalTimer);
-    callerSignal?.removeEventListener("abort", onCallerAbort);
-    // Anything still open (a body we stopped reading) is torn down.
-    if (!total.signal.aborted) total.abort(new Error("fetch finished"));
+    response.cancel();
+    if (status >= 300 && status < 400) {
+      const next = redirectTarget(status, response.headers.location, url);
+      if (typeof next === "string") return trail.unavailable("bad-redirect", next);
+      trail.redirects.push({ status, from: url.href, to: next.href });
+      if (trail.visited.has(next.href)) {
+        return trail.unavailable("redirect-loop", `redirect loop back to ${next.href}`);
+      }
+      if (trail.redirects.length > s.maxRedirects) {
+        return trail.unavailable(
+          "too-many-redirects",
+          `more than ${s.maxRedirects} consecutive redirects (RFC 9309 §2.3.1.2): treated as no robots.txt`,
+        );
+      }
+      trail.visited.add(next.href);
+      trail.url = next;
+      continue;
+    }
+    if (status >= 400 && status < 500 && status !== 429) {
+      return trail.unavailable("status", `HTTP ${status}: no robots.txt, no restrictions`);
+    }
+    // 429, 5xx, and codes RFC 9309 §2.3.1.4 calls undefined (1xx, 6xx…).
+    return trail.unreachable("status", `HTTP ${status}: server error`, null);
   }
+}
+
+/** One request under the address rule: the response, or the rule's refusal message. */
+async function guardedRequest(
+  url: URL,
+  guard: RedirectGuard,
+  s: HopSettings,
+): Promise<TransportResponse | string> {
+  const before = guard.beforeHop(url);
+  if (before !== null) return before;
+  let response: TransportResponse;
+  try {
+    response = await requestOnce(s.transport, url, {
+      userAgent: s.userAgent,
+      accept: "text/plain, */*;q=0.8",
+      total: s.total,
+      connectTimeoutMs: s.connectTimeoutMs,
+      maxBodyBytes: s.maxBodyBytes,
+      allowAddress: guard.allowAddress,
+    });
+  } catch (err) {
+    const refused = guard.refusedByTransport(err);
+    if (refused !== null) return refused;
+    throw err;
+  }
+  const refused = guard.answered(response.remoteAddress ?? ipLiteral(url.hostname));
+  if (refused !== null) {
+    response.cancel();
+    return refused;
+  }
+  return response;
+}
+
+/**
+ * Where a 3xx answer points, without fragment or credentials (never sent,
+ * never shown), or why it points nowhere usable (docs/protocol.md#redirects).
+ */
+function redirectTarget(status: number, location: string | undefined, from: URL): URL | string {
+  if (location === undefined || location.trim() === "") {
+    return `${status} without a Location header`;
+  }
+  let next: URL;
+  try {
+    next = new URL(location.trim(), from);
+  } catch {
+    return `${status} to an invalid Location ${JSON.stringify(location)}`;
+  }
+  if (next.protocol !== "http:" && next.protocol !== "https:") {
+    return `${status} to a non-HTTP URL ${JSON.stringify(next.href)}`;
+  }
+  next.hash = "";
+  next.username = "";
+  next.password = "";
+  return next;
 }
 
 /** What one request of a fetch needs besides the URL. */

@@ -273,11 +273,12 @@ export function describeCutAgent(
   const quoted = quote(written);
   const reads = `${quoted} names the token ${quote(token)}: a user-agent name is only letters, "-" and "_"`;
   const meant = meantCrawler(written);
-  if (stop === "/" && !/[\s;()]/.test(written)) {
-    // "Googlebot/2.1": the version is dropped; the name is the crawler's.
+  if (stop === "/" && /^\/v?[0-9][0-9A-Za-z._-]*$/.test(written.slice(token.length))) {
+    // "Googlebot/2.1", "Wget/1.6": only a version is dropped, and the name
+    // is the crawler's, so every crawler reads the line as meant: info.
     const line = `User-agent: ${token}${tail ?? ""}`;
     return {
-      severity: "warning",
+      severity: "info",
       message: `${reads}, so the version is ignored and the group applies to every version of ${token}`,
       fix: `write ${quoteLine(line)}`,
       ...edit(tail, [line]),

@@ -166,3 +166,28 @@ export function leadingKnownKey(body: Uint8Array, s: number, e: number): string 
   }
   return undefined;
 }
+
+/** The finding for a byte-order mark (whole, 3 bytes, or a part of one) at the start. */
+export function bomFinding(bomEnd: number): Diagnostic {
+  return {
+    id: "bom",
+    severity: bomEnd === 3 ? "info" : "warning",
+    line: 1,
+    message:
+      bomEnd === 3
+        ? "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 crawlers skip it, but some older parsers read it as part of the first key"
+        : "the file starts with part of a UTF-8 byte-order mark: Google skips it, other crawlers may not",
+    fix: "save the file as UTF-8 without a BOM",
+  };
+}
+
+/** The finding for HTML markup above real groups: crawlers apply the groups. */
+export function htmlWithGroupsFinding(groups: number): Diagnostic {
+  return {
+    id: "html-instead-of-robots",
+    severity: "warning",
+    line: 1,
+    message: `the file starts with HTML markup, yet it has ${groups} group${groups === 1 ? "" : "s"}: crawlers skip the lines that are no directive and apply the groups, so its rules are in force`,
+    fix: "remove the markup so that the file is plain text, and check that these groups are the ones you mean to serve",
+  };
+}

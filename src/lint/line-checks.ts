@@ -68,7 +68,8 @@ export function checkKey(r: LineReporter, ev: LineEvent, b: Uint8Array): void {
   const longer = ev.keyEnd - ev.keyStart > canonical.length;
   if (ev.missingColon) missingColon(r, ev, b, canonical);
   if (!ev.typo && !longer) return;
-  // Only now: most lines have nothing to report, and text costs (profiled: 4% of a corpus run).
+  // Only now: most lines have nothing to report, and text costs
+  // (docs/performance-decisions.md, Linting and text).
   const written = snippet(b, ev.keyStart, ev.keyEnd, 40);
   const keyCol = columnOf(b, ev.start, ev.keyStart);
   const line = canonicalLine(ev, b, canonical);

@@ -17,7 +17,7 @@ import { checkProfile, type Profile } from "../protocol/profile.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../protocol/size-limit.js";
 import { AGENT_CAVEAT } from "./advice.js";
 import { type ByteReporter, checkBytes } from "./byte-checks.js";
-import { type BodyProblem, bodyProblem } from "./byte-probes.js";
+import { type BodyProblem, bodyProblem, bomFinding, htmlWithGroupsFinding } from "./byte-probes.js";
 import type { Diagnostic, LintEdit, Severity } from "./diagnostics.js";
 import { checkGroups } from "./group-checks.js";
 import { GroupFixNotes } from "./group-fix-notes.js";
@@ -237,18 +237,7 @@ class Linter implements ByteReporter {
         ...(hidden === "" ? { edit: insertBefore(line, ["User-agent: *"]) } : {}),
       });
     }
-    if (bomEnd > 0) {
-      this.report({
-        id: "bom",
-        severity: bomEnd === 3 ? "info" : "warning",
-        line: 1,
-        message:
-          bomEnd === 3
-            ? "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 crawlers skip it, but some older parsers read it as part of the first key"
-            : "the file starts with part of a UTF-8 byte-order mark: Google skips it, other crawlers may not",
-        fix: "save the file as UTF-8 without a BOM",
-      });
-    }
+    if (bomEnd > 0) this.report(bomFinding(bomEnd));
     if (this.#otherInvalid > 0) {
       this.report({
         id: "invalid-utf8",
@@ -305,14 +294,7 @@ export function lintRobotsTxt(body: Uint8Array | string, options: LintOptions = 
     linter = new Linter(options.lines !== false, read, undefined);
     robots = parseRobotsTxtWith(bytes, { profile }, { onLine: linter.onLine });
     if (problem.id === "html-instead-of-robots") {
-      const n = robots.groups.length;
-      linter.report({
-        id: "html-instead-of-robots",
-        severity: "warning",
-        line: 1,
-        message: `the file starts with HTML markup, yet it has ${n} group${n === 1 ? "" : "s"}: crawlers skip the lines that are no directive and apply the groups, so its rules are in force`,
-        fix: "remove the markup so that the file is plain text, and check that these groups are the ones you mean to serve",
-      });
+      linter.report(htmlWithGroupsFinding(robots.groups.length));
     }
   }
   linter.finish(bytes, bomEnd, robots);

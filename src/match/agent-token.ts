@@ -4,7 +4,8 @@
  * and says what to pass instead.
  */
 import { RobotsError } from "../errors.js";
-import { isProductTokenChar, leadingProductToken } from "../protocol/product-token.js";
+import { isProductTokenChar } from "../protocol/product-token.js";
+import { readAgentName } from "./agent-name.js";
 
 /** True when `token` is a valid product token: one or more of `[A-Za-z_-]`. */
 export function isValidProductToken(token: unknown): token is string {
@@ -57,29 +58,14 @@ export function validateProductToken(token: unknown): string {
   return token;
 }
 
-/** Browser-compatibility product names that are never the crawler's own name. */
-const GENERIC_PRODUCTS = new Set([
-  "mozilla",
-  "applewebkit",
-  "khtml",
-  "like",
-  "gecko",
-  "chrome",
-  "chromium",
-  "safari",
-  "mobile",
-  "version",
-  "firefox",
-  "edg",
-  "opr",
-  "compatible",
-]);
-
 /**
- * The product token of a full HTTP User-Agent header (docs/protocol.md#choosing-rules):
- * `Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)`
- * → `Googlebot`; `CCBot/2.0 (https://commoncrawl.org/faq/)` → `CCBot`. Returns
- * a valid token or throws a RobotsError when the header names none.
+ * The product token of a full HTTP User-Agent header, read as every surface
+ * reads a crawler name (readAgentName, docs/protocol.md#choosing-rules): the
+ * crawler it names (`Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)`
+ * → `Googlebot`; `CCBot/2.0 (https://commoncrawl.org/faq/)` → `CCBot`), else
+ * its leading token as Google's reference reads the string (a browser's
+ * `Mozilla/5.0 (Windows NT 10.0) … Chrome/120` → `Mozilla`). Throws a
+ * RobotsError when it starts with no token and names no crawler.
  */
 export function readProductToken(header: string): string {
   if (typeof header !== "string") {
@@ -88,49 +74,8 @@ export function readProductToken(header: string): string {
       `The User-Agent header must be a string, got ${typeof header}`,
     );
   }
-  // 1. "(…; compatible; Name/1.0; …)": the name after "compatible".
-  const comments: string[] = [];
-  const products: string[] = [];
-  let depth = 0;
-  let buf = "";
-  for (const ch of header) {
-    if (ch === "(") {
-      if (depth === 0 && buf.trim()) products.push(...buf.trim().split(/\s+/));
-      if (depth === 0) buf = "";
-      else buf += ch;
-      depth++;
-    } else if (ch === ")" && depth > 0) {
-      depth--;
-      if (depth === 0) {
-        comments.push(buf);
-        buf = "";
-      } else buf += ch;
-    } else buf += ch;
-  }
-  if (buf.trim())
-    (depth === 0 ? products : comments).push(...(depth === 0 ? buf.trim().split(/\s+/) : [buf]));
-  for (const c of comments) {
-    const items = c.split(";").map((x) => x.trim());
-    const k = items.findIndex((x) => x.toLowerCase() === "compatible");
-    if (k >= 0) {
-      for (const item of items.slice(k + 1)) {
-        const t = leadingProductToken(item);
-        if (t && !GENERIC_PRODUCTS.has(t.toLowerCase())) return t;
-      }
-    }
-  }
-  // 2. The first product that is not a browser-compatibility name.
-  for (const p of products) {
-    const t = leadingProductToken(p);
-    if (t && !GENERIC_PRODUCTS.has(t.toLowerCase())) return t;
-  }
-  // 3. A bot-like name inside a comment ("Mozilla/5.0 (Bytespider; …)").
-  for (const c of comments) {
-    for (const item of c.split(";")) {
-      const t = leadingProductToken(item.trim());
-      if (t && /bot|spider|crawl|agent|fetch/i.test(t)) return t;
-    }
-  }
+  const token = readAgentName(header).token;
+  if (isValidProductToken(token)) return token;
   throw new RobotsError(
     "invalid-agent",
     `No product token found in User-Agent ${JSON.stringify(header)}: pass the crawler's token explicitly, e.g. "Googlebot"`,

@@ -6,9 +6,9 @@
  * array. Why: a check of a matcher not used for a while misses the CPU cache
  * on every object it reads; a copy is read as the matcher's node words
  * directly, and the indexes checked one after another lie side by side.
- * Measured by `npm run bench -- core` ("corpus checks", which passes a
- * cache, against "same, no match cache"): about a quarter less time per
- * check on matchers not used for a while.
+ * Re-measured by `npm run bench -- core` ("corpus checks", which passes a
+ * cache, against "same, no match cache"); the figure is in
+ * docs/performance-decisions.md, Checking: match cache.
  *
  * The cache has one owner, who sizes it and releases it: nothing here is
  * module state. It is never the only home of anything (the index keeps its

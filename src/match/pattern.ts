@@ -161,8 +161,8 @@ function matchSegments(
 
 /**
  * Ranges longer than this are searched with String#indexOf, shorter ones in a
- * loop: measured with cachegrind, a native search costs ~150 instructions and
- * a loop ~25 per character.
+ * loop: a native search has a fixed cost that a short loop undercuts
+ * (docs/performance-decisions.md, Checking).
  */
 export const SHORT_SEARCH = 8;
 

@@ -58,17 +58,16 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
    * every path matches. Every path starts with `/` (docs/protocol.md#matching), so that is
    * a plain (unanchored, wildcard-free) entry keyed `` or `/` ranked above
    * all others: `Disallow: /` alone, an empty `Disallow:`, `Allow: /` beside
-   * shorter rules. Measured on the bench's corpus checks: 40 % reach such a
-   * matcher (15 % with no rules), and they are then answered without reading
-   * the URL's characters or the index.
+   * shorter rules. Many checks reach such a matcher, and they are then
+   * answered without reading the URL's characters or the index
+   * (docs/performance-decisions.md, Compiling: constant indexes).
    */
   readonly constant: number;
   /**
    * The root's offset in `words`, after the entry records: so the root and the
    * first nodes checks build (most often the `/` node, right after it) are
-   * neighbours. Measured on the bench's corpus checks, two in-process A/B
-   * runs against the entry records between them: 5–8 % less time per check
-   * (median of 14 passes each). -1 for a constant index: a check never
+   * neighbours (docs/performance-decisions.md, Checking: entry records
+   * before the root). -1 for a constant index: a check never
    * walks it, so it has no trie.
    */
   readonly root: number;

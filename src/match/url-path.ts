@@ -32,18 +32,17 @@ const ROOT = -1;
  *   it: then the path starts at the first of them after the `://`;
  * - a `#` anywhere before the path start makes the path `/`.
  * A path given alone and `http(s)://` URLs are recognised first; every
- * other form takes one loop over the characters before the path.
- * Measured in-process on the corpus check URLs, by form: scheme-less and
- * `//host` URLs (17 %) went from ~200 to ~70-120 ns each; they took a loop
- * for the start, a native search for `://`, a loop for the path after it
- * and eager searches for the end. Characters above `?` (letters, most of
- * a host) are passed over with one comparison.
+ * other form takes one loop over the characters before the path, rather
+ * than separate searches for the start, `://` and the path after it
+ * (docs/performance-decisions.md, Checking: one-loop path start).
+ * Characters above `?` (letters, most of a host) are passed over with one
+ * comparison.
  */
 function pathStart(url: string): number {
   // Every read below is within the string: a read past its end makes V8
   // drop the optimised code, and the site then calls the generic builtin
-  // for good. Measured on the corpus check URLs after the raw ones had
-  // been through readPath: locating a path took 65 ns instead of 37.
+  // for good, nearly doubling the cost of locating a path
+  // (docs/performance-decisions.md, Checking: one-loop path start).
   const n = url.length;
   if (n === 0) return ROOT;
   let i = 0;
@@ -118,8 +117,9 @@ export function locatePath(url: string, out: PathSpan): PathSpan {
  * locatePath for the matcher's hot path: when the path starts with `/` in
  * `url`, only `str` and `start` are set and `end` is -1, meaning "at the
  * first `#` or NUL, else the end of `str`" (the rule index finds it only if
- * a rule needs it). Measured: the two searches for `#` and NUL were a
- * quarter of a warm check's time. Otherwise exactly locatePath.
+ * a rule needs it): the searches for `#` and NUL are costly next to a warm
+ * check (docs/performance-decisions.md, Checking: lazy path end).
+ * Otherwise exactly locatePath.
  */
 export function locatePathLazyEnd(url: string, out: PathSpan): PathSpan {
   const at = pathStart(url);

@@ -73,8 +73,8 @@ export function asciiText(bytes: Uint8Array, start: number, end: number): string
   if (len > INTERN_MAX_LEN) return utf8Loose.decode(bytes.subarray(start, end));
   // Short values repeat across files and groups (`/`, `*`, `/wp-admin/`: over
   // the corpus 967k short agent and rule values are only 243k distinct), so a
-  // bounded direct-mapped table returns the string already made. Measured:
-  // retained heap for the parsed corpus 180 → 161 MiB (parse time within noise).
+  // bounded direct-mapped table returns the string already made, for less
+  // retained heap (docs/performance-decisions.md, Parsing).
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
   const slot = (h ^ (h >>> 15)) & INTERN_MASK;

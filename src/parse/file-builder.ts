@@ -272,16 +272,16 @@ export class FileBuilder {
     let asWritten = true;
     // Most bytes are copied as they are: a first loop takes the run of
     // them before any `%`, `*`, other byte <= 0x2a or byte >= 0x80, on
-    // int32 offsets (the source offset plus a fixed distance). Measured
-    // with cachegrind on a file of 40 plain rules: 113.6k → 103.5k
-    // instructions per parse, against one loop with a table lookup per byte.
+    // int32 offsets (the source offset plus a fixed distance), cheaper than
+    // one loop with a table lookup per byte (docs/performance-decisions.md,
+    // Parsing).
     let i = vs | 0;
     const delta = (pn - i) | 0;
     const plainEnd = ve | 0;
     if (view !== null) {
       // Four bytes at a time while none of them is <= 0x2a or >= 0x80
       // (the word test is exact: some byte is below 0x2b, or has its top
-      // bit set). 97.2k → 80.7k instructions per parse of the same file.
+      // bit set).
       const patView = this.patView;
       const wordsEnd = plainEnd - 3;
       while (i < wordsEnd) {

@@ -77,8 +77,8 @@ export function classifyKey(
     // little-endian words (ORing 0x20 folds A–Z and nothing else that can
     // stand in a key: it would also map CR to `-` and NUL to space, and
     // neither is ever inside one). An exact key is classified the same way
-    // by every profile. Measured with cachegrind on a file of 40 plain rules:
-    // 104.5k → 97.2k instructions per parse, against the byte compare below.
+    // by every profile. Cheaper than the byte compare below
+    // (docs/performance-decisions.md, Parsing).
     const len = ke - ks;
     const w0 = view.getInt32(ks, true) | 0x20202020;
     if (len === 8) {
@@ -156,9 +156,8 @@ const DISALLOW_TYPOS = ["dissallow", "dissalow", "disalow", "diasllow", "disalla
 export function exactKeyLength(body: Uint8Array, n: number, s: number): number {
   // `| 0x20` folds A–Z onto a–z and maps no other byte onto a letter; the
   // `-` and the colon are compared exactly. Written out, not a loop over a
-  // keyword (startsWithIgnoreCase): measured with cachegrind, the loop cost
-  // ~270 instructions more per rule line (a file of 40 rules: 61.2k ->
-  // 71.9k per parse), most of what the quick path saves.
+  // keyword (startsWithIgnoreCase): the loop cost most of what the quick
+  // path saves (docs/performance-decisions.md, Parsing).
   const f = body[s]! | 0x20;
   if (f === 0x64 /* d */) {
     return s + 9 <= n &&

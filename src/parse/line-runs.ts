@@ -35,9 +35,8 @@ export const IN_COMMENT = byteClasses(false, false);
  * end of the words); the byte loop then continues from there.
  *
  * Three functions with their constants written in, not one taking the bytes
- * to stop at: measured with cachegrind, the shared version scanned a 1.5 MB
- * HTML body with 50 % more instructions (10.0M → 15.1M) and a file of plain
- * rules with 2 % more.
+ * to stop at: the shared version cost more instructions, most on HTML
+ * bodies (docs/performance-decisions.md, Parsing).
  */
 
 /** From the aligned offset `j`: the first word with a `:`, `#`, LF, CR or NUL. */
@@ -85,9 +84,8 @@ function skipComment(words: Int32Array, off: number, j: number): number {
  * The first space or tab in `body[i, e)`, or `e`: whole aligned words of
  * `words` (the first at byte `off`) are tested four bytes at a time, as in
  * skipKey. Lines without a colon (HTML served as robots.txt) are read here
- * for the two-word test of a missing colon. Measured with cachegrind over
- * every 2nd corpus file: 2,473.4M -> 2,451.6M instructions per parse pass,
- * against a byte loop.
+ * for the two-word test of a missing colon. Cheaper than a byte loop
+ * (docs/performance-decisions.md, Parsing).
  */
 export function blankIn(
   body: Uint8Array,

@@ -38,10 +38,9 @@ export type RuleRows = readonly number[] | Int32Array;
 
 /**
  * A JS list longer than this is a "large object" in V8 (past 128 KiB of
- * 8-byte slots), and making one cost about 40 ns an element rather than
- * 0.3 (allocating it starts a young-generation collection). Measured: the
- * corpus files with more rows than this, 1.2 M of its 5.8 M row integers,
- * took 12 % of the parse time to copy as lists.
+ * 8-byte slots), and making one costs far more per element (allocating it
+ * starts a young-generation collection); see docs/performance-decisions.md,
+ * Parsing: big files' rows in an `Int32Array`.
  */
 export const BIG_LIST = 16_384;
 
@@ -111,6 +110,49 @@ export class RuleTable {
       this.#objects[no] = rule;
     }
     return rule;
+  }
+
+  /**
+   * A table of only the rules in `ranges` (in that order), their patterns
+   * copied into a text of their own: what a matcher for one selection of
+   * groups keeps once the file is dropped. Rule lines and groups stay.
+   */
+  select(ranges: readonly { readonly ruleFrom: number; readonly ruleTo: number }[]): RuleTable {
+    let count = 0;
+    for (const g of ranges) count += g.ruleTo - g.ruleFrom;
+    const rows: number[] = new Array<number>(count * ROW);
+    const parts: string[] = [];
+    let written: Map<number, string> | null = null;
+    let at = 0;
+    let no2 = 0;
+    for (const g of ranges) {
+      for (let no = g.ruleFrom; no < g.ruleTo; no++, no2++) {
+        const r = no * ROW;
+        const o = no2 * ROW;
+        const ps = this.rows[r + R_START]!;
+        const pe = this.rows[r + R_END]!;
+        const shift = at - ps;
+        const star = this.rows[r + R_STAR]!;
+        const slash = this.rows[r + R_INDEX_HTML]!;
+        rows[o + R_START] = at;
+        rows[o + R_END] = pe + shift;
+        rows[o + R_LINE] = this.rows[r + R_LINE]!;
+        rows[o + R_META] = this.rows[r + R_META]!;
+        rows[o + R_STAR] = star < 0 ? -1 : star + shift;
+        rows[o + R_INDEX_HTML] = slash < 0 ? -1 : slash + shift;
+        parts.push(this.text.slice(ps, pe));
+        at += pe - ps;
+        const w = this.#written?.get(no);
+        if (w !== undefined) {
+          written ??= new Map();
+          written.set(no2, w);
+        }
+      }
+    }
+    // Typed past a few rules: 4 bytes a value instead of 8, the store outside
+    // the heap paid once (the table outlives its file, see the class comment).
+    const kept = rows.length > 64 ? Int32Array.from(rows) : rows;
+    return new RuleTable(kept, count, parts.join(""), written);
   }
 
   /** Rules `from` to `to` (exclusive) as objects. */

@@ -48,9 +48,8 @@ export function setQuickLines(on: boolean): void {
  * bytes, so only the value is scanned. Fills `ev` exactly as the general
  * path would (same offsets, an empty value included); lines over
  * MAX_LINE_BYTES are left to the general path, which cuts them. A path of
- * its own rather than the general one entered past the key: measured with
- * cachegrind over every 4th corpus file, that kept a third of the saving
- * (1,337.8M -> 1,320.9M instructions per parse pass, against 1,287.8M).
+ * its own rather than the general one entered past the key, which kept only
+ * a third of the saving (docs/performance-decisions.md, Parsing).
  */
 function quickLine(
   body: Uint8Array,
@@ -102,13 +101,12 @@ function quickLine(
  * offset of its line ending (or the body's end).
  *
  * One forward pass finds the first `:`, the `#` or NUL that ends the content
- * and the line ending; measured: the former separate passes (line end, then
- * comment, then colon) took 1.4× as long over the corpus. Each phase looks
+ * and the line ending, cheaper than separate passes for line end, comment
+ * and colon (docs/performance-decisions.md, Parsing). Each phase looks
  * bytes up in a 256-entry class table, byte by byte up to a word boundary,
  * then skips whole words of `words` (the body's aligned 32-bit words, the
- * first at byte `off`) that cannot hold a byte of interest. Measured on the
- * bare loop over the corpus: compares per byte 320 ms, class tables with
- * 4/8-byte strides 185 ms, words 150 ms.
+ * first at byte `off`) that cannot hold a byte of interest
+ * (docs/performance-decisions.md, Parsing: byte-class tables, word strides).
  */
 function readLine(
   body: Uint8Array,

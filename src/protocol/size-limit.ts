@@ -9,7 +9,7 @@
 /** 500 KiB: RFC 9309 §2.5's minimum, docs/protocol.md#access-method's default and floor. */
 export const ROBOTS_TXT_SIZE_LIMIT = 500 * 1024;
 
-/** 512000 → "512,000" (toLocaleString loads ICU data: measured 140 ms on first use). */
+/** 512000 → "512,000" (not toLocaleString, which loads ICU data on first use: docs/performance-decisions.md, Linting and text). */
 export function groupDigits(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

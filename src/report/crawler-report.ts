@@ -75,9 +75,8 @@ type Outcome = Omit<CrawlerReportEntry, "crawler" | "documented" | "reference">;
 /**
  * The outcome for the groups `agent` selects. Every agent no group names
  * selects the `*` groups, so they share one outcome, computed once: the
- * catalogue has 189 crawlers and a file names few of them. On the corpus's
- * largest file a report takes 1.2 ms so, 23 ms with a matcher per crawler
- * (npm run bench -- agents).
+ * catalogue's crawlers are many and a file names few of them
+ * (docs/performance-decisions.md, Linting and text).
  */
 function outcome(
   robots: RobotsTxt,

@@ -5,7 +5,8 @@
  */
 import type { RobotsDocument } from "../explain/document.js";
 import { createExplainer } from "../explain/explain-url.js";
-import { readAgentName } from "../protocol/product-token.js";
+import { readAgentName } from "../match/agent-name.js";
+import { operatorException } from "../match/operator-reading.js";
 import { clear, el } from "./dom.js";
 import type { LineButton } from "./panels.js";
 
@@ -29,8 +30,19 @@ export function renderWhy(
 ): void {
   clear(box);
   const typed = readAgentName(agent);
-  const x = createExplainer(doc, typed.token);
+  // The grid's reading: an exception the crawler's operator documents decides.
+  const exception = operatorException(doc.robots, typed.token);
+  const readAs = exception?.kind === "fallback" ? exception.token : typed.token;
+  const x = createExplainer(doc, readAs);
   const e = x.explain(url);
+  if (exception?.kind === "ignores-global") {
+    box.append(
+      el("h3", {}, [`${typed.name} · ${e.url} → `, el("span", { class: "allowed" }, ["allowed"])]),
+      el("p", {}, [`${exception.why}, and no group names it: no rule applies.`]),
+    );
+    return;
+  }
+  if (exception !== null) box.append(el("p", {}, [`${exception.why}: read as ${readAs}.`]));
   box.append(
     el("h3", {}, [
       `${typed.name} · ${e.url} → `,

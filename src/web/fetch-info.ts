@@ -23,7 +23,8 @@ export interface FetchAnswer {
 const MEANING = {
   ok: "the rules below are the site's",
   unavailable: "no robots.txt: crawlers may fetch everything (RFC 9309 §2.3.1.3)",
-  unreachable: "server error: crawlers must assume everything is disallowed (RFC 9309 §2.3.1.4)",
+  unreachable:
+    "server error: crawlers must assume everything is disallowed for now (RFC 9309 §2.3.1.4)",
   refused: "not fetched",
   error: "not fetched",
 } as const;

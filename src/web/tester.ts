@@ -14,9 +14,9 @@
  */
 
 import { parseDocument, type RobotsDocument } from "../explain/document.js";
+import { readAgentName } from "../match/agent-name.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
-import { readAgentName } from "../protocol/product-token.js";
 import { isProfile, type Profile } from "../protocol/profile.js";
 import { byId, clear, el } from "./dom.js";
 import {
@@ -41,7 +41,8 @@ const SLOW_DELAY_MS = 150;
 /**
  * The address bar gets the new link this long after the answers are shown,
  * if no edit came meanwhile: with a 500 KiB file the link is a 100+ KiB URL,
- * and writing it (history.replaceState) measured 25–40 ms on the page's thread.
+ * and writing it (history.replaceState) blocks the page's thread
+ * (docs/performance-decisions.md, Tester page).
  * "Copy link" writes it at once.
  */
 const LINK_DELAY_MS = 300;
@@ -179,7 +180,7 @@ function update(): void {
   if (allAgents.length > agents.length)
     cut.push(`the first ${MAX_AGENTS} of ${allAgents.length} crawlers`);
   if (allUrls.length > urls.length) cut.push(`the first ${MAX_URLS} of ${allUrls.length} URLs`);
-  const notes = agentNotes(agents);
+  const notes = agentNotes(agents, robots);
   if (cut.length > 0) notes.unshift(`Showing ${cut.join(" and ")}.`);
   const gridNote = notes.join(" ");
   if (changed("gridNote", gridNote)) byId("grid-note").textContent = gridNote;

@@ -12,10 +12,12 @@ import {
   type CrawlerCategory,
   type CrawlerInfo,
 } from "../../data/crawlers.js";
-import { compileMatcher } from "../../match/compile.js";
+import { compileMatcher, type RobotsMatcher } from "../../match/compile.js";
 import { readCrawlDelay } from "../../match/directives.js";
-import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
+import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
+import type { Profile } from "../../protocol/profile.js";
 import {
+  type CrawlerReport,
   type CrawlerReportEntry,
   type ReportSource,
   reportCrawlers,
@@ -29,8 +31,8 @@ import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
-import { OPERATOR_RULES_HELP, OPERATOR_RULES_OPTION } from "../operator-rules.js";
-import { loadReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
+import { READING_HELP, READING_OPTIONS, referenceOption } from "../operator-rules.js";
+import { loadReading, type Reading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 import { agentsUsage } from "../usage-text.js";
 import { runBlock } from "./agents-block.js";
@@ -69,7 +71,7 @@ Options:
   --format <f>      text (default: a table per category) or json
 ${timeoutHelp()}
 ${WHOLE_FILE_HELP}
-${OPERATOR_RULES_HELP}
+${READING_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Like crawlers, agents reads only the first 500 KiB of the file (--whole-file:
@@ -205,6 +207,207 @@ function summaryLine(category: string, entries: readonly CrawlerReportEntry[]): 
   return `  ${category.padEnd(17)} ${blocked} of ${entries.length} blocked${partial > 0 ? `, ${partial} partly` : ""}`;
 }
 
+/** What one report run computed, shared by the JSON and text renderings. */
+interface AgentsReport {
+  readonly reading: Reading;
+  readonly robots: RobotsTxt;
+  readonly failed: boolean;
+  readonly operatorRules: boolean;
+  readonly full: CrawlerReport;
+  readonly shown: readonly CrawlerReportEntry[];
+  readonly byCategory: readonly {
+    category: CrawlerCategory;
+    entries: readonly CrawlerReportEntry[];
+  }[];
+  readonly tokens: ReturnType<typeof tokenFindings>;
+  readonly anyOther: RobotsMatcher;
+  readonly anyRoot: { readonly allowed: boolean; readonly line: number };
+  readonly anyGroups: readonly number[];
+  readonly usage: ReturnType<typeof agentsUsage>;
+}
+
+function buildReport(
+  reading: Reading,
+  profile: Profile,
+  only: Set<CrawlerCategory> | null,
+  operatorRules: boolean,
+): AgentsReport {
+  const failed = disallowsEverything(reading.source);
+  // While the fetch outcome disallows everything, every crawler is blocked (docs/protocol.md#access-method).
+  const robots = parseRobotsTxt(failed ? new Uint8Array(0) : reading.bytes, { profile });
+  // Other agents are those the whole list does not know, whatever --category shows.
+  const full = reportCrawlers(robots, CRAWLERS, { operatorRules });
+  const shown = full.crawlers
+    .filter((e) => only === null || only.has(e.crawler.category))
+    .map((e): CrawlerReportEntry => (failed ? { ...e, status: "blocked", rootAllowed: false } : e));
+  const byCategory = CATEGORY_KEYS.map((category) => ({
+    category,
+    entries: shown.filter((e) => e.crawler.category === category),
+  })).filter((c) => c.entries.length > 0);
+  // Any crawler that is not named: the `*` groups (docs/protocol.md#choosing-rules).
+  const anyOther = compileMatcher(robots, "*");
+  return {
+    reading,
+    robots,
+    failed,
+    operatorRules,
+    full,
+    shown,
+    byCategory,
+    tokens: tokenFindings(
+      shown.map((e) => e.crawler),
+      CRAWLERS,
+    ),
+    anyOther,
+    anyRoot: anyOther.check("/"),
+    anyGroups: anyOther.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0),
+    usage: agentsUsage(robots, [
+      ...new Set(shown.map((e) => e.crawler.token).filter((t) => t !== "")),
+      "*",
+    ]),
+  };
+}
+
+function reportJson(r: AgentsReport): string {
+  const loaded = r.reading.source;
+  const json = {
+    robots: loaded.label,
+    ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
+    ...(r.failed ? { disallowsEverything: true } : {}),
+    notes: r.reading.notes,
+    anyOther: {
+      rootAllowed: r.anyRoot.allowed && !r.failed,
+      line: r.anyRoot.line,
+      source: r.anyOther.source,
+      groupLines: r.anyGroups,
+      crawlDelay: readCrawlDelay(r.robots, "*") ?? null,
+      contentSignals: readContentSignals(r.robots, "*"),
+    },
+    reading: r.operatorRules ? "operator-rules" : "reference",
+    categories: r.byCategory.map((c) => ({
+      category: c.category,
+      description: CRAWLER_CATEGORIES[c.category],
+      crawlers: c.entries.map(entryJson),
+    })),
+    tokens: r.tokens,
+    otherAgents: r.full.otherAgents,
+    usage: r.usage.json,
+  };
+  return `${jsonText(json, 2)}\n`;
+}
+
+/** The head and the summary: the answer first, per category, then each crawler the file addresses. */
+function summaryText(r: AgentsReport, paint: Paint): string[] {
+  const loaded = r.reading.source;
+  const out: string[] = [`robots.txt: ${esc(loaded.label)}`];
+  if (loaded.note !== undefined) out.push(`fetch: ${esc(loaded.note)}`);
+  for (const n of r.reading.notes) out.push(`note: ${esc(n)}`);
+  if (r.failed) {
+    out.push("every crawler is blocked while this lasts: no rules were read");
+  } else {
+    out.push(
+      r.anyOther.source === "none"
+        ? "no * group: crawlers not named below may crawl everything"
+        : `the * group (${lines(r.anyGroups)}) ${r.anyRoot.allowed ? "allows" : "disallows"} / for crawlers not named`,
+    );
+  }
+  out.push("", "Summary:", ...r.byCategory.map((c) => summaryLine(c.category, c.entries)));
+  const addressed = r.byCategory.flatMap((c) =>
+    c.entries.filter((e) => e.source === "named" || e.source === "fallback"),
+  );
+  for (const e of addressed) {
+    const root = e.rootAllowed ? "may crawl /" : "may not crawl /";
+    out.push(
+      `  ${crawlerLabel(e.crawler)}: ${statusText(e.status, paint)}, ${root} (${groupText(e.source, e.groupLines, e.crawler.fallback)})`,
+    );
+  }
+  return out;
+}
+
+/** `Googlebot`, or `MJ12bot (as MJ)` when the catalogue's token reads otherwise. */
+function crawlerLabel(c: CrawlerInfo): string {
+  return c.token === c.name ? c.name : `${c.name} (as ${c.token === "" ? "nothing" : c.token})`;
+}
+
+/** One table per category. */
+function detailsText(r: AgentsReport, paint: Paint): string[] {
+  const out: string[] = ["", paint.dim("Details:")];
+  const header = [
+    "crawler",
+    "operator",
+    "status",
+    "honours",
+    "group",
+    "crawl-delay",
+    "content signals",
+  ];
+  for (const { category, entries } of r.byCategory) {
+    out.push("", paint.bold(CRAWLER_CATEGORIES[category]));
+    const rows = [
+      header,
+      ...entries.map((e) => [
+        crawlerLabel(e.crawler),
+        e.crawler.operator,
+        e.status,
+        e.crawler.honoursRobotsTxt,
+        groupText(e.source, e.groupLines, e.crawler.fallback),
+        e.crawlDelay === undefined ? "-" : String(e.crawlDelay),
+        esc(signalsText(e.contentSignals)),
+      ]),
+    ];
+    out.push(
+      ...table(rows, (row, c, cell) =>
+        row === 0
+          ? paint.dim(cell)
+          : c === 2
+            ? statusText(cell as CrawlerReportEntry["status"], paint)
+            : cell,
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * The reading not applied, where it answers differently (check and explain
+ * say the same for one URL).
+ */
+function readingsText(r: AgentsReport): string[] {
+  const readings = r.shown.flatMap((e) => {
+    const o = r.operatorRules ? e.reference : e.documented;
+    if (o === undefined) return [];
+    const what =
+      e.crawler.ignoresGlobal === true
+        ? "its operator documents that it ignores the * group"
+        : `its operator documents that it follows ${e.crawler.fallback}'s group`;
+    return [
+      r.operatorRules
+        ? `  ${e.crawler.name}: ${what}; Google's open-source reference reads it as ${o.status} (--reference)`
+        : `  ${e.crawler.name}: ${what}; that reading, the default, gives ${o.status}`,
+    ];
+  });
+  return readings.length > 0 ? ["", "Readings:", ...readings] : [];
+}
+
+function reportText(r: AgentsReport): string {
+  const paint = makePaint();
+  const out = [...summaryText(r, paint), ...detailsText(r, paint)];
+  if (r.tokens.length > 0) {
+    out.push("", "Tokens (a User-agent line is read up to its first character other than a");
+    out.push('letter, "-" or "_"; names compare without case):');
+    for (const t of r.tokens) out.push(`  ${t.text}`);
+  }
+  out.push(...readingsText(r));
+  if (r.full.otherAgents.length > 0) {
+    out.push(
+      "",
+      `Other agents named in this file: ${r.full.otherAgents.map((a) => `${esc(a.token)} (${lines(a.lines)})`).join(", ")}`,
+    );
+  }
+  out.push(...r.usage.text);
+  return `${out.join("\n")}\n`;
+}
+
 export const agentsCommand: Command = {
   summary: "which crawlers (search, AI, SEO…) may crawl the site, by category; --block",
   help: agentsHelp,
@@ -214,7 +417,7 @@ export const agentsCommand: Command = {
     block: { type: "string" },
     ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
-    ...OPERATOR_RULES_OPTION,
+    ...READING_OPTIONS,
   },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
@@ -222,6 +425,7 @@ export const agentsCommand: Command = {
     const timeoutMs = timeoutOption(values);
     const block = categoryFilter(str(values, "block"), "--block");
     const categoryValue = str(values, "category") ?? str(values, "purpose");
+    const operatorRules = !referenceOption(values);
     if (block !== null) {
       if (categoryValue !== undefined) {
         throw new CliError("--block and --category do not combine: --block names the categories");
@@ -252,159 +456,8 @@ export const agentsCommand: Command = {
       wholeFile,
       ...timeoutSpread(timeoutMs),
     });
-    const loaded = reading.source;
-    const failed = disallowsEverything(loaded);
-    // While the fetch outcome disallows everything, every crawler is blocked (docs/protocol.md#access-method).
-    const robots = parseRobotsTxt(failed ? new Uint8Array(0) : reading.bytes, {
-      profile: context.profile,
-    });
-    // Other agents are those the whole list does not know, whatever --category shows.
-    const operatorRules = values["operator-rules"] === true;
-    const full = reportCrawlers(robots, CRAWLERS, { operatorRules });
-    const shown = full.crawlers
-      .filter((e) => only === null || only.has(e.crawler.category))
-      .map(
-        (e): CrawlerReportEntry => (failed ? { ...e, status: "blocked", rootAllowed: false } : e),
-      );
-    const byCategory = CATEGORY_KEYS.map((category) => ({
-      category,
-      entries: shown.filter((e) => e.crawler.category === category),
-    })).filter((c) => c.entries.length > 0);
-    const tokens = tokenFindings(
-      shown.map((e) => e.crawler),
-      CRAWLERS,
-    );
-    // Any crawler that is not named: the `*` groups (docs/protocol.md#choosing-rules).
-    const anyOther = compileMatcher(robots, "*");
-    const anyRoot = anyOther.check("/");
-    const anyGroups = anyOther.groups.map((i) => robots.groups[i]?.agents[0]?.line ?? 0);
-    const anySignals = readContentSignals(robots, "*");
-    const usage = agentsUsage(robots, [
-      ...new Set(shown.map((e) => e.crawler.token).filter((t) => t !== "")),
-      "*",
-    ]);
-
-    if (format === "json") {
-      const json = {
-        robots: loaded.label,
-        ...(loaded.note === undefined ? {} : { fetch: loaded.note }),
-        ...(failed ? { disallowsEverything: true } : {}),
-        notes: reading.notes,
-        anyOther: {
-          rootAllowed: anyRoot.allowed && !failed,
-          line: anyRoot.line,
-          source: anyOther.source,
-          groupLines: anyGroups,
-          crawlDelay: readCrawlDelay(robots, "*") ?? null,
-          contentSignals: anySignals,
-        },
-        reading: operatorRules ? "operator-rules" : "reference",
-        categories: byCategory.map((c) => ({
-          category: c.category,
-          description: CRAWLER_CATEGORIES[c.category],
-          crawlers: c.entries.map(entryJson),
-        })),
-        tokens,
-        otherAgents: full.otherAgents,
-        usage: usage.json,
-      };
-      await writeOut(`${jsonText(json, 2)}\n`);
-      return EXIT.ok;
-    }
-
-    const paint = makePaint();
-    const out: string[] = [`robots.txt: ${esc(loaded.label)}`];
-    if (loaded.note !== undefined) out.push(`fetch: ${esc(loaded.note)}`);
-    for (const n of reading.notes) out.push(`note: ${esc(n)}`);
-    if (failed) {
-      out.push("every crawler is blocked while this lasts: no rules were read");
-    }
-    const anyText =
-      anyOther.source === "none"
-        ? "no * group: crawlers not named below may crawl everything"
-        : `the * group (${lines(anyGroups)}) ${anyRoot.allowed ? "allows" : "disallows"} / for crawlers not named`;
-    if (!failed) out.push(anyText);
-    // The answer first: per category, then one line per crawler the file
-    // names (or that follows a named group); the tables are the details.
-    out.push("", "Summary:", ...byCategory.map((c) => summaryLine(c.category, c.entries)));
-    const addressed = byCategory.flatMap((c) =>
-      c.entries.filter((e) => e.source === "named" || e.source === "fallback"),
-    );
-    for (const e of addressed) {
-      const name =
-        e.crawler.token === e.crawler.name
-          ? e.crawler.name
-          : `${e.crawler.name} (as ${e.crawler.token})`;
-      const root = e.rootAllowed ? "may crawl /" : "may not crawl /";
-      out.push(
-        `  ${name}: ${statusText(e.status, paint)}, ${root} (${groupText(e.source, e.groupLines, e.crawler.fallback)})`,
-      );
-    }
-    out.push("", paint.dim("Details:"));
-    const header = [
-      "crawler",
-      "operator",
-      "status",
-      "honours",
-      "group",
-      "crawl-delay",
-      "content signals",
-    ];
-    for (const { category, entries } of byCategory) {
-      out.push("", paint.bold(CRAWLER_CATEGORIES[category]));
-      const rows = [
-        header,
-        ...entries.map((e) => [
-          e.crawler.token === e.crawler.name
-            ? e.crawler.name
-            : `${e.crawler.name} (as ${e.crawler.token === "" ? "nothing" : e.crawler.token})`,
-          e.crawler.operator,
-          e.status,
-          e.crawler.honoursRobotsTxt,
-          groupText(e.source, e.groupLines, e.crawler.fallback),
-          e.crawlDelay === undefined ? "-" : String(e.crawlDelay),
-          esc(signalsText(e.contentSignals)),
-        ]),
-      ];
-      out.push(
-        ...table(rows, (r, c, cell) =>
-          r === 0
-            ? paint.dim(cell)
-            : c === 2
-              ? statusText(cell as CrawlerReportEntry["status"], paint)
-              : cell,
-        ),
-      );
-    }
-    if (tokens.length > 0) {
-      out.push("", "Tokens (a User-agent line is read up to its first character other than a");
-      out.push('letter, "-" or "_"; names compare without case):');
-      for (const t of tokens) out.push(`  ${t.text}`);
-    }
-    // The reading not applied, where it answers differently (check and
-    // explain say the same for one URL).
-    const readings = shown.flatMap((e) => {
-      const o = operatorRules ? e.reference : e.documented;
-      if (o === undefined) return [];
-      const what =
-        e.crawler.ignoresGlobal === true
-          ? "its operator documents that it ignores the * group"
-          : `its operator documents that it follows ${e.crawler.fallback}'s group`;
-      return [
-        operatorRules
-          ? `  ${e.crawler.name}: ${what} (--operator-rules); the reference reads it as ${o.status}`
-          : `  ${e.crawler.name}: ${what}; under that reading: ${o.status} (--operator-rules)`,
-      ];
-    });
-    if (readings.length > 0) out.push("", "Readings:", ...readings);
-    if (full.otherAgents.length > 0) {
-      out.push(
-        "",
-        `Other agents named in this file: ${full.otherAgents.map((a) => `${esc(a.token)} (${lines(a.lines)})`).join(", ")}`,
-      );
-    }
-    out.push(...usage.text);
-    await writeOut(`${out.join("\n")}\n`);
+    const report = buildReport(reading, context.profile, only, operatorRules);
+    await writeOut(format === "json" ? reportJson(report) : reportText(report));
     return EXIT.ok;
   },
 };

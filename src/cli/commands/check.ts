@@ -9,19 +9,19 @@ import { readPath } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
-import { agentOption, urlArgument } from "../args.js";
+import { agentNameOption, agentOption, urlArgument } from "../args.js";
 import { runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
-import { describeGroups, describeRule, verdictWord } from "../format.js";
+import { describeGroups, describeRule, plural, verdictWord } from "../format.js";
 import { boundedLines, isUrlArg, urlLineBounds, writeOut } from "../io.js";
 import {
-  documentedReading,
-  documentedVerdict,
-  OPERATOR_RULES_HELP,
-  OPERATOR_RULES_OPTION,
-  verdictText,
+  decideVerdict,
+  Matchers,
+  READING_HELP,
+  READING_OPTIONS,
+  referenceOption,
 } from "../operator-rules.js";
 import { Progress } from "../progress.js";
 import {
@@ -61,13 +61,15 @@ verdict, the deciding line and where the rules came from. A server error is
 a disallow (exit 1).
 
 Options:
-  --agent <token>     the crawler's product token (letters, "-" and "_")
+  --agent <name>      the crawler: its product token (letters, "-" and "_"),
+                      or a whole User-Agent header, read as the crawler it
+                      names (a note says how a name was read)
   --robots <f | url>  the robots.txt for bulk checks: a file or an http(s) URL
                       ("-" is not allowed: the URLs come on stdin)
   --format <f>        text (default), tsv or json (JSON Lines in bulk mode)
 ${timeoutHelp({ column: 22 })}
 ${WHOLE_FILE_HELP}
-${OPERATOR_RULES_HELP}
+${READING_HELP}
   --profile <p>       google (default), rfc9309 or legacy1996
 
 Examples:
@@ -82,7 +84,8 @@ export interface CheckOptions {
   format?: string | undefined;
   timeout?: string | undefined;
   wholeFile?: boolean;
-  operatorRules?: boolean;
+  /** The reference's reading alone (--reference); by default the operators' reading decides. */
+  reference?: boolean;
   profile: Profile;
 }
 
@@ -158,7 +161,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
       wholeFile,
       ...timeoutSpread(timeoutMs),
     });
-    return bulk(reading, agent, format, opts.profile);
+    return bulk(reading, agent, format, opts.profile, opts.reference === true);
   }
   // One argument is a crawl URL: `http:` is enough (`http:/host/x` is what
   // an HTTP client requests as http://host/x, docs/fetching.md "The path rule").
@@ -166,10 +169,15 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     positionals.length === 1 &&
     (isUrlArg(positionals[0]!) || /^https?:/i.test(positionals[0]!))
   ) {
-    return runUrlCheck(positionals[0]!, { ...opts, format, agent: requireAgent(opts.agent) });
+    return runUrlCheck(positionals[0]!, {
+      ...opts,
+      format,
+      agent: requireAgent(opts.agent),
+      reference: opts.reference,
+    });
   }
   let file: string;
-  let agent: string;
+  let typed: string | undefined;
   let url: string;
   if (positionals.length === 3) {
     if (opts.agent !== undefined) {
@@ -177,16 +185,21 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
         "the agent is given twice (as an argument and with --agent): pass one of them",
       );
     }
-    [file, , url] = positionals as [string, string, string];
-    agent = requireAgent(positionals[1], "<agent>");
+    [file, typed, url] = positionals as [string, string, string];
   } else if (positionals.length === 2 && opts.agent !== undefined) {
     [file, url] = positionals as [string, string];
-    agent = requireAgent(opts.agent);
+    typed = opts.agent;
   } else {
     throw new CliError(
-      `expected <robots.txt> <agent> <url> (or <robots.txt> --agent <token> <url>), got ${positionals.length} argument(s); see robots check --help`,
+      `expected <robots.txt> <agent> <url> (or <robots.txt> --agent <name> <url>), got ${positionals.length} argument(s); see robots check --help`,
     );
   }
+  const name = agentNameOption(
+    typed,
+    "Googlebot",
+    positionals.length === 3 ? "<agent>" : "--agent",
+  );
+  const agent = name.token;
   urlArgument(url);
   const timeoutMs = parseTimeout(opts.timeout);
   const reading = await loadReading(file, {
@@ -199,39 +212,25 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
   const robots = parseRobotsTxt(reading.bytes, { profile: opts.profile });
   const m = compileMatcher(robots, agent);
   const failed = disallowsEverything(source);
-  let v = failed ? disallowAll(m, url) : m.check(url);
-  const notes = [...sourceNotes(source), ...reading.notes];
-  const documented = failed ? null : documentedReading(robots, agent);
-  if (documented !== null) {
-    // Which reading decides: the reference by default, the operator's
-    // documented exception with --operator-rules; the other is a note.
-    const d = documentedVerdict(robots, documented, url);
-    if (opts.operatorRules === true) {
-      const reference = v;
-      v =
-        documented.kind === "fallback"
-          ? compileMatcher(robots, documented.token).check(url)
-          : { ...disallowAll(m, url), allowed: true };
-      notes.push(
-        `${documented.why} (--operator-rules); the reference answers ${verdictText(reference)}`,
-      );
-    } else if (d.allowed !== v.allowed || d.line !== v.line) {
-      notes.push(`${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`);
-    }
+  const notes = [
+    ...(name.note === undefined ? [] : [name.note]),
+    ...sourceNotes(source),
+    ...reading.notes,
+  ];
+  let v: Verdict;
+  let groupsText: string | undefined;
+  if (failed) v = disallowAll(m, url);
+  else {
+    const d = decideVerdict(robots, m, url, opts.reference === true, (t) =>
+      compileMatcher(robots, t),
+    );
+    v = d.verdict;
+    groupsText = d.groupsText;
+    if (d.note !== undefined) notes.push(d.note);
+    notes.push(...urlNotes(m, v, url, otherReading(reading, opts.profile, agent)));
   }
-  if (!failed) notes.push(...urlNotes(m, v, url, otherReading(reading, opts.profile, agent)));
   if (format === "tsv") for (const n of notes) process.stderr.write(`robots: note: ${esc(n)}\n`);
-  const ignoring = opts.operatorRules === true && documented?.kind === "ignores-global";
-  await writeOut(
-    formatOne(
-      v,
-      url,
-      robots,
-      format,
-      format === "tsv" ? [] : notes,
-      ignoring ? `${JSON.stringify(agent)} is not named, and it ignores the * group` : undefined,
-    ),
-  );
+  await writeOut(formatOne(v, url, robots, format, format === "tsv" ? [] : notes, groupsText));
   return v.allowed ? EXIT.allowed : EXIT.disallowed;
 }
 
@@ -254,8 +253,9 @@ function disallowAll(m: RobotsMatcher, url: string): Verdict {
   };
 }
 
-export function requireAgent(agent: string | undefined, name = "--agent"): string {
-  return agentOption(agent, "Googlebot", name);
+/** The crawler a typed name reads as (agentOption: its note on stderr). */
+function requireAgent(agent: string | undefined): string {
+  return agentOption(agent, "Googlebot");
 }
 
 /** The origin of an http(s) URL, or null for a path or a non-URL. */
@@ -281,12 +281,15 @@ async function bulk(
   agent: string,
   format: string,
   profile: Profile,
+  reference: boolean,
 ): Promise<number> {
   const source = reading.source;
   const robots = parseRobotsTxt(reading.bytes, { profile });
   const m = compileMatcher(robots, agent);
   const other = otherReading(reading, profile, agent);
   const failed = disallowsEverything(source);
+  const matchers = new Matchers(robots);
+  const matcherFor = (t: string): RobotsMatcher => matchers.get(t);
   const origin = source.note === undefined ? null : originOf(source.label);
   for (const n of [...sourceNotes(source), ...reading.notes]) {
     process.stderr.write(`robots: note: ${esc(n)}\n`);
@@ -317,12 +320,17 @@ async function bulk(
       counts.otherOrigin++;
       notes = [`another origin: ${source.label} governs only ${origin}`];
     } else {
-      v = failed ? disallowAll(m, url) : m.check(url);
-      if (failed)
+      if (failed) {
+        v = disallowAll(m, url);
         notes.push(
           "robots.txt could not be fetched: disallowed for now (docs/protocol.md#access-method)",
         );
-      else notes.push(...urlNotes(m, v, url, other));
+      } else {
+        const d = decideVerdict(robots, m, url, reference, matcherFor);
+        v = d.verdict;
+        if (d.note !== undefined) notes.push(d.note);
+        notes.push(...urlNotes(m, v, url, other));
+      }
       if (v.allowed) counts.allowed++;
       else counts.disallowed++;
     }
@@ -335,7 +343,7 @@ async function bulk(
   if (counts.otherOrigin > 0) parts.push(`${counts.otherOrigin} of another origin (not checked)`);
   if (counts.invalid > 0) parts.push(`${counts.invalid} not URLs (not checked)`);
   process.stderr.write(
-    `robots: checked ${n} URL${n === 1 ? "" : "s"}: ${parts.join(", ")}${failed ? "; the robots.txt could not be fetched" : ""}\n`,
+    `robots: checked ${plural(n, "URL")}: ${parts.join(", ")}${failed ? "; the robots.txt could not be fetched" : ""}\n`,
   );
   // A URL left unchecked makes the run incomplete; a failed fetch is a
   // disallow verdict for every URL, as in a single check (exit 1).
@@ -368,7 +376,7 @@ export const checkCommand: Command = {
     robots: { type: "string" },
     ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
-    ...OPERATOR_RULES_OPTION,
+    ...READING_OPTIONS,
   },
   run(positionals, values, context) {
     return runCheck(positionals, {
@@ -376,7 +384,7 @@ export const checkCommand: Command = {
       robots: str(values, "robots"),
       timeout: str(values, "timeout"),
       wholeFile: values["whole-file"] === true,
-      operatorRules: values["operator-rules"] === true,
+      reference: referenceOption(values),
       format: context.format,
       profile: context.profile,
     });

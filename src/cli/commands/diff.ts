@@ -16,15 +16,24 @@ import { probePaths } from "../../diff/probe-paths.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
 import { agentNameListOption, formatOption, urlArgument } from "../args.js";
-import { makePaint } from "../color.js";
-import { type Command, str } from "../command.js";
+import { makePaint, type Paint } from "../color.js";
+import { type Command, type CommandContext, type OptionValues, str } from "../command.js";
 import { writeDiffGithub } from "../diff-github.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
+import { plural } from "../format.js";
 import { boundedLines, openTextInput, urlLineBounds, writeOut } from "../io.js";
+import { READING_HELP, READING_OPTIONS, referenceOption } from "../operator-rules.js";
 import { Progress } from "../progress.js";
-import { loadReading, percentEncode, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
+import {
+  loadReading,
+  percentEncode,
+  type Reading,
+  WHOLE_FILE_HELP,
+  WHOLE_FILE_OPTION,
+} from "../reading.js";
 import { sitemapUrls } from "../sitemap-source.js";
+import type { RobotsSource } from "../source.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
 export const diffHelp = `Usage: robots diff <old> <new> [--urls FILE | --sitemap S] [--agent a,b] [--format text|json|github]
@@ -55,6 +64,7 @@ Options:
                     in $GITHUB_STEP_SUMMARY, changed=<n> in $GITHUB_OUTPUT)
 ${timeoutHelp({ also: "with --sitemap, it bounds each sitemap request too (default 30)" })}
 ${WHOLE_FILE_HELP}
+${READING_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Like crawlers, diff reads only the first 500 KiB of each file (--whole-file:
@@ -152,6 +162,336 @@ interface Group {
 /** A side whose robots.txt could not be fetched: no rule decides (docs/protocol.md#access-method). */
 const FAILED_SIDE: DiffSide = { allowed: false, line: 0, rule: null, source: "none" };
 
+/** Everything one comparison needs, read from the arguments. */
+interface DiffRun {
+  readonly format: "text" | "json" | "github";
+  readonly newArg: string;
+  readonly urlsArg: string | undefined;
+  readonly sitemapArg: string | undefined;
+  readonly oldSrc: RobotsSource;
+  readonly newSrc: RobotsSource;
+  readonly oldFailed: boolean;
+  readonly newFailed: boolean;
+  readonly agents: readonly DiffAgent[];
+  readonly comparer: VerdictComparer;
+  readonly urls: AsyncIterable<string> | Iterable<string>;
+  readonly urlKind: string;
+  /** URLs were listed (--urls, --sitemap), not probed. */
+  readonly listed: boolean;
+  readonly notes: string[];
+  readonly skipped: Skipped;
+}
+
+/** Counts over the URLs compared so far. */
+interface Counts {
+  count: number;
+  changed: number;
+  unencoded: number;
+  readonly changedAgents: Set<string>;
+}
+
+async function prepare(
+  positionals: string[],
+  values: OptionValues,
+  context: CommandContext,
+): Promise<DiffRun> {
+  const format = formatOption(context.format, ["text", "json", "github"] as const, "text");
+  if (positionals.length !== 2) {
+    throw new CliError(
+      `expected <old> <new>, got ${positionals.length} argument(s); see robots diff --help`,
+    );
+  }
+  const [oldArg, newArg] = positionals as [string, string];
+  const urlsArg = str(values, "urls");
+  const sitemapArg = str(values, "sitemap");
+  if (urlsArg !== undefined && sitemapArg !== undefined) {
+    throw new CliError("give --urls or --sitemap, not both");
+  }
+  if ([oldArg, newArg, urlsArg, sitemapArg].filter((a) => a === "-").length > 1) {
+    throw new CliError("only one of <old>, <new>, --urls and --sitemap can be - (standard input)");
+  }
+  const requested = agentNameListOption(str(values, "agent"))?.map((a) => a.name);
+  const reference = referenceOption(values);
+  const timeoutMs = timeoutOption(values);
+  const fromSitemap =
+    sitemapArg === undefined ? null : await sitemapUrls(sitemapArg, timeoutSpread(timeoutMs));
+  const options = {
+    profile: context.profile,
+    wholeFile: values["whole-file"] === true,
+    ...timeoutSpread(timeoutMs),
+  };
+  const oldReading = await loadReading(oldArg, options);
+  const newReading = await loadReading(newArg, options);
+  // A fetch that disallows everything (server error) compares as disallowing
+  // every URL for every agent; its side names no line (nothing was read).
+  const oldFailed = disallowsEverything(oldReading.source);
+  const newFailed = disallowsEverything(newReading.source);
+  const robotsOf = (r: Reading, failed: boolean) =>
+    parseRobotsTxt(failed ? DISALLOW_ALL_BODY : r.bytes, { profile: context.profile });
+  const before = robotsOf(oldReading, oldFailed);
+  const after = robotsOf(newReading, newFailed);
+  const agents = listAgentsToCompare(
+    [
+      oldFailed ? robotsOf(oldReading, false) : before,
+      newFailed ? robotsOf(newReading, false) : after,
+    ],
+    requested,
+  );
+  const skipped: Skipped = { count: 0, first: "" };
+  const stdinLabel = (arg: string) => (arg === "-" ? "<stdin>" : arg);
+  const notes = [
+    ...agents.flatMap((a) => (a.note === undefined ? [] : [a.note])),
+    ...(fromSitemap?.notes ?? []).map((n) => `sitemap: ${n}`),
+    ...oldReading.notes.map((n) => `old: ${n}`),
+    ...newReading.notes.map((n) => `new: ${n}`),
+  ];
+  for (const [side, failed] of [
+    ["old", oldFailed],
+    ["new", newFailed],
+  ] as const) {
+    if (failed) {
+      notes.push(
+        `${side}: robots.txt could not be fetched: everything is disallowed for now (docs/protocol.md#access-method)`,
+      );
+    }
+  }
+  return {
+    format,
+    newArg,
+    urlsArg,
+    sitemapArg,
+    oldSrc: oldReading.source,
+    newSrc: newReading.source,
+    oldFailed,
+    newFailed,
+    agents,
+    comparer: new VerdictComparer(before, after, agents, { operatorRules: !reference }),
+    urls:
+      fromSitemap !== null
+        ? fromSitemap.urls
+        : urlsArg === undefined
+          ? probePaths([before, after])
+          : readUrls(urlsArg, skipped),
+    urlKind:
+      fromSitemap !== null
+        ? `URLs from the sitemap ${stdinLabel(sitemapArg!)}`
+        : urlsArg === undefined
+          ? "probe paths derived from both files' patterns"
+          : `URLs from ${stdinLabel(urlsArg)}`,
+    listed: urlsArg !== undefined || fromSitemap !== null,
+    notes,
+    skipped,
+  };
+}
+
+/** A change with a failed fetch's side shown as such. */
+function withFailedSides(run: DiffRun, c: VerdictChange): VerdictChange {
+  if (!run.oldFailed && !run.newFailed) return c;
+  return {
+    ...c,
+    before: run.oldFailed ? FAILED_SIDE : c.before,
+    after: run.newFailed ? FAILED_SIDE : c.after,
+  };
+}
+
+/**
+ * Every change, URL by URL, to `each`; then the closing notes. Memory stays
+ * flat: URLs are read as they come.
+ */
+async function compareAll(
+  run: DiffRun,
+  counts: Counts,
+  each: (c: VerdictChange) => Promise<void> | undefined,
+): Promise<void> {
+  const progress = new Progress("URLs compared");
+  for await (const url of run.urls) {
+    counts.count++;
+    if (percentEncode(url) !== url) counts.unencoded++;
+    for (const raw of run.comparer.compare(url)) {
+      const c = withFailedSides(run, raw);
+      counts.changed++;
+      counts.changedAgents.add(c.agent.label);
+      const wait = each(c);
+      if (wait) await wait;
+    }
+    progress.tick(counts.count);
+  }
+  progress.done(counts.count);
+  if (counts.unencoded > 0) run.notes.push(unencodedText(counts.unencoded));
+  if (run.skipped.count > 0) run.notes.push(skippedText(run.skipped));
+  if (run.listed && counts.count === 0) {
+    run.notes.push(`${run.urlKind}: none, so nothing was compared`);
+  }
+}
+
+/**
+ * 2 when a listed line was no URL (an input error, as in bulk check), else
+ * 1 when a verdict changed. A list with no URL compares nothing, so it could
+ * never fail a gate: an input error too.
+ */
+function exitStatus(run: DiffRun, counts: Counts): number {
+  if (run.skipped.count === 0 && !(run.listed && counts.count === 0)) {
+    return counts.changed > 0 ? EXIT.findings : EXIT.ok;
+  }
+  // The output says it in a note; standard error says why the status is 2.
+  process.stderr.write(
+    `robots: ${esc(run.skipped.count > 0 ? skippedText(run.skipped) : `${run.urlKind}: none, so nothing was compared`)}\n`,
+  );
+  return EXIT.usage;
+}
+
+/** Streamed: one change per write, so memory stays flat however many URLs change; the counts come last. */
+async function writeJson(run: DiffRun, counts: Counts): Promise<void> {
+  const what = run.listed ? "URL" : "probed path";
+  await writeOut(
+    `{\n  "old": ${jsonText(run.oldSrc.label)},\n  "new": ${jsonText(run.newSrc.label)},\n  "agents": ${jsonText(run.agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })))},\n  "changes": [`,
+  );
+  let n = 0;
+  await compareAll(run, counts, (c) => {
+    const item = jsonText({
+      agent: c.agent.label,
+      url: c.url,
+      path: c.path,
+      old: sideJson(c.before, run.oldFailed),
+      new: sideJson(c.after, run.newFailed),
+    });
+    return writeOut(`${n++ === 0 ? "" : ","}\n    ${item}`);
+  });
+  const summary = run.comparer.tallies().map((t) => ({
+    agent: t.agent.label,
+    compared: t.compared,
+    disallowedAfter: t.disallowedAfter,
+    nowDisallowed: t.nowDisallowed,
+    nowAllowed: t.nowAllowed,
+    text: tallyText(t, what),
+  }));
+  const from =
+    run.sitemapArg !== undefined ? `sitemap:${run.sitemapArg}` : (run.urlsArg ?? "probes");
+  await writeOut(
+    `${counts.changed === 0 ? "" : "\n  "}],\n  "summary": ${jsonText(summary)},\n  "changed": ${counts.changed},\n  "urls": ${jsonText({ count: counts.count, from })},\n  "notes": ${jsonText(run.notes)}\n}\n`,
+  );
+}
+
+type Groups = Map<DiffAgent, Map<string, Group>>;
+
+/**
+ * Changes grouped per agent and per transition (same verdicts, same
+ * deciding lines), each group with its count and its first URLs. Memory is
+ * bounded by the number of groups, not of URLs.
+ */
+async function collectGroups(run: DiffRun, counts: Counts): Promise<Groups> {
+  const groups: Groups = new Map();
+  await compareAll(run, counts, (c) => {
+    let byTransition = groups.get(c.agent);
+    if (byTransition === undefined) {
+      byTransition = new Map();
+      groups.set(c.agent, byTransition);
+    }
+    const key = `${c.before.allowed}:${c.before.line}:${c.before.source}>${c.after.allowed}:${c.after.line}:${c.after.source}`;
+    const g = byTransition.get(key);
+    if (g === undefined) byTransition.set(key, { first: c, count: 1, urls: [c.url] });
+    else if (++g.count <= LIST_PER_GROUP) g.urls.push(c.url);
+    return undefined;
+  });
+  return groups;
+}
+
+function comparedLine(run: DiffRun, counts: Counts): string {
+  return `compared ${counts.count} ${esc(run.urlKind)} for ${plural(run.agents.length, "agent")}: ${esc(run.agents.map((a) => a.label).join(", "))}`;
+}
+
+async function writeGithub(run: DiffRun, counts: Counts, groups: Groups): Promise<void> {
+  const side = (src: RobotsSource, name: string) =>
+    `${name}: ${esc(src.label)}${src.note === undefined ? "" : ` (${esc(src.note)})`}`;
+  await writeDiffGithub({
+    oldLabel: run.oldSrc.label,
+    newLabel: run.newSrc.label,
+    newIsFile: run.newSrc.note === undefined && run.newArg !== "-",
+    header: [
+      side(run.oldSrc, "old"),
+      side(run.newSrc, "new"),
+      ...run.notes.map((n) => `note: ${esc(n)}`),
+      comparedLine(run, counts),
+    ],
+    groups: run.agents.flatMap((a) =>
+      [...(groups.get(a)?.values() ?? [])].map((g) => ({
+        agent: a.label,
+        generic: a.generic,
+        before: g.first.before.allowed,
+        after: g.first.after.allowed,
+        newLine: g.first.after.line,
+        oldText: sideText(g.first.before, run.oldFailed),
+        newText: sideText(g.first.after, run.newFailed),
+        count: g.count,
+        urls: g.urls,
+        unit: run.urlsArg === undefined ? "path" : "URL",
+      })),
+    ),
+    changed: counts.changed,
+    changedAgents: counts.changedAgents.size,
+  });
+}
+
+/** The head and one summary line per agent: the answer, before the details. */
+function textHead(run: DiffRun, counts: Counts, paint: Paint): string[] {
+  const out: string[] = [`old: ${esc(run.oldSrc.label)}`];
+  if (run.oldSrc.note !== undefined) out.push(`     ${esc(run.oldSrc.note)}`);
+  out.push(`new: ${esc(run.newSrc.label)}`);
+  if (run.newSrc.note !== undefined) out.push(`     ${esc(run.newSrc.note)}`);
+  for (const n of run.notes) out.push(`note: ${esc(n)}`);
+  out.push(comparedLine(run, counts));
+  if (run.agents.some((a) => a.generic)) {
+    out.push(`("*" stands for any crawler named in neither file)`);
+  }
+  const what = run.listed ? "URL" : "probed path";
+  const tallies = run.comparer.tallies();
+  const same = tallies.filter((t) => t.nowAllowed === 0 && t.nowDisallowed === 0);
+  out.push("", paint.bold("summary"));
+  for (const t of tallies) {
+    if (t.nowAllowed === 0 && t.nowDisallowed === 0) continue;
+    out.push(`  ${esc(tallyText(t, what))}`);
+  }
+  if (same.length > 0) {
+    const names = same.map((t) => (t.agent.generic ? "*" : esc(t.agent.label)));
+    const lines = wrapList(names, "    ", 100);
+    lines[0] = `  no change: ${lines[0]!.trimStart()}`;
+    out.push(...lines);
+  }
+  if (counts.changed > 0) out.push("", paint.bold("details"));
+  return out;
+}
+
+async function writeText(run: DiffRun, counts: Counts, groups: Groups): Promise<void> {
+  const paint = makePaint();
+  await writeOut(`${textHead(run, counts, paint).join("\n")}\n`);
+  const word = (allowed: boolean) => (allowed ? paint.green("allowed") : paint.red("DISALLOWED"));
+  for (const a of run.agents) {
+    const mine = groups.get(a);
+    if (mine === undefined) continue;
+    const lines = ["", paint.bold(a.generic ? "* (any other crawler)" : esc(a.label))];
+    for (const g of mine.values()) {
+      lines.push(
+        `  ${word(g.first.before.allowed)} → ${word(g.first.after.allowed)}: ${plural(g.count, run.listed ? "URL" : "path")}`,
+      );
+      lines.push(`    old: ${esc(sideText(g.first.before, run.oldFailed))}`);
+      lines.push(`    new: ${esc(sideText(g.first.after, run.newFailed))}`);
+      lines.push(...wrapList(g.urls.map(esc), "      ", 100));
+      if (g.count > g.urls.length) {
+        lines.push(`      … and ${g.count - g.urls.length} more (--format json lists every one)`);
+      }
+    }
+    const wait = writeOut(`${lines.join("\n")}\n`);
+    if (wait) await wait;
+  }
+  await writeOut(
+    `\n${
+      counts.changed === 0
+        ? "no verdict changed"
+        : `${plural(counts.changed, "verdict")} changed for ${plural(counts.changedAgents.size, "agent")}`
+    }\n`,
+  );
+}
+
 export const diffCommand: Command = {
   summary: "verdicts that change between two versions of a robots.txt (exit 1 if any)",
   help: diffHelp,
@@ -161,269 +501,18 @@ export const diffCommand: Command = {
     agent: { type: "string" },
     ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
+    ...READING_OPTIONS,
   },
   async run(positionals, values, context) {
-    const format = formatOption(context.format, ["text", "json", "github"] as const, "text");
-    if (positionals.length !== 2) {
-      throw new CliError(
-        `expected <old> <new>, got ${positionals.length} argument(s); see robots diff --help`,
-      );
+    const run = await prepare(positionals, values, context);
+    const counts: Counts = { count: 0, changed: 0, unencoded: 0, changedAgents: new Set() };
+    if (run.format === "json") await writeJson(run, counts);
+    else {
+      const groups = await collectGroups(run, counts);
+      if (run.format === "github") await writeGithub(run, counts, groups);
+      else await writeText(run, counts, groups);
     }
-    const [oldArg, newArg] = positionals as [string, string];
-    const urlsArg = str(values, "urls");
-    const sitemapArg = str(values, "sitemap");
-    if (urlsArg !== undefined && sitemapArg !== undefined) {
-      throw new CliError("give --urls or --sitemap, not both");
-    }
-    const stdinUsers = [oldArg, newArg, urlsArg, sitemapArg].filter((a) => a === "-").length;
-    if (stdinUsers > 1) {
-      throw new CliError(
-        "only one of <old>, <new>, --urls and --sitemap can be - (standard input)",
-      );
-    }
-    const requested = agentNameListOption(str(values, "agent"))?.map((a) => a.name);
-    const timeoutMs = timeoutOption(values);
-    const fromSitemap =
-      sitemapArg === undefined ? null : await sitemapUrls(sitemapArg, timeoutSpread(timeoutMs));
-    const options = {
-      profile: context.profile,
-      wholeFile: values["whole-file"] === true,
-      ...timeoutSpread(timeoutMs),
-    };
-    const oldReading = await loadReading(oldArg, options);
-    const newReading = await loadReading(newArg, options);
-    const oldSrc = oldReading.source;
-    const newSrc = newReading.source;
-    // A fetch that disallows everything (server error) compares as disallowing
-    // every URL for every agent; its side names no line (nothing was read).
-    const oldFailed = disallowsEverything(oldSrc);
-    const newFailed = disallowsEverything(newSrc);
-    const robotsOf = (r: typeof oldReading, failed: boolean) =>
-      parseRobotsTxt(failed ? DISALLOW_ALL_BODY : r.bytes, { profile: context.profile });
-    const before = robotsOf(oldReading, oldFailed);
-    const after = robotsOf(newReading, newFailed);
-    const agents = listAgentsToCompare(
-      [
-        oldFailed ? robotsOf(oldReading, false) : before,
-        newFailed ? robotsOf(newReading, false) : after,
-      ],
-      requested,
-    );
-    const comparer = new VerdictComparer(before, after, agents);
-    const fix = (c: VerdictChange): VerdictChange =>
-      oldFailed || newFailed
-        ? {
-            ...c,
-            before: oldFailed ? FAILED_SIDE : c.before,
-            after: newFailed ? FAILED_SIDE : c.after,
-          }
-        : c;
-    const skipped: Skipped = { count: 0, first: "" };
-    const urls: AsyncIterable<string> | Iterable<string> =
-      fromSitemap !== null
-        ? fromSitemap.urls
-        : urlsArg === undefined
-          ? probePaths([before, after])
-          : readUrls(urlsArg, skipped);
-    const urlKind =
-      fromSitemap !== null
-        ? `URLs from the sitemap ${sitemapArg === "-" ? "<stdin>" : sitemapArg}`
-        : urlsArg === undefined
-          ? "probe paths derived from both files' patterns"
-          : `URLs from ${urlsArg === "-" ? "<stdin>" : urlsArg}`;
-    const notes = [
-      ...agents.flatMap((a) => (a.note === undefined ? [] : [a.note])),
-      ...(fromSitemap?.notes ?? []).map((n) => `sitemap: ${n}`),
-      ...oldReading.notes.map((n) => `old: ${n}`),
-      ...newReading.notes.map((n) => `new: ${n}`),
-    ];
-    if (oldFailed)
-      notes.push(
-        "old: robots.txt could not be fetched: everything is disallowed for now (docs/protocol.md#access-method)",
-      );
-    if (newFailed)
-      notes.push(
-        "new: robots.txt could not be fetched: everything is disallowed for now (docs/protocol.md#access-method)",
-      );
-    const listed = urlsArg !== undefined || fromSitemap !== null;
-    const what = listed ? "URL" : "probed path";
-    const progress = new Progress("URLs compared");
-    let count = 0;
-    let changed = 0;
-    // 2 when a listed line was no URL (an input error, as in bulk check), else 1 when a verdict changed.
-    // A list with no URL compares nothing, so it could never fail a gate: an input error too.
-    const status = () => {
-      if (skipped.count === 0 && !(listed && count === 0)) {
-        return changed > 0 ? EXIT.findings : EXIT.ok;
-      }
-      // The output says it in a note; standard error says why the status is 2.
-      process.stderr.write(
-        `robots: ${esc(skipped.count > 0 ? skippedText(skipped) : `${urlKind}: none, so nothing was compared`)}\n`,
-      );
-      return EXIT.usage;
-    };
-    let unencoded = 0;
-    const changedAgents = new Set<string>();
-
-    if (format === "json") {
-      // Streamed: one change per write, so memory stays flat however many
-      // URLs change; the counts come last.
-      await writeOut(
-        `{\n  "old": ${jsonText(oldSrc.label)},\n  "new": ${jsonText(newSrc.label)},\n  "agents": ${jsonText(agents.map((a) => ({ label: a.label, token: a.token, generic: a.generic })))},\n  "changes": [`,
-      );
-      for await (const url of urls) {
-        count++;
-        if (percentEncode(url) !== url) unencoded++;
-        for (const raw of comparer.compare(url)) {
-          const c = fix(raw);
-          changedAgents.add(c.agent.label);
-          const item = jsonText({
-            agent: c.agent.label,
-            url: c.url,
-            path: c.path,
-            old: sideJson(c.before, oldFailed),
-            new: sideJson(c.after, newFailed),
-          });
-          const wait = writeOut(`${changed++ === 0 ? "" : ","}\n    ${item}`);
-          if (wait) await wait;
-        }
-        progress.tick(count);
-      }
-      progress.done(count);
-      if (unencoded > 0) notes.push(unencodedText(unencoded));
-      if (skipped.count > 0) notes.push(skippedText(skipped));
-      if (listed && count === 0) notes.push(`${urlKind}: none, so nothing was compared`);
-      const summary = comparer.tallies().map((t) => ({
-        agent: t.agent.label,
-        compared: t.compared,
-        disallowedAfter: t.disallowedAfter,
-        nowDisallowed: t.nowDisallowed,
-        nowAllowed: t.nowAllowed,
-        text: tallyText(t, what),
-      }));
-      await writeOut(
-        `${changed === 0 ? "" : "\n  "}],\n  "summary": ${jsonText(summary)},\n  "changed": ${changed},\n  "urls": ${jsonText({ count, from: fromSitemap !== null ? `sitemap:${sitemapArg}` : (urlsArg ?? "probes") })},\n  "notes": ${jsonText(notes)}\n}\n`,
-      );
-      return status();
-    }
-
-    // Text: changes grouped per agent and per transition (same verdicts, same
-    // deciding lines), each group with its count and its first URLs. Memory
-    // is bounded by the number of groups, not of URLs.
-    const groups = new Map<DiffAgent, Map<string, Group>>();
-    for await (const url of urls) {
-      count++;
-      if (percentEncode(url) !== url) unencoded++;
-      for (const raw of comparer.compare(url)) {
-        const c = fix(raw);
-        changed++;
-        changedAgents.add(c.agent.label);
-        let byTransition = groups.get(c.agent);
-        if (byTransition === undefined) {
-          byTransition = new Map();
-          groups.set(c.agent, byTransition);
-        }
-        const key = `${c.before.allowed}:${c.before.line}:${c.before.source}>${c.after.allowed}:${c.after.line}:${c.after.source}`;
-        const g = byTransition.get(key);
-        if (g === undefined) byTransition.set(key, { first: c, count: 1, urls: [c.url] });
-        else if (++g.count <= LIST_PER_GROUP) g.urls.push(c.url);
-      }
-      progress.tick(count);
-    }
-    progress.done(count);
-    if (unencoded > 0) notes.push(unencodedText(unencoded));
-    if (skipped.count > 0) notes.push(skippedText(skipped));
-    if (listed && count === 0) notes.push(`${urlKind}: none, so nothing was compared`);
-
-    if (format === "github") {
-      const side = (src: typeof oldSrc, name: string) =>
-        `${name}: ${esc(src.label)}${src.note === undefined ? "" : ` (${esc(src.note)})`}`;
-      await writeDiffGithub({
-        oldLabel: oldSrc.label,
-        newLabel: newSrc.label,
-        newIsFile: newSrc.note === undefined && newArg !== "-",
-        header: [
-          side(oldSrc, "old"),
-          side(newSrc, "new"),
-          ...notes.map((n) => `note: ${esc(n)}`),
-          `compared ${count} ${esc(urlKind)} for ${agents.length} agent${agents.length === 1 ? "" : "s"}: ${esc(agents.map((a) => a.label).join(", "))}`,
-        ],
-        groups: agents.flatMap((a) =>
-          [...(groups.get(a)?.values() ?? [])].map((g) => ({
-            agent: a.label,
-            generic: a.generic,
-            before: g.first.before.allowed,
-            after: g.first.after.allowed,
-            newLine: g.first.after.line,
-            oldText: sideText(g.first.before, oldFailed),
-            newText: sideText(g.first.after, newFailed),
-            count: g.count,
-            urls: g.urls,
-            unit: urlsArg === undefined ? "path" : "URL",
-          })),
-        ),
-        changed,
-        changedAgents: changedAgents.size,
-      });
-      return status();
-    }
-
-    const paint = makePaint();
-    const out: string[] = [`old: ${esc(oldSrc.label)}`];
-    if (oldSrc.note !== undefined) out.push(`     ${esc(oldSrc.note)}`);
-    out.push(`new: ${esc(newSrc.label)}`);
-    if (newSrc.note !== undefined) out.push(`     ${esc(newSrc.note)}`);
-    for (const n of notes) out.push(`note: ${esc(n)}`);
-    out.push(
-      `compared ${count} ${esc(urlKind)} for ${agents.length} agent${agents.length === 1 ? "" : "s"}: ${esc(agents.map((a) => a.label).join(", "))}`,
-    );
-    if (agents.some((a) => a.generic)) {
-      out.push(`("*" stands for any crawler named in neither file)`);
-    }
-    // One line per agent first: the answer, before the details.
-    const tallies = comparer.tallies();
-    const same = tallies.filter((t) => t.nowAllowed === 0 && t.nowDisallowed === 0);
-    out.push("", paint.bold("summary"));
-    for (const t of tallies) {
-      if (t.nowAllowed === 0 && t.nowDisallowed === 0) continue;
-      out.push(`  ${esc(tallyText(t, what))}`);
-    }
-    if (same.length > 0) {
-      const names = same.map((t) => (t.agent.generic ? "*" : esc(t.agent.label)));
-      const lines = wrapList(names, "    ", 100);
-      lines[0] = `  no change: ${lines[0]!.trimStart()}`;
-      out.push(...lines);
-    }
-    if (changed > 0) out.push("", paint.bold("details"));
-    await writeOut(`${out.join("\n")}\n`);
-    const word = (allowed: boolean) => (allowed ? paint.green("allowed") : paint.red("DISALLOWED"));
-    for (const a of agents) {
-      const mine = groups.get(a);
-      if (mine === undefined) continue;
-      const lines = ["", paint.bold(a.generic ? "* (any other crawler)" : esc(a.label))];
-      for (const g of mine.values()) {
-        const n = g.count;
-        lines.push(
-          `  ${word(g.first.before.allowed)} → ${word(g.first.after.allowed)}: ${n} ${listed ? "URL" : "path"}${n === 1 ? "" : "s"}`,
-        );
-        lines.push(`    old: ${esc(sideText(g.first.before, oldFailed))}`);
-        lines.push(`    new: ${esc(sideText(g.first.after, newFailed))}`);
-        lines.push(...wrapList(g.urls.map(esc), "      ", 100));
-        if (n > g.urls.length) {
-          lines.push(`      … and ${n - g.urls.length} more (--format json lists every one)`);
-        }
-      }
-      const wait = writeOut(`${lines.join("\n")}\n`);
-      if (wait) await wait;
-    }
-    await writeOut(
-      `\n${
-        changed === 0
-          ? "no verdict changed"
-          : `${changed} verdict${changed === 1 ? "" : "s"} changed for ${changedAgents.size} agent${changedAgents.size === 1 ? "" : "s"}`
-      }\n`,
-    );
-    return status();
+    return exitStatus(run, counts);
   },
 };
 

@@ -7,6 +7,11 @@
 import { parseDocument } from "../../explain/document.js";
 import { createExplainer, printable, type UrlExplanation } from "../../explain/explain-url.js";
 import type { MatchedRule } from "../../match/compile.js";
+import {
+  exceptionVerdict,
+  type OperatorException,
+  operatorException,
+} from "../../match/operator-reading.js";
 import { readPath } from "../../match/url-path.js";
 import { disallowsEverything } from "../access.js";
 import { agentNameOption, formatOption, urlArgument } from "../args.js";
@@ -14,15 +19,9 @@ import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
+import { verdictText } from "../format.js";
 import { writeOut } from "../io.js";
-import {
-  type DocumentedReading,
-  documentedReading,
-  documentedVerdict,
-  OPERATOR_RULES_HELP,
-  OPERATOR_RULES_OPTION,
-  verdictText,
-} from "../operator-rules.js";
+import { READING_HELP, READING_OPTIONS, referenceOption } from "../operator-rules.js";
 import { loadReading, otherReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
@@ -49,13 +48,13 @@ Arguments:
 
 Options:
   --agent <name>    the crawler's product token (letters, "-" and "_"), e.g.
-                    Googlebot; another name is read as a User-agent line with
-                    it is ("MJ12bot" as "MJ", "Googlebot/2.1" as "Googlebot"),
-                    with a note
+                    Googlebot; a whole User-Agent header is read as the
+                    crawler it names, another name as a User-agent line with
+                    it is ("MJ12bot" as "MJ"), with a note
   --format <f>      text (default) or json (one JSON document)
 ${timeoutHelp()}
 ${WHOLE_FILE_HELP}
-${OPERATOR_RULES_HELP}
+${READING_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Exit status: 0 all allowed, 1 any disallowed, 2 usage or I/O error.
@@ -65,7 +64,7 @@ Examples:
   robots explain robots.txt --agent GPTBot / /blog/ /search?q=x
   curl -s https://example.com/robots.txt | robots explain - --agent Bingbot /cart
   robots explain https://example.com/robots.txt --agent ClaudeBot /docs --format json
-  robots explain robots.txt --agent Applebot /private --operator-rules`;
+  robots explain robots.txt --agent AdsBot-Google /private --reference`;
 
 function ruleName(r: { kind: string }): string {
   return r.kind === "allow" ? "Allow" : "Disallow";
@@ -158,13 +157,13 @@ function withLimitNote(e: UrlExplanation, other: ReturnType<typeof otherReading>
 
 /**
  * A URL explained under a crawler operator's documented exception
- * (src/cli/operator-rules.ts): the fallback crawler's groups, or no group
+ * (src/report/operator-reading.ts): the fallback crawler's groups, or no group
  * at all for a crawler that ignores the * group.
  */
 function underOperatorRules(
   doc: ReturnType<typeof parseDocument>,
   agent: string,
-  documented: DocumentedReading,
+  documented: OperatorException,
   url: string,
 ): UrlExplanation {
   if (documented.kind === "fallback") {
@@ -198,6 +197,51 @@ function underOperatorRules(
   };
 }
 
+/**
+ * Every URL explained under the reading that decides: the operators' by
+ * default (an exception their crawler documents explained as it applies),
+ * the reference's with --reference; a note names the other reading for
+ * each URL where it answers otherwise.
+ */
+function explainAll(
+  doc: ReturnType<typeof parseDocument>,
+  agent: string,
+  urls: readonly string[],
+  opts: {
+    failed: boolean;
+    reference: boolean;
+    other: ReturnType<typeof otherReading>;
+    fileNotes: string[];
+  },
+): UrlExplanation[] {
+  if (opts.failed) return urls.map((u) => fetchFailed(u, agent));
+  const exception = operatorException(doc.robots, agent);
+  const explainer = createExplainer(doc, agent);
+  if (exception !== null && !opts.reference) {
+    opts.fileNotes.push(`${exception.why}: explained under that reading (the default)`);
+    return urls.map((u) => {
+      const e = underOperatorRules(doc, agent, exception, u);
+      const r = explainer.explain(u);
+      if (r.allowed === e.allowed && r.line === e.line) return e;
+      opts.fileNotes.push(
+        `${u}: Google's open-source reference, reading the file alone, answers ${verdictText(r)} (--reference)`,
+      );
+      return e;
+    });
+  }
+  opts.fileNotes.push(...explainer.fileNotes.map((n) => n.message));
+  return urls.map((u) => {
+    const r = withLimitNote(explainer.explain(u), opts.other);
+    if (exception === null) return r;
+    const d = exceptionVerdict(doc.robots, exception, u);
+    if (d.allowed === r.allowed && d.line === r.line) return r;
+    opts.fileNotes.push(
+      `${u}: ${exception.why}: that reading, the default, answers ${verdictText(d)}`,
+    );
+    return r;
+  });
+}
+
 /** A URL under a fetch outcome that disallows everything (docs/protocol.md#access-method): no rule is involved. */
 function fetchFailed(url: string, agent: string): UrlExplanation {
   return {
@@ -228,7 +272,7 @@ export const explainCommand: Command = {
     agent: { type: "string" },
     ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
-    ...OPERATOR_RULES_OPTION,
+    ...READING_OPTIONS,
   },
   async run(positionals, values, context) {
     const format = formatOption(context.format, ["text", "json"] as const, "text");
@@ -263,31 +307,12 @@ export const explainCommand: Command = {
     });
     const other = otherReading(reading, context.profile, agent);
     const fileNotes = [...(typed.note === undefined ? [] : [typed.note]), ...reading.notes];
-    // explain applies the reference's group selection, as check does by
-    // default; a documented exception that answers differently is a note,
-    // or with --operator-rules the reading explained.
-    const documented = disallowsEverything(loaded) ? null : documentedReading(doc.robots, agent);
-    let results: UrlExplanation[];
-    if (disallowsEverything(loaded)) {
-      results = urls.map((u) => fetchFailed(u, agent));
-    } else if (documented !== null && values["operator-rules"] === true) {
-      fileNotes.push(`${documented.why}: explained under that reading (--operator-rules)`);
-      results = urls.map((u) => underOperatorRules(doc, agent, documented, u));
-    } else {
-      const explainer = createExplainer(doc, agent);
-      fileNotes.push(...explainer.fileNotes.map((n) => n.message));
-      results = urls.map((u) => withLimitNote(explainer.explain(u), other));
-      if (documented !== null) {
-        for (const r of results) {
-          const d = documentedVerdict(doc.robots, documented, r.url);
-          if (d.allowed !== r.allowed || d.line !== r.line) {
-            fileNotes.push(
-              `${r.url}: ${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`,
-            );
-          }
-        }
-      }
-    }
+    const results = explainAll(doc, agent, urls, {
+      failed: disallowsEverything(loaded),
+      reference: referenceOption(values),
+      other,
+      fileNotes,
+    });
     if (format === "json") {
       const json = {
         robots: loaded.label,

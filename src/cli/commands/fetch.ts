@@ -14,7 +14,14 @@ import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { isUrlArg, writeOut } from "../io.js";
 import { bodyNotes } from "../reading.js";
-import { asCliError, checkFetchUrl, cliClient, describeSource, duration } from "../source.js";
+import {
+  asCliError,
+  checkFetchUrl,
+  cliClient,
+  describeSource,
+  duration,
+  outageOutlook,
+} from "../source.js";
 import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
 
 export const fetchHelp = `Usage:
@@ -66,6 +73,12 @@ function summary(robots: RobotsTxt, agent: string | undefined, base: string) {
   };
 }
 
+/** While robots.txt cannot be fetched, what applies now and next (one note), else null. */
+function outlookOf(snap: RobotsSnapshot, profile: Profile): string[] | null {
+  const o = outageOutlook(snap.source, profile);
+  return o === undefined ? null : [o];
+}
+
 /** What the body in force is, when it is no robots.txt as people expect one (an HTML page…). */
 function notes(snap: RobotsSnapshot, profile: Profile): string[] {
   const good = snap.entry.good;
@@ -101,6 +114,8 @@ function render(
     }
   }
   out.push(`  outcome: ${describeSource(s)}`);
+  const outlook = outageOutlook(s, profile);
+  if (outlook !== undefined) out.push(`  next: ${outlook}`);
   const error = snap.entry.error;
   if (error !== null) {
     out.push(`  cache: retry in ${duration(Math.max(0, error.nextRetryAt - now))}`);
@@ -175,7 +190,7 @@ export async function runFetch(
               ? null
               : good.expiresAt - good.fetchedAt,
         source: snap.source,
-        notes: notes(snap, profile),
+        notes: [...notes(snap, profile), ...(outlookOf(snap, profile) ?? [])],
         parsed:
           good?.kind === "ok"
             ? summary(

@@ -7,7 +7,7 @@
  * and JSON: src/cli/test-output.ts.
  */
 import { listAgentsToCompare } from "../../diff/diff-robots.js";
-import { compileMatcher, type RobotsMatcher, type Verdict } from "../../match/compile.js";
+import type { Verdict } from "../../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
@@ -33,11 +33,11 @@ import {
   writeOut,
 } from "../io.js";
 import {
-  documentedReading,
-  documentedVerdict,
-  OPERATOR_RULES_HELP,
-  OPERATOR_RULES_OPTION,
-  verdictText,
+  decideVerdict,
+  Matchers,
+  READING_HELP,
+  READING_OPTIONS,
+  referenceOption,
 } from "../operator-rules.js";
 import {
   loadReading,
@@ -76,7 +76,8 @@ else (a staging "Disallow: /" shipped by accident, a CMS that rewrites it).
 "*" is a crawler named in no group. An agent that is not a product token is
 read as the reference reads that User-agent line ("MJ12bot" as "MJ"), with a
 note. For a crawler whose operator documents an exception (AdsBot-Google
-ignores *), a check passes only when both readings agree with it. The
+ignores *), the operator's reading decides, as in robots check, with a note
+naming the reference's answer (--reference: the reference decides). The
 robots.txt is read as crawlers read it (the first 500 KiB); a URL
 is fetched as a crawler fetches it: a 4xx means no rules, a 5xx or no answer
 means everything is disallowed, and the output says which.
@@ -102,7 +103,7 @@ Options:
                     names, and "*")
 ${timeoutHelp()}
 ${WHOLE_FILE_HELP}
-${OPERATOR_RULES_HELP}
+${READING_HELP}
   --profile <p>     google (default), rfc9309 or legacy1996
 
 Examples:
@@ -122,7 +123,7 @@ export const testCommand: Command = {
     origin: { type: "string" },
     ...TIMEOUT_OPTION,
     ...WHOLE_FILE_OPTION,
-    ...OPERATOR_RULES_OPTION,
+    ...READING_OPTIONS,
   },
   async run(positionals, values, context) {
     const record = str(values, "record");
@@ -133,7 +134,7 @@ export const testCommand: Command = {
       wholeFile: values["whole-file"] === true,
       ...timeoutSpread(timeoutMs),
     };
-    const operatorRules = values["operator-rules"] === true;
+    const reference = referenceOption(values);
     if (record !== undefined) {
       if (str(values, "origin") !== undefined) {
         throw new CliError("--origin goes with an expectations file, not with --record");
@@ -154,7 +155,7 @@ export const testCommand: Command = {
       const agents = recordAgents(str(values, "agent"));
       const list = await readUrlList(record);
       const reading = await loadReading(positionals[0]!, readingOptions);
-      return runRecord(reading, list, agents, context.profile, operatorRules);
+      return runRecord(reading, list, agents, context.profile, reference);
     }
     const fallback = process.env.GITHUB_ACTIONS === "true" ? "github" : "text";
     const format = formatOption(context.format, FORMATS, fallback);
@@ -165,7 +166,7 @@ export const testCommand: Command = {
       );
     }
     try {
-      return await runTest(positionals, format, origin, readingOptions, operatorRules);
+      return await runTest(positionals, format, origin, readingOptions, reference);
     } catch (err) {
       // CI reads the report: an input error is a failing test case there too.
       if (format === "junit" && err instanceof CliError) await writeOut(junitError(err.message));
@@ -180,7 +181,7 @@ async function runTest(
   format: (typeof FORMATS)[number],
   origin: string | undefined,
   readingOptions: ReadingOptions,
-  operatorRules: boolean,
+  reference: boolean,
 ): Promise<number> {
   if (positionals.length !== 2) {
     throw new CliError(
@@ -212,7 +213,7 @@ async function runTest(
   }
   const problems = otherOrigins(reading, expectations);
   if (problems.length > 0) return printProblems(format, expectLabel, expectArg !== "-", problems);
-  const checks = runChecks(reading, expectations, readingOptions.profile, operatorRules);
+  const checks = runChecks(reading, expectations, readingOptions.profile, reference);
   const testRun: TestRun = {
     reading,
     robots: checks.robots,
@@ -301,34 +302,10 @@ function genericToken(robots: RobotsTxt): string {
   return listAgentsToCompare([robots]).find((a) => a.generic)!.token;
 }
 
-/** A matcher per token, compiled once and reused for every URL. */
-class Matchers {
-  readonly #robots: RobotsTxt;
-  readonly #map = new Map<string, RobotsMatcher>();
-  constructor(robots: RobotsTxt) {
-    this.#robots = robots;
-  }
-  get(token: string): RobotsMatcher {
-    const key = token.toLowerCase();
-    let m = this.#map.get(key);
-    if (m === undefined) {
-      m = compileMatcher(this.#robots, token);
-      this.#map.set(key, m);
-    }
-    return m;
-  }
-}
-
-/**
- * One verdict: the reference's, or with --operator-rules the documented
- * exception's. Without it, a documented reading that answers otherwise is
- * kept too: a check passes only when both readings agree with it, so the
- * gate never says a crawler is held back when its operator says it is not.
- */
+/** One verdict, under the reading that decides (src/cli/operator-rules.ts), and its notes. */
 interface Decided {
   readonly verdict: Verdict | null;
   readonly allowed: boolean;
-  readonly documented?: { readonly allowed: boolean; readonly line: number };
   /** Which groups applied, when the verdict's own groups would mislead. */
   readonly groupsText?: string;
   readonly notes: string[];
@@ -340,34 +317,14 @@ function decide(
   reading: Reading,
   token: string,
   url: string,
-  operatorRules: boolean,
+  reference: boolean,
   other: ReturnType<typeof otherReading>,
 ): Decided {
   if (disallowsEverything(reading.source)) return { verdict: null, allowed: false, notes: [] };
   const m = matchers.get(token);
-  let v: Verdict = m.check(url);
-  const notes: string[] = [];
-  let documentedVerdictOf: { allowed: boolean; line: number } | undefined;
-  let groupsText: string | undefined;
-  const documented = documentedReading(robots, token);
-  if (documented !== null) {
-    const d = documentedVerdict(robots, documented, url);
-    if (operatorRules) {
-      const reference = v;
-      if (documented.kind === "fallback") {
-        v = matchers.get(documented.token).check(url);
-      } else {
-        v = { ...v, allowed: true, line: 0, rule: null, source: "none", groups: [] };
-        groupsText = `${JSON.stringify(token)} is not named, and it ignores the * group`;
-      }
-      notes.push(
-        `${documented.why} (--operator-rules); the reference answers ${verdictText(reference)}`,
-      );
-    } else if (d.allowed !== v.allowed || d.line !== v.line) {
-      notes.push(`${documented.why}; under that reading: ${verdictText(d)} (--operator-rules)`);
-      if (d.allowed !== v.allowed) documentedVerdictOf = d;
-    }
-  }
+  const d = decideVerdict(robots, m, url, reference, (t) => matchers.get(t));
+  const v = d.verdict;
+  const notes: string[] = d.note === undefined ? [] : [d.note];
   const limit = other?.(url, v.allowed, v.line);
   if (limit !== undefined) notes.push(limit);
   const enc = unencodedNote(url, (u) => m.check(u), v);
@@ -375,8 +332,7 @@ function decide(
   return {
     verdict: v,
     allowed: v.allowed,
-    ...(documentedVerdictOf === undefined ? {} : { documented: documentedVerdictOf }),
-    ...(groupsText === undefined ? {} : { groupsText }),
+    ...(d.groupsText === undefined ? {} : { groupsText: d.groupsText }),
     notes,
   };
 }
@@ -385,7 +341,7 @@ function runChecks(
   reading: Reading,
   expectations: readonly Expectation[],
   profile: Profile,
-  operatorRules: boolean,
+  reference: boolean,
 ): { robots: RobotsTxt; results: Check[] } {
   const robots = parseRobotsTxt(reading.bytes, { profile });
   const matchers = new Matchers(robots);
@@ -400,16 +356,15 @@ function runChecks(
         other = otherReading(reading, profile, token);
         others.set(token.toLowerCase(), other);
       }
-      const d = decide(robots, matchers, reading, token, e.url, operatorRules, other);
+      const d = decide(robots, matchers, reading, token, e.url, reference, other);
       results.push({
         expectation: e,
         agent,
         token,
         verdict: d.verdict,
         allowed: d.allowed,
-        ...(d.documented === undefined ? {} : { documented: d.documented }),
         ...(d.groupsText === undefined ? {} : { groupsText: d.groupsText }),
-        passed: d.allowed === e.allow && (d.documented?.allowed ?? e.allow) === e.allow,
+        passed: d.allowed === e.allow,
         notes: d.notes,
       });
     }
@@ -481,7 +436,7 @@ async function runRecord(
   list: { label: string; urls: readonly { line: number; url: string }[] },
   requested: ExpectedAgent[] | undefined,
   profile: Profile,
-  operatorRules: boolean,
+  reference: boolean,
 ): Promise<number> {
   const source = reading.source;
   const urls = list.urls;
@@ -519,30 +474,23 @@ async function runRecord(
   for (const { url: written } of urls) {
     // What a crawler requests: a space or non-ASCII is percent-encoded.
     const url = percentEncode(written);
-    const byVerdict = new Map<
-      string,
-      { allowed: boolean; disputed: boolean; why: string; names: string[] }
-    >();
+    const byVerdict = new Map<string, { allowed: boolean; why: string; names: string[] }>();
     for (const a of agents) {
       const token = a.generic ? generic : a.token;
-      const d = decide(robots, matchers, reading, token, url, operatorRules, null);
+      const d = decide(robots, matchers, reading, token, url, reference, null);
       const v = d.verdict!;
       const why =
         source.basis === "no-robots-txt"
           ? "no robots.txt: everything allowed"
           : `${describeRule(v)}${d.notes.length > 0 ? `; ${d.notes.join("; ")}` : ""}`;
-      // The readings disagree: no statement holds under both, so the line
-      // is written commented out, for a person to decide (or --operator-rules).
-      const disputed = d.documented !== undefined;
-      const key = `${v.allowed} ${disputed} ${why}`;
+      const key = `${v.allowed} ${why}`;
       const group = byVerdict.get(key);
       if (group === undefined) {
-        byVerdict.set(key, { allowed: v.allowed, disputed, why, names: [a.written] });
+        byVerdict.set(key, { allowed: v.allowed, why, names: [a.written] });
       } else group.names.push(a.written);
     }
     for (const g of byVerdict.values()) {
-      const line = expectationLine(g.allowed, g.names, url, g.why);
-      out.push(esc(g.disputed ? `# ${line}` : line));
+      out.push(esc(expectationLine(g.allowed, g.names, url, g.why)));
     }
   }
   await writeOut(`${out.join("\n")}\n`);

@@ -43,9 +43,8 @@ import { GRAM_MIN_GLOBS, gram1, rareChar } from "./prefilters.js";
 // the entries whose keys run through it, and appended to `words`. A check visits
 // a few nodes of a trie that may have thousands, and most matchers answer
 // only a few URLs (a crawler's robots.txt is fetched again after a day), so
-// building only what checks reach is most of the saving. Measured on the
-// bench's 34,808 selections: ranking the entries alone took 65–99 ns per
-// entry, the whole eager build 250–330. Once built, a node is read exactly
+// building only what checks reach is most of the saving
+// (docs/performance-decisions.md, Compiling: lazy nodes). Once built, a node is read exactly
 // as an eagerly built one; a child not built yet is a negative offset in its
 // parent's child list, so the walk pays one sign test per step for it.
 
@@ -129,21 +128,7 @@ export function buildNode(
     const e0 = perm[from]!;
     labelAt = keys[KEY_RECORD * e0 + K_START]! + dep;
     const l0 = keys[KEY_RECORD * e0 + K_LEN]!;
-    end = dep + 1;
-    if (to - from === 1) end = l0;
-    else {
-      const s0 = labelAt - dep;
-      extend: while (end < l0) {
-        const c = text.charCodeAt(s0 + end);
-        for (let i = from + 1; i < to; i++) {
-          const k = KEY_RECORD * perm[i]!;
-          if (keys[k + K_LEN]! <= end || text.charCodeAt(keys[k + K_START]! + end) !== c) {
-            break extend;
-          }
-        }
-        end++;
-      }
-    }
+    end = to - from === 1 ? l0 : labelEnd(text, lz, from, to, dep + 1, l0);
   }
   // The node's own entries (class 0) and the next character of the others.
   // The scratch lists already hold n: they hold as many entries as the
@@ -180,40 +165,9 @@ export function buildNode(
     }
   }
   // Order the range by class, so each child's entries are one range, in
-  // character order. Measured with cachegrind, compiling a file of 40 rules
-  // (one child at the root): 36.8k -> 32.6k instructions with the sort skipped
-  // for a range already in order.
-  if (!sorted) {
-    if (n <= INSERTION_MAX) {
-      for (let i = 1; i < n; i++) {
-        const c = sClass[i]!;
-        const id = perm[from + i]!;
-        let k = i;
-        while (k > 0 && sClass[k - 1]! > c) {
-          sClass[k] = sClass[k - 1]!;
-          perm[from + k] = perm[from + k - 1]!;
-          k--;
-        }
-        sClass[k] = c;
-        perm[from + k] = id;
-      }
-    } else {
-      const counts = sClassCount;
-      for (let i = 0; i < n; i++) counts[sClass[i]! + 1]!++;
-      for (let c = 1; c <= 129; c++) counts[c]! += counts[c - 1]!;
-      for (let i = 0; i < n; i++) {
-        const c = sClass[i]!;
-        const at = counts[c]!++;
-        sMoved[at] = perm[from + i]!;
-        sClassMoved[at] = c;
-      }
-      for (let i = 0; i < n; i++) {
-        perm[from + i] = sMoved[i]!;
-        sClass[i] = sClassMoved[i]!;
-      }
-      counts.fill(0);
-    }
-  }
+  // character order; skipped for a range already in order
+  // (docs/performance-decisions.md, Compiling: ranking sorts).
+  if (!sorted) sortByClass(perm, from, n);
   const len = end - dep;
   let kn = 0;
   for (let i = 0; i < n; i++) if (sClass[i] !== 0 && (i === 0 || sClass[i] !== sClass[i - 1])) kn++;
@@ -251,6 +205,71 @@ export function buildNode(
     appendChars(words, text, labelAt + HEAD_CHARS + 1, labelAt + len);
   }
   return at;
+}
+
+/**
+ * Where the edge label of a node over `lz.perm[from, to)` (two entries or
+ * more) ends: the first depth from `end` on where a key stops, or two keys
+ * differ, or the first key's length `l0`.
+ */
+function labelEnd(
+  text: string,
+  lz: LazyTrie,
+  from: number,
+  to: number,
+  end: number,
+  l0: number,
+): number {
+  const perm = lz.perm;
+  const keys = lz.keys;
+  const s0 = keys[KEY_RECORD * perm[from]! + K_START]!;
+  extend: while (end < l0) {
+    const c = text.charCodeAt(s0 + end);
+    for (let i = from + 1; i < to; i++) {
+      const k = KEY_RECORD * perm[i]!;
+      if (keys[k + K_LEN]! <= end || text.charCodeAt(keys[k + K_START]! + end) !== c) {
+        break extend;
+      }
+    }
+    end++;
+  }
+  return end;
+}
+
+/**
+ * Order `perm[from, from + n)` by the classes in sClass (stable), moving the
+ * classes along: insertion sort for short ranges, counting sort otherwise.
+ */
+function sortByClass(perm: LazyTrie["perm"], from: number, n: number): void {
+  if (n <= INSERTION_MAX) {
+    for (let i = 1; i < n; i++) {
+      const c = sClass[i]!;
+      const id = perm[from + i]!;
+      let k = i;
+      while (k > 0 && sClass[k - 1]! > c) {
+        sClass[k] = sClass[k - 1]!;
+        perm[from + k] = perm[from + k - 1]!;
+        k--;
+      }
+      sClass[k] = c;
+      perm[from + k] = id;
+    }
+  } else {
+    const counts = sClassCount;
+    for (let i = 0; i < n; i++) counts[sClass[i]! + 1]!++;
+    for (let c = 1; c <= 129; c++) counts[c]! += counts[c - 1]!;
+    for (let i = 0; i < n; i++) {
+      const c = sClass[i]!;
+      const at = counts[c]!++;
+      sMoved[at] = perm[from + i]!;
+      sClassMoved[at] = c;
+    }
+    for (let i = 0; i < n; i++) {
+      perm[from + i] = sMoved[i]!;
+      sClass[i] = sClassMoved[i]!;
+    }
+    counts.fill(0);
+  }
 }
 
 /**

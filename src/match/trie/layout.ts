@@ -10,16 +10,16 @@
  * to read everywhere.
  *
  * Why one array: the corpus checks meet a different small file almost every
- * time, so a check's cost is the cache lines it reads; one object per index
- * with eight arrays and a key string per node took 540–590 ns per check,
- * the packed words ~370 (`npm run bench -- core`, corpus checks).
+ * time, so a check's cost is the cache lines it reads, and one array reads
+ * fewer than an object per index with eight arrays and a key string per node
+ * (docs/performance-decisions.md, Checking: one packed integer array).
  */
 import { GRAM_BITS } from "./prefilters.js";
 
 // ---- entry records, at the start of `words`, one per entry in id order
 // (rank order: rank.ts). The root's record comes right after them, so the
-// root and the first nodes checks build are neighbours (corpus checks 5–8 %
-// faster than with the entries after the nodes).
+// root and the first nodes checks build are neighbours
+// (docs/performance-decisions.md, Checking: entry records before the root).
 
 export const ENTRY_RECORD = 2;
 /** The entry's source line (the deciding line, docs/protocol.md#deciding-line). */
@@ -40,15 +40,15 @@ export const KID_MASK = 0xff;
 /**
  * Characters 1–4 of the edge label, a byte each, the first lowest
  * (character 0 is the child's key, matched when the child is found): most
- * label compares end within them (corpus checks 5–9 % faster).
+ * label compares end within them (docs/performance-decisions.md, Checking).
  */
 export const N_LABEL_HEAD = 3;
 export const HEAD_CHARS = 4;
 /**
  * For a label longer than 1 + HEAD_CHARS: where in `words` the rest of it
  * starts, characters 5, 6, … packed like the head, after the node's glob
- * records, so a check never reads the pattern string (4.79 → 4.24 cache
- * misses per corpus check).
+ * records, so a check never reads the pattern string
+ * (docs/performance-decisions.md, Checking: label tails in the words).
  */
 export const N_LABEL_TAIL = 4;
 /** The label's length. */
@@ -68,7 +68,7 @@ export const N_KIDS = 6;
  * its value, an info word (below), and where in `words` the first
  * segment's characters are, packed after the records. Most globs have one
  * segment (`/*.pdf$`, `/*?sort=`), so a check decides them from `words`
- * alone and reads no glob object (such checks 685–903 → 547–669 ns).
+ * alone and reads no glob object (docs/performance-decisions.md, Checking).
  */
 export const SMALL_RECORD = 3;
 // The info word of a small record: rarest character (bits 0-6), kind

@@ -9,10 +9,9 @@ import { BIG_LIST } from "../../parse/rule-table.js";
  * A new list of `n` elements `fill` (0 or null) that V8 keeps "packed": copied from
  * the longer scratch list with `slice`, one allocation of the exact size. A list made by
  * `new Array(n)` stays "holey" even once filled, and each read from it then
- * also tests for a hole (seen in the optimised decideIn: measured with
- * cachegrind, 1,274 -> 1,182 JIT instructions per check on the small files'
- * corpus checks). Filling one by `push` keeps it packed too, but its growing
- * cost compiling 3-5 %.
+ * also tests for a hole (seen in the optimised decideIn). Filling one by
+ * `push` keeps it packed too, but its growing costs compiling time
+ * (docs/performance-decisions.md, Compiling: reused scratch lists).
  */
 export function packedList<T>(scratch: T[], fill: T, n: number): T[] {
   while (scratch.length < n) scratch.push(fill);

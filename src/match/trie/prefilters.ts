@@ -16,10 +16,9 @@ import { SHORT_SEARCH } from "../pattern.js";
 // 67 %, `=` 19 %, `?` 18 %, `&` 6 %, capitals and other punctuation < 5 %),
 // and a check looks that character up with a native search at most once
 // (answers stamped per check), skipping every glob whose character is
-// absent. On this runtime a search costs about as much as reading six
-// characters in a JS loop, so this beats folding the whole path into a
-// character set (measured with cachegrind on the crawled URLs: ~1,100
-// instructions per check for the set).
+// absent. On this runtime a native search is cheap next to a JS loop, so
+// this beats folding the whole path into a character set
+// (docs/performance-decisions.md, Checking: rarest-character prefilter).
 
 /** Path characters from most to least common; any other character is rarer still. */
 const BY_FREQUENCY = "/esatorin-clmdphugbyfwv1k2.0=9?8345 76_xj&z";
@@ -83,9 +82,9 @@ export function charIndex(str: string, c: number, from: number, last: number): n
  * The rarest character of a glob's text after its first `*`, `text[from, to)`
  * (without a final `$`), for the prefilter; -1 when it is all `*`. The
  * pattern text is read as a string: compiling reads only this and each
- * rule's last character. Measured: encoding the file's whole pattern text
- * to bytes first (TextEncoder#encodeInto into a reused buffer) was 1.5 % of
- * parsing and compiling the corpus, for the few characters read.
+ * rule's last character, rather than encoding the whole pattern text to
+ * bytes first for the few characters read (docs/performance-decisions.md,
+ * Compiling: globs compiled on first use).
  */
 export function rareChar(text: string, from: number, to: number): number {
   let rare = -1;
@@ -158,9 +157,8 @@ export function stampGrams(str: string, start: number, end: number): number {
  * order, no n-gram twice. The segments are the non-empty runs between `*`s
  * of `text[from, to)`, the glob's text after its first `*` without a final
  * `$` (globStop), read in place as compilePattern splits it: no segment
- * strings, no list. Measured on the bench's worst case of 10,000 globs under
- * one key, whose first check fills every record: compiling each glob to
- * pick its n-grams from its segments was most of that check.
+ * strings, no list, and no glob compiled to pick them
+ * (docs/performance-decisions.md, Checking: n-grams read from the pattern text).
  */
 export function writeGrams(
   text: string,

@@ -34,9 +34,9 @@ function comparisonUrl(url: string): string {
 }
 
 export class Rfc9309Matcher extends TrieMatcher {
-  /** Made by compileMatcher. */
-  constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null) {
-    super(robots, agent, cache);
+  /** Made by compileMatcher, and by compileAlone with `alone` (src/match/alone.ts). */
+  constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null, alone = false) {
+    super(robots, agent, cache, alone);
   }
 
   override isAllowed(url: string): boolean {

@@ -61,8 +61,8 @@ function fileIndexes(robots: RobotsTxt): FileIndexes {
 
 /**
  * The index for `groups` of `robots`, compiled once and shared by every agent
- * that selects the same groups. Measured on the corpus checks' agents: 2.54M
- * rule insertions without sharing, 0.75M with it.
+ * that selects the same groups (docs/performance-decisions.md, Compiling:
+ * one index per group selection).
  */
 function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]): CachedIndex {
   search: for (const c of file.list) {
@@ -81,6 +81,19 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
   };
   file.list.push(cached);
   return cached;
+}
+
+/** An index for `groups` over a table of their rules alone, kept nowhere else. */
+function aloneIndex(robots: RobotsTxt, groups: readonly Group[]): CachedIndex {
+  const parsed = groups as readonly ParsedGroup[];
+  const table = ruleTableOf(robots).select(parsed);
+  let n = 0;
+  for (const g of parsed) n += g.ruleTo - g.ruleFrom;
+  return {
+    groups: [],
+    groupIndices: groups.map((g) => g.index),
+    index: new RuleIndex(table, [{ ruleFrom: 0, ruleTo: n }], hasIndexHtmlRule(robots.profile)),
+  };
 }
 
 /** The index of the fallback selection of `robots` (FileIndexes#fallback). */
@@ -128,13 +141,26 @@ export class TrieMatcher implements PathMatcher {
   readonly groups: readonly number[];
   readonly ruleCount: number;
 
-  /** Made by compileMatcher. */
-  constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null) {
+  /**
+   * Made by compileMatcher, and by compileAlone with `alone`: the index is built over a table
+   * of the selected rules only and not kept on the file, so the matcher
+   * keeps nothing else of it (compileAlone).
+   */
+  constructor(robots: RobotsTxt, agent: string, cache: MatchCache | null, alone = false) {
     // selectGroups without its arrays and result object: an agent the file
     // does not name takes the file's fallback index as it is.
-    const file = fileIndexes(robots);
     const named = namedGroups(robots, agent);
-    const cached = named === null ? fallbackIndex(robots, file) : indexFor(robots, file, named);
+    let cached: CachedIndex;
+    let source: GroupSource;
+    if (alone) {
+      const groups = named ?? globalGroups(robots);
+      cached = aloneIndex(robots, groups);
+      source = sourceOf(named !== null, groups);
+    } else {
+      const file = fileIndexes(robots);
+      cached = named === null ? fallbackIndex(robots, file) : indexFor(robots, file, named);
+      source = sourceOf(named !== null, cached.groups);
+    }
     const ix = cached.index;
     this.#start = ix.constant === VARIES ? ix.root : -2 - ix.constant;
     this.#cache = cache === null ? null : copyAreaOf(cache);
@@ -142,7 +168,7 @@ export class TrieMatcher implements PathMatcher {
     this.#index = ix;
     this.#slash = ix.slashSlot;
     this.agent = agent;
-    this.source = sourceOf(named !== null, cached.groups);
+    this.source = source;
     this.groups = cached.groupIndices;
     this.ruleCount = ix.ruleCount;
   }

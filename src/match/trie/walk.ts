@@ -146,7 +146,7 @@ function bigGlobs(
     r += BIG_RECORD * (w >>> GROUP_COUNT_SHIFT);
     if (!hasGram(w & GRAM_MASK, stamp)) continue;
     // The four n-gram tests written out: steadier than an inner loop
-    // (1,237–1,274 against 1,164–1,361 instructions per corpus check).
+    // (docs/performance-decisions.md, Checking: n-gram tests written out).
     for (let q = q0; q < r; q += BIG_RECORD) {
       const v = words[q]!;
       if (v <= best) break;
@@ -220,23 +220,7 @@ export function decideIn(
     // matched (the root has no label; a start below it is the `/` node,
     // and every path starts with `/`): the rest of the label, then the node.
     const len = words[o + N_LABEL_LEN]!;
-    if (len > 1) {
-      if (len > n - pos) break;
-      // Characters 1–4 from the node record, the rest from its tail words.
-      // Labels are ASCII (docs/protocol.md#rule-values), so the word is a positive small
-      // integer, and a path character >= 0x80 never equals one of its bytes.
-      let head = words[o + N_LABEL_HEAD]!;
-      const headEnd = len <= HEAD_CHARS ? len : HEAD_CHARS + 1;
-      let j = 1;
-      for (; j < headEnd; j++) {
-        if ((head & 0xff) !== str.charCodeAt(pos + j)) break;
-        head >>= 8;
-      }
-      if (j < headEnd) break;
-      // The tail (j is 1 + HEAD_CHARS here), packed like a glob's segment.
-      if (j < len && !segmentAt(words, base + words[o + N_LABEL_TAIL]!, len - j, str, pos + j))
-        break;
-    }
+    if (len > 1 && (len > n - pos || !labelRestAt(words, base, o, len, str, pos))) break;
     pos += len;
     let v = words[o + N_PLAIN]!;
     if (v > best) best = v;
@@ -270,31 +254,17 @@ export function decideIn(
           const at = rareCharAt(str, rc, start, n - 1, searched);
           if (at < 0) continue;
           const kind = (info >> INFO_KIND_SHIFT) & 3;
+          const seg = base + words[g + 2]!;
           if (kind === G_END) {
-            // The segment must end where the path does.
             if (end < 0) end = pathEnd(str, pos, n);
-            const segLen = info >>> INFO_LEN_SHIFT;
-            if (
-              end - segLen < pos ||
-              !segmentAt(words, base + words[g + 2]!, segLen, str, end - segLen)
-            ) {
-              continue;
-            }
+            if (!segmentEndsAt(words, seg, info >>> INFO_LEN_SHIFT, str, pos, end)) continue;
             best = v;
             break;
           }
           if (kind !== G_OBJECT) {
             // A segment holds no `#` or NUL (see RuleTable#text), so its
             // leftmost occurrence in the string lies in the path if any does.
-            const e = segmentEnd(
-              words,
-              base + words[g + 2]!,
-              info,
-              at,
-              str,
-              pos,
-              end < 0 ? n : end,
-            );
+            const e = segmentEnd(words, seg, info, at, str, pos, end < 0 ? n : end);
             if (e === -1) continue;
             if (e >= 0 && kind === G_FLOAT) {
               if (end < 0) end = pathEnd(str, pos, n);
@@ -308,8 +278,8 @@ export function decideIn(
           if (end < 0 && !glob.anchored) {
             // The path's end is located only for a glob that matches up to
             // the string's end: it holds in the path when that match ends
-            // before the first `#` or NUL (globEnd). Measured on the
-            // bench's corpus checks: 16,000 of 23,400 globs tested fail.
+            // before the first `#` or NUL (globEnd). Most globs tested fail
+            // (docs/performance-decisions.md, Checking: lazy path end).
             const e = globEnd(glob, str, pos, n);
             if (e < 0) continue;
             end = pathEnd(str, pos, n);
@@ -327,30 +297,7 @@ export function decideIn(
     }
     if (kn === 0 || pos >= n) break;
     const c = str.charCodeAt(pos);
-    let k = o + N_KIDS;
-    // Where the child's offset is stored, 0 for none.
-    let slot = 0;
-    if (kn <= LINEAR_KIDS) {
-      for (const kEnd = k + 2 * kn; k < kEnd; k += 2) {
-        if (words[k] === c) {
-          slot = k + 1;
-          break;
-        }
-      }
-    } else {
-      let lo = 0;
-      let hi = kn;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const mc = words[k + 2 * mid]!;
-        if (mc === c) {
-          slot = k + 2 * mid + 1;
-          break;
-        }
-        if (mc < c) lo = mid + 1;
-        else hi = mid;
-      }
-    }
+    const slot = childSlot(words, o + N_KIDS, kn, c);
     if (slot === 0) break;
     const child = words[slot]!;
     if (child >= 0) o = base + child;
@@ -366,6 +313,66 @@ export function decideIn(
     }
   }
   return behind ? -3 - best : best;
+}
+
+/**
+ * Whether characters 1 to `len - 1` of node `o`'s label are `str` from
+ * `pos + 1` on (character 0 chose the node; the caller checked that the
+ * string is long enough).
+ */
+function labelRestAt(
+  words: number[],
+  base: number,
+  o: number,
+  len: number,
+  str: string,
+  pos: number,
+): boolean {
+  // Characters 1–4 from the node record, the rest from its tail words.
+  // Labels are ASCII (docs/protocol.md#rule-values), so the word is a positive small
+  // integer, and a path character >= 0x80 never equals one of its bytes.
+  let head = words[o + N_LABEL_HEAD]!;
+  const headEnd = len <= HEAD_CHARS ? len : HEAD_CHARS + 1;
+  let j = 1;
+  for (; j < headEnd; j++) {
+    if ((head & 0xff) !== str.charCodeAt(pos + j)) return false;
+    head >>= 8;
+  }
+  // The tail (j is 1 + HEAD_CHARS here), packed like a glob's segment.
+  return j >= len || segmentAt(words, base + words[o + N_LABEL_TAIL]!, len - j, str, pos + j);
+}
+
+/** Whether the `segLen` characters of the segment at word `seg` end the path `str[pos, end)`. */
+function segmentEndsAt(
+  words: number[],
+  seg: number,
+  segLen: number,
+  str: string,
+  pos: number,
+  end: number,
+): boolean {
+  return end - segLen >= pos && segmentAt(words, seg, segLen, str, end - segLen);
+}
+
+/**
+ * Where the offset of the child for character `c` is stored among the `kn`
+ * (character, offset) pairs from word `k` on, in character order; 0 for none.
+ */
+function childSlot(words: number[], k: number, kn: number, c: number): number {
+  if (kn <= LINEAR_KIDS) {
+    for (const kEnd = k + 2 * kn; k < kEnd; k += 2) if (words[k] === c) return k + 1;
+    return 0;
+  }
+  let lo = 0;
+  let hi = kn;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const mc = words[k + 2 * mid]!;
+    if (mc === c) return k + 2 * mid + 1;
+    if (mc < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
 }
 
 /** decideIn's value without its mark of a pending child met (`-3 - value`). */

