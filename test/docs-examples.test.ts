@@ -196,6 +196,10 @@ function notRun(b: Block): string | null {
   if (b.fragment) return "a fragment";
   if (/from "crawlee"/.test(b.code))
     return "imports crawlee, which the consumer has only the types of";
+  // Both run for real in their own tests: test/playwright.test.ts (Debian's
+  // Chromium) and test/mcp.test.ts (the SDK's client spawning bin/robots.js).
+  if (/from "playwright-core"/.test(b.code)) return "launches a browser Playwright downloads";
+  if (/StdioClientTransport/.test(b.code)) return "spawns robots mcp through npx";
   return null;
 }
 

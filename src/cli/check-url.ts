@@ -4,6 +4,7 @@
  * disallowed (a server error is a disallow verdict), 2 invalid input.
  */
 
+import { blanketReason } from "../client/blanket-reason.js";
 import type { AccessCheck, RobotsSnapshot } from "../entries/node.js";
 import { compileMatcher } from "../match/compile.js";
 import type { Profile } from "../protocol/profile.js";
@@ -113,27 +114,9 @@ function formatUrlCheck(
       `  ${groupsText ?? describeGroups(r.verdict, snap.robots)}`,
     );
   } else {
-    lines.push(`  no rule applies: ${blanket(r)}`);
+    lines.push(`  no rule applies: ${blanketReason(r)}`);
   }
   lines.push(`  source: ${r.source.robotsUrl}: ${describeSource(r.source)}`);
   for (const n of notes) lines.push(`  note: ${n}`);
   return `${lines.map(esc).join("\n")}\n`;
-}
-
-/** Why a verdict has no deciding rule: what the robots.txt fetch came to. */
-export function blanket(r: AccessCheck): string {
-  switch (r.source.basis) {
-    case "robots-txt-itself":
-      return "the robots.txt URL itself is always allowed";
-    case "no-robots-txt":
-      return "there is no robots.txt, so everything is allowed";
-    case "forbidden":
-      return "robots.txt is forbidden (401/403), so everything is disallowed (1996 draft)";
-    case "server-error-disallow":
-      return "the server fails, so everything is disallowed";
-    case "private-origin":
-      return "the host is a non-public address, refused without a request";
-    default:
-      return "the server has failed for long and no good copy is usable, so everything is allowed";
-  }
 }

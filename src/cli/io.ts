@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { CliError } from "./errors.js";
@@ -169,4 +170,10 @@ function describeFsError(err: unknown): string {
   if (code === "EISDIR") return "is a directory";
   if (code === "EACCES") return "permission denied";
   return (err as Error).message;
+}
+
+/** The package's version, from its package.json. */
+export function packageVersion(): string {
+  const url = new URL("../../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
 }

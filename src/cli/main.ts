@@ -4,7 +4,6 @@
  * command's own, and dispatches. Errors are one line on stderr with exit
  * status 2, never a stack trace.
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { RobotsError } from "../errors.js";
 import { isProfile } from "../protocol/profile.js";
@@ -13,6 +12,7 @@ import type { OptionSpec, OptionValues } from "./command.js";
 import { COMMANDS } from "./commands/index.js";
 import { CliError, EXIT } from "./errors.js";
 import { esc } from "./escape.js";
+import { packageVersion } from "./io.js";
 
 const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: "boolean", short: "h" },
@@ -88,11 +88,6 @@ function helpCommand(argv: string[]): number {
   return EXIT.ok;
 }
 
-function version(): string {
-  const url = new URL("../../../package.json", import.meta.url);
-  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
-}
-
 /** The first positional argument, skipping the values of common string options. */
 function commandName(argv: string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
@@ -134,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
     );
   }
   if (values.version === true) {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${packageVersion()}\n`);
     return EXIT.ok;
   }
   if (command === undefined) {

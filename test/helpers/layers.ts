@@ -19,8 +19,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["lint", "report", "audit"],
   // The access-method client: fetch, cache, politeness.
   ["client"],
-  // Around the client: the Redis store, page fetches, crawlee, the log audit's files and DNS.
-  ["redis", "page-rules-io", "crawlee", "audit-io"],
+  // Around the client: the Redis store, page fetches, crawlee, Playwright, the log audit's files and DNS.
+  ["redis", "page-rules-io", "crawlee", "playwright", "audit-io"],
   // The package's entries and the tester page.
   ["entries", "web"],
   // The command line.

@@ -7,6 +7,7 @@ import { diffCommand } from "./diff.js";
 import { explainCommand } from "./explain.js";
 import { fetchCommand } from "./fetch.js";
 import { lintCommand } from "./lint.js";
+import { mcpCommand } from "./mcp.js";
 import { pageCommand } from "./page.js";
 import { serveCommand } from "./serve.js";
 import { testCommand } from "./test.js";
@@ -23,5 +24,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   fetch: fetchCommand,
   batch: batchCommand,
   page: pageCommand,
+  mcp: mcpCommand,
   serve: serveCommand,
 };

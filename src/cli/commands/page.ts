@@ -5,6 +5,7 @@
  * and the page is fetched only when it allows the URL.
  */
 
+import { blanketReason } from "../../client/blanket-reason.js";
 import type { PagePolicy, PageRulesResult, PageSourceProblem } from "../../entries/page-rules.js";
 import type { RuleOrigin } from "../../page-rules/combine.js";
 import type { HeadRead } from "../../page-rules-io/read-head.js";
@@ -12,7 +13,6 @@ import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { type UsagePreferences, usagePreferences } from "../../usage/usage-preferences.js";
 import { agentOption, formatOption } from "../args.js";
-import { blanket } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
@@ -266,7 +266,7 @@ async function runForUrl(
       f.check.rule === null
         ? f.check.source.basis === "rules"
           ? "no rule matched"
-          : `no rule applies: ${blanket(f.check)}`
+          : `no rule applies: ${blanketReason(f.check)}`
         : `line ${f.check.line}: ${f.check.rule.kind === "allow" ? "Allow" : "Disallow"}: ${shown(f.check.rule.value)}`;
     out.push(
       `robots.txt ${f.check.allowed ? "allows" : "disallows"} ${shown(f.url)} for ${agent} (${rule}; ${shown(f.check.source.robotsUrl)}: ${shown(describeSource(f.check.source))})`,
