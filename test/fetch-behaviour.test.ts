@@ -57,7 +57,9 @@ describe("the request (docs/protocol.md#access-method Request)", () => {
       (e: unknown) => e instanceof RobotsError && e.code === "invalid-agent",
     );
     assert.throws(() => new RobotsClient("Bot/1.0\r\nX: y"), RobotsError, "no header injection");
-    assert.throws(() => new RobotsClient("Mozilla/5.0 (X11; Linux)"), /No product token found/);
+    // A browser's header names no crawler: read as Google's reference reads it.
+    assert.equal(new RobotsClient("Mozilla/5.0 (X11; Linux)").productToken, "Mozilla");
+    assert.throws(() => new RobotsClient("360/1.0"), /No product token found/);
     assert.throws(
       () => new RobotsClient(UA, { maxBodyBytes: 100_000 }),
       (e: unknown) =>

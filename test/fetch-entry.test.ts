@@ -46,7 +46,7 @@ function reachable(entry: string): Set<string> {
 
 describe("structure of the access layer", () => {
   it("robots-exclusion/fetch reaches no node: import", () => {
-    const files = reachable("src/fetch-entry.ts");
+    const files = reachable("src/entries/fetch.ts");
     assert.ok(
       files.has("src/client/robots-client.ts") && files.has("src/fetch/fetch-robots-txt.ts"),
     );
@@ -57,7 +57,7 @@ describe("structure of the access layer", () => {
   });
 
   it("only the Node transport imports node:, and cache/ imports nothing from fetch/ or client/", () => {
-    const files = [...reachable("src/node.ts")].filter((f) =>
+    const files = [...reachable("src/entries/node.ts")].filter((f) =>
       /^src\/(client|cache|fetch)\//.test(f),
     );
     assert.ok(files.length >= 12, `found ${files.length}`);

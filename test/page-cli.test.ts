@@ -249,7 +249,7 @@ describe("robots page <file | -> with --header", () => {
     for (const args of [
       ["page", file, "--header", "no colon here"],
       ["page", "https://example.com/", "--header", "X-Robots-Tag: noindex"],
-      ["page", file, "--agent", "Google bot"],
+      ["page", file, "--agent", "12"],
       ["page", path.join(dir, "missing.html")],
       ["page"],
     ]) {
