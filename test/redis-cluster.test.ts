@@ -302,7 +302,7 @@ describe("a fleet of processes on a Redis Cluster", () => {
       for (const s of phaseB) assert.equal(s.robotsHits, 1, `${s.origin}: shared again`);
       const up = await Promise.all(fleet.map((w) => w.ask<FleetStats>({ op: "stats" })));
       for (const u of up) {
-        assert.equal(u.state, "ok");
+        assert.equal(u.state, "ok", JSON.stringify({ nodes: u.store?.nodes, events: u.events }));
         assert.equal(u.events.at(-1), "recovered");
         assert.equal(u.nodes.at(-1), lost);
       }
