@@ -186,6 +186,7 @@ describe("every entry", () => {
     "redis.js",
     "page-rules.js",
     "crawlee.js",
+    "playwright.js",
     "audit.js",
   ];
 
@@ -241,7 +242,7 @@ describe("every entry", () => {
         shared++;
       }
     }
-    // node and fetch share lists/access.ts; it, crawlee and page-rules the client's types.
-    assert.equal(shared, 5);
+    // node and fetch share lists/access.ts; it, crawlee, playwright and page-rules the client's types.
+    assert.equal(shared, 6);
   });
 });
