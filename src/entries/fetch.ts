@@ -18,7 +18,20 @@ import {
 import type { RobotsOrigin } from "../fetch/origin.js";
 import { createFetchTransport, type FetchLike, type Transport } from "../fetch/transport.js";
 
-export * from "./lists/access.js";
+export {
+  classifyAddress,
+  createFetchTransport,
+  type FetchLike,
+  type FetchOptions,
+  isRobotsTxtUrl,
+  MemoryRobotsStore,
+  type MemoryStoreOptions,
+  parseOrigin,
+  RobotsError,
+  RobotsErrorCode,
+  STORED_FORMAT,
+} from "./lists/access.js";
+export type * from "./lists/client-types.js";
 
 function globalFetchTransport(): Transport {
   const f = (globalThis as { fetch?: unknown }).fetch;

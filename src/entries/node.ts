@@ -20,7 +20,20 @@ import { createNodeTransport } from "../fetch/node-transport.js";
 import type { RobotsOrigin } from "../fetch/origin.js";
 
 export { createNodeTransport, type NodeTransportOptions } from "../fetch/node-transport.js";
-export * from "./lists/access.js";
+export {
+  classifyAddress,
+  createFetchTransport,
+  type FetchLike,
+  type FetchOptions,
+  isRobotsTxtUrl,
+  MemoryRobotsStore,
+  type MemoryStoreOptions,
+  parseOrigin,
+  RobotsError,
+  RobotsErrorCode,
+  STORED_FORMAT,
+} from "./lists/access.js";
+export type * from "./lists/client-types.js";
 
 /** The crawler-facing client (RobotsClientBase); its default transport is createNodeTransport(). */
 export class RobotsClient extends RobotsClientBase {
