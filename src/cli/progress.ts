@@ -13,20 +13,28 @@ const CLOCK_EVERY = 1024;
 
 export class Progress {
   readonly #what: string;
-  readonly #stream: NodeJS.WriteStream | null;
-  readonly #start = Date.now();
+  readonly #stream: Pick<NodeJS.WriteStream, "isTTY" | "write"> | null;
+  readonly #now: () => number;
+  readonly #start: number;
   #last = 0;
   #shown = false;
 
-  constructor(what: string, stream: NodeJS.WriteStream = process.stderr) {
+  /** `now` is the clock the delays are read on (ms); tests inject one. */
+  constructor(
+    what: string,
+    stream: Pick<NodeJS.WriteStream, "isTTY" | "write"> = process.stderr,
+    now: () => number = Date.now,
+  ) {
     this.#what = what;
     this.#stream = stream.isTTY === true ? stream : null;
+    this.#now = now;
+    this.#start = now();
   }
 
   /** Report that `n` items are done. */
   tick(n: number, total?: number): void {
     if (this.#stream === null || n % CLOCK_EVERY !== 0) return;
-    const now = Date.now();
+    const now = this.#now();
     if (now - this.#start < SHOW_AFTER_MS || now - this.#last < REDRAW_MS) return;
     this.#last = now;
     this.#draw(n, total, now);
@@ -35,7 +43,7 @@ export class Progress {
   /** Finish: leave the final count on its own line if anything was shown. */
   done(n: number, total?: number): void {
     if (this.#stream === null || !this.#shown) return;
-    this.#draw(n, total, Date.now());
+    this.#draw(n, total, this.#now());
     this.#stream.write("\n");
   }
 
