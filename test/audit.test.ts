@@ -15,7 +15,7 @@ import { after, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { identifyAgent } from "../src/audit/identify.js";
 import { inPrefix, parseIp, parsePrefix } from "../src/audit/ip.js";
-import { type LogFormat } from "../src/audit/log-line.js";
+import type { LogFormat } from "../src/audit/log-line.js";
 import { LogReader } from "../src/audit/log-reader.js";
 import { Auditor } from "../src/audit/tally.js";
 import { LINE_CAP } from "../src/audit-io/lines.js";
@@ -190,6 +190,20 @@ describe("reading lines", () => {
       "json",
     );
     assert.equal(nanos?.time, 1793577600000);
+    // The target is the request's second word, escapes and all; an unclosed request is none.
+    const line = (request: string) =>
+      readLogLine(`1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "${request}" 200 5 "-" "x"`, "clf");
+    assert.equal(line("GET /a\\ b HTTP/1.1")?.url, "/a\\");
+    assert.equal(line('GET /q\\"x HTTP/1.1')?.url, '/q\\"x');
+    assert.equal(line("/only")?.url, "/only");
+    assert.equal(line("GET /two")?.url, "/two");
+    assert.equal(line("GET - HTTP/1.1"), null);
+    assert.equal(readLogLine('1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /a\\', "clf"), null);
+    // A `]` inside the time ends it early: no time, no record.
+    assert.equal(
+      readLogLine('1.2.3.4 - - [02/Nov/2026:10]00:00 +0000] "GET /a" 200 5', "clf"),
+      null,
+    );
     // The overlong one is refused by the line reader (LINE_CAP), tested above.
     for (const h of HOSTILE.filter((l) => l.length < LINE_CAP)) {
       assert.equal(readLogLine(h, "auto"), null, h);
@@ -206,6 +220,58 @@ describe("reading lines", () => {
     const result = await auditLogs([{ stream, label: "endless" }], { robots });
     assert.equal(result.lines, 1);
     assert.equal(result.malformed, 1);
+  });
+
+  test("a log cut into chunks of any size reads the same, split lines and characters included", async () => {
+    const log = generateLog(400, 5, { jsonShare: 0.3 });
+    const text = `${log.lines.join("\r\n")}\r\n1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /café/€ HTTP/1.1" 200 5 "-" "GPTBot"`;
+    const bytes = Buffer.from(text);
+    const chunked = (size: number) =>
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+        })(),
+      );
+    const options = { robots, examples: 10_000 };
+    const whole = await auditLogs([{ stream: chunked(bytes.length), label: "log" }], options);
+    assert.equal(whole.lines, log.lines.length + 1);
+    assert.ok(whole.crawlers.some((c) => c.examples.some((e) => e.url === "/café/€")));
+    for (const size of [1, 2, 3, 7, 100, 4099]) {
+      const result = await auditLogs([{ stream: chunked(size), label: "log" }], options);
+      assert.deepEqual(result, whole, `chunks of ${size} bytes`);
+    }
+  });
+
+  test("LINE_CAP counts bytes: a line of 40,000 two-byte characters is malformed", async () => {
+    const long = `1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /${"é".repeat(40_000)} HTTP/1.1" 200 5 "-" "GPTBot"`;
+    assert.ok(long.length < LINE_CAP && Buffer.byteLength(long) > LINE_CAP);
+    const stream = Readable.from([Buffer.from(`${long}\n${long.slice(0, 100)}\n`)]);
+    const result = await auditLogs([{ stream, label: "long" }], { robots });
+    assert.equal(result.lines, 2);
+    assert.equal(result.malformed, 2);
+  });
+
+  test("a User-Agent seen before is still read only to its closing quote", async () => {
+    const line = (agentField: string) =>
+      `1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /private/x HTTP/1.1" 200 5 "-" ${agentField}`;
+    const lines = [
+      line('"GPTBot/1"'),
+      line('"GPTBot/1"'),
+      // The field ends at its first quote, whatever follows on the line.
+      line('"SomeNewBot/1" "GPTBot/1"'),
+      // An escaped quote does not end it: the catalogue's GPTBot is named in it.
+      line('"SomeNewBot/1 \\"GPTBot/1"'),
+      line('"SomeNewBot/1 \\"GPTBot/1"'),
+    ];
+    const stream = Readable.from([Buffer.from(`${lines.join("\n")}\n`)]);
+    const result = await auditLogs([{ stream, label: "agents" }], { robots });
+    assert.deepEqual(
+      result.crawlers.map((c) => [c.name, c.requests]),
+      [
+        ["GPTBot", 4],
+        ["SomeNewBot", 1],
+      ],
+    );
   });
 
   test("User-Agent headers: catalogue crawlers, other bots, browsers", () => {

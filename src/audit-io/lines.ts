@@ -24,20 +24,27 @@ export type LogInput = string | { readonly stream: Readable; readonly label: str
 export type LogChunks = AsyncIterable<Uint8Array | string>;
 
 /**
- * The chunks of the file `name`, read into one buffer used again for each
- * (no fresh 1 MiB buffer per chunk for the collector to reclaim); each is
- * read by the caller before it asks for the next.
+ * The chunks of the file `name`, read into two buffers in turn: the next
+ * chunk is read while the caller handles this one, so it rarely waits for
+ * the read (on a loaded machine, for the thread pool to get a CPU), and no
+ * fresh buffer is made per chunk for the collector to reclaim.
  */
 async function* fileChunks(name: string): AsyncGenerator<Buffer> {
   const file = await open(name, "r");
+  let mine = Buffer.allocUnsafe(CHUNK);
+  let ahead = Buffer.allocUnsafe(CHUNK);
+  let next = file.read(mine, 0, CHUNK, null);
   try {
-    const buffer = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, CHUNK, null);
+      const { bytesRead } = await next;
       if (bytesRead === 0) return;
-      yield buffer.subarray(0, bytesRead);
+      next = file.read(ahead, 0, CHUNK, null);
+      yield mine.subarray(0, bytesRead);
+      [mine, ahead] = [ahead, mine];
     }
   } finally {
+    // The caller stopped early or a read failed: let the read in flight end first.
+    await next.catch(() => undefined);
     await file.close();
   }
 }
@@ -54,7 +61,9 @@ export function openLog(input: LogInput): { stream: LogChunks; label: string } {
 }
 
 function asBuffer(chunk: Uint8Array): Buffer {
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.isBuffer(chunk)
+    ? chunk
+    : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 /** The ranges of the lines of `bytes` from `from` that end in it; returns where the rest starts. */
@@ -72,7 +81,8 @@ function splitLines(bytes: Buffer, from: number, starts: number[], ends: number[
 /** A batch of the one line `bytes` (CR end left out), or of one overlong line. */
 function oneLine(bytes: Buffer | null): LineBatch {
   if (bytes === null) return { bytes: new Uint8Array(0), starts: [-1], ends: [-1] };
-  const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+  const end =
+    bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
   return { bytes, starts: [0], ends: [end] };
 }
 

@@ -91,7 +91,8 @@ export class TextCache<V> {
     const len = end - start;
     if (key === undefined || key.byteLength !== len) return false;
     let j = 0;
-    for (; j + 4 <= len; j += 4) if (key.getInt32(j, true) !== view.getInt32(start + j, true)) return false;
+    for (; j + 4 <= len; j += 4)
+      if (key.getInt32(j, true) !== view.getInt32(start + j, true)) return false;
     for (; j < len; j++) if (key.getUint8(j) !== bytes[start + j]) return false;
     return true;
   }

@@ -69,11 +69,10 @@ export async function auditLogs(
     );
   }
   const auditor = new Auditor(options.robots, options);
-  const reader = new LogReader(
-    auditor,
-    options.format ?? "auto",
-    { ...DEFAULT_LOG_FIELDS, ...options.fields },
-  );
+  const reader = new LogReader(auditor, options.format ?? "auto", {
+    ...DEFAULT_LOG_FIELDS,
+    ...options.fields,
+  });
   const verifier = options.verify;
   const verify = verifier === undefined ? undefined : verifier.verify.bind(verifier);
   let read = 0;
