@@ -34,7 +34,7 @@ export type VerifyAddress = (ip: string, claim: AgentClaim) => Verification;
 
 /** Distinct User-Agent headers and targets whose reading is remembered. */
 const AGENT_SLOTS = 4096;
-const URL_SLOTS = 16_384;
+const URL_SLOTS = 8192;
 
 /** Reads log lines into requests (the AuditRequest of the line read last) and accounts them. */
 export class LogReader implements AuditRequest {

@@ -113,8 +113,12 @@ const OTHER = "(other bots)";
 const CLAIM_CACHE = 10_000;
 const URL_SHOWN = 2000;
 
-/** Verdicts remembered per matcher; past this many the memory starts afresh. */
-const VERDICT_CACHE = 10_000;
+/** Verdicts remembered in all; past this many every one is forgotten and memory starts afresh. */
+const VERDICT_CACHE = 16_384;
+/** Longer URLs are checked each time, not remembered: bounded memory whatever the log. */
+const VERDICT_URL_MAX = 1024;
+/** Tokens whose rules are remembered per version; past this many the memory starts afresh. */
+const TOKEN_CACHE = 10_000;
 /** What #verdict and #disallowed give for a URL the crawler may fetch. */
 const ALLOWED = -1;
 
@@ -155,7 +159,10 @@ class Row {
 /** Accounts requests one by one; `result()` gives the report. */
 export class Auditor {
   readonly #versions: { robots: RobotsTxt; since: number; label: string }[];
+  /** Per version: token → its rules; group selection → rules, shared by tokens that select alike. */
   readonly #rules: Map<string, Rules>[];
+  readonly #selections: Map<string, Rules>[];
+  #remembered = 0;
   readonly #opts: Required<AuditorOptions>;
   readonly #rows = new Map<string, Row>();
   readonly #claimed = new Map<string, Row>();
@@ -180,6 +187,7 @@ export class Auditor {
         label: v.label,
       }));
     this.#rules = this.#versions.map(() => new Map());
+    this.#selections = this.#versions.map(() => new Map());
   }
 
   /** What a User-Agent claims, remembered for the next lines that send it. */
@@ -275,18 +283,26 @@ export class Auditor {
     return lo - 1;
   }
 
+  /**
+   * The rules of version `version` for `token`. Tokens that select the same
+   * groups (docs/protocol.md#choosing-rules) share one Rules, so their
+   * verdicts are remembered once and a log inventing tokens adds none.
+   */
   #ruleFor(version: number, token: string): Rules {
-    const cache = this.#rules[version]!;
-    let r = cache.get(token);
+    const byToken = this.#rules[version]!;
+    let r = byToken.get(token);
     if (r === undefined) {
       const robots = this.#versions[version]!.robots;
-      const delay = readCrawlDelay(robots, token);
-      r = {
-        matcher: compileMatcher(robots, token),
-        delayMs: (delay ?? 0) * 1000,
-        verdicts: new Map(),
-      };
-      cache.set(token, r);
+      const matcher = compileMatcher(robots, token);
+      const selection = matcher.groups.join(",");
+      r = this.#selections[version]!.get(selection);
+      if (r === undefined) {
+        const delay = readCrawlDelay(robots, token);
+        r = { matcher, delayMs: (delay ?? 0) * 1000, verdicts: new Map() };
+        this.#selections[version]!.set(selection, r);
+      }
+      if (byToken.size >= TOKEN_CACHE) byToken.clear();
+      byToken.set(token, r);
     }
     return r;
   }
@@ -297,8 +313,14 @@ export class Auditor {
     if (line === undefined) {
       const v = rules.matcher.check(url);
       line = v.allowed ? ALLOWED : v.line;
-      if (rules.verdicts.size >= VERDICT_CACHE) rules.verdicts.clear();
-      rules.verdicts.set(url, line);
+      if (url.length <= VERDICT_URL_MAX) {
+        if (this.#remembered >= VERDICT_CACHE) {
+          for (const m of this.#selections) for (const other of m.values()) other.verdicts.clear();
+          this.#remembered = 0;
+        }
+        this.#remembered++;
+        rules.verdicts.set(url, line);
+      }
     }
     return line;
   }
