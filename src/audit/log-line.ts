@@ -148,35 +148,6 @@ export function closingQuote(b: Uint8Array, i: number, end: number): number {
   return -1;
 }
 
-/**
- * The closing quote of the request field (`"GET /a HTTP/1.1"`) opening at
- * `open`, or -1, found as closingQuote does; on the way, its target into
- * `out`: the text between its first and second space (an escaped space is
- * one too), or the whole request when it has no space.
- */
-function scanRequest(b: Uint8Array, open: number, end: number, out: ClfFields): number {
-  if (open >= end || b[open] !== 0x22) return -1;
-  let first = -1;
-  let second = -1;
-  for (let j = open + 1; j < end; j++) {
-    let c = b[j]!;
-    if (c === 0x22) {
-      out.urlStart = first < 0 ? open + 1 : first + 1;
-      out.urlEnd = first < 0 ? j : second < 0 ? j : second;
-      return j;
-    }
-    if (c === 0x5c) {
-      j++;
-      c = j < end ? b[j]! : 0;
-    }
-    if (c === 0x20) {
-      if (first < 0) first = j;
-      else if (second < 0) second = j;
-    }
-  }
-  return -1;
-}
-
 /** The first space of bytes [from, end), or end. */
 function spaceFrom(b: Uint8Array, from: number, end: number): number {
   let i = from;
@@ -208,8 +179,12 @@ export function scanClfLine(b: Uint8Array, start: number, end: number, out: ClfF
   }
   out.time = clfTimeAt(b, open + 1, out.day);
   if (Number.isNaN(out.time) || close + 1 >= end || b[close + 1] !== 0x20) return false;
-  const reqEnd = scanRequest(b, close + 2, end, out);
+  const req = close + 2;
+  const reqEnd = closingQuote(b, req, end);
   if (reqEnd < 0) return false;
+  const a = spaceFrom(b, req + 1, reqEnd);
+  out.urlStart = a === reqEnd ? req + 1 : a + 1;
+  out.urlEnd = a === reqEnd ? reqEnd : spaceFrom(b, a + 1, reqEnd);
   const urlLen = out.urlEnd - out.urlStart;
   if (urlLen === 0 || (urlLen === 1 && b[out.urlStart] === 0x2d)) return false;
   out.uaOpen = -1;
