@@ -31,14 +31,21 @@ export type LogChunks = AsyncIterable<Uint8Array | string>;
  */
 async function* fileChunks(name: string): AsyncGenerator<Buffer> {
   const file = await open(name, "r");
+  const readInto = (buffer: Buffer) => {
+    const read = file.read(buffer, 0, CHUNK, null);
+    // A read ahead that fails while the caller awaits something else must
+    // not be an unhandled rejection: its error is thrown where it is awaited.
+    read.catch(() => undefined);
+    return read;
+  };
   let mine = Buffer.allocUnsafe(CHUNK);
   let ahead = Buffer.allocUnsafe(CHUNK);
-  let next = file.read(mine, 0, CHUNK, null);
+  let next = readInto(mine);
   try {
     for (;;) {
       const { bytesRead } = await next;
       if (bytesRead === 0) return;
-      next = file.read(ahead, 0, CHUNK, null);
+      next = readInto(ahead);
       yield mine.subarray(0, bytesRead);
       [mine, ahead] = [ahead, mine];
     }
