@@ -31,7 +31,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "robots-help-examples-"));
 let server: TestServer;
 
 /** The example lines of a help text: the indented lines after "Example(s):". */
-export function helpExamples(help: string): string[] {
+function helpExamples(help: string): string[] {
   const at = help.search(/^Examples?:$/m);
   if (at < 0) return [];
   const lines = help.slice(at).split("\n").slice(1);
