@@ -77,19 +77,46 @@ export function agentNameListOption(value: string | undefined): AgentName[] | un
   return out;
 }
 
+/** An option that takes one of a few words (`name` as `--log-format`), `fallback` when not given. */
+export function choiceOption<F extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly F[],
+  fallback: F,
+): F {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as F;
+  const list =
+    allowed.length <= 2
+      ? allowed.join(" or ")
+      : `${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`;
+  throw new CliError(`unknown ${name} ${JSON.stringify(value)}: use ${list}`);
+}
+
 /** --format, checked against what the command can print. */
 export function formatOption<F extends string>(
   format: string | undefined,
   allowed: readonly F[],
   fallback: F,
 ): F {
-  if (format === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(format)) return format as F;
-  const list =
-    allowed.length <= 2
-      ? allowed.join(" or ")
-      : `${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`;
-  throw new CliError(`unknown --format ${JSON.stringify(format)}: use ${list}`);
+  return choiceOption("--format", format, allowed, fallback);
+}
+
+/**
+ * For a command that takes no arguments and prints no choice of formats
+ * (serve, mcp): a usage error for either, `output` saying what it prints
+ * instead.
+ */
+export function noArgumentsOrFormat(
+  command: string,
+  positionals: readonly string[],
+  format: string | undefined,
+  output: string,
+): void {
+  if (positionals.length > 0) {
+    throw new CliError(`${command} takes no arguments; see robots ${command} --help`);
+  }
+  if (format !== undefined) throw new CliError(`${output}: --format does not apply`);
 }
 
 /**

@@ -16,6 +16,7 @@ import { agentOption, formatOption } from "../args.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
+import { plural } from "../format.js";
 import { isUrlArg, readBodyArg, writeOut } from "../io.js";
 import { asCliError, cliClient, describeSource } from "../source.js";
 import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
@@ -179,7 +180,7 @@ function headText(head: HeadRead | null): string | null {
     return `the head did not end within ${head.bytesRead} bytes: robots meta tags after that were not read`;
   }
   const n = head.metas.length;
-  return `head read (${head.bytesRead} bytes, ${n} meta tag${n === 1 ? "" : "s"} with a name)`;
+  return `head read (${head.bytesRead} bytes, ${plural(n, "meta tag")} with a name)`;
 }
 
 async function runForUrl(
