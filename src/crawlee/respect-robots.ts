@@ -22,6 +22,11 @@
  * crawlee is never imported: the entry works on the instance it is given, so
  * it loads nothing when crawlee is absent.
  */
+import {
+  type ClientMembers,
+  checkClientArgument,
+  checkOptionsObject,
+} from "../client/integration-arguments.js";
 import type { RobotsClient } from "../client/robots-client.js";
 import { RobotsError } from "../errors.js";
 
@@ -122,7 +127,7 @@ export function respectRobots<C extends CrawleeCrawler>(
   options: RespectRobotsOptions = {},
 ): C {
   const seams = crawlerSeams(crawler);
-  checkClient(client);
+  checkClientArgument(client, CLIENT_MEMBERS, "respectRobots");
   const turns = turnsOption(options);
 
   seams.respectRobotsTxtFile = { userAgent: client.productToken };
@@ -175,28 +180,17 @@ function crawlerSeams(crawler: unknown): CrawlerSeams {
   return c as CrawlerSeams;
 }
 
-function checkClient(client: unknown): void {
-  const c = client as Partial<RobotsClient> | null;
-  if (
-    c === null ||
-    typeof c !== "object" ||
-    typeof c.isAllowed !== "function" ||
-    typeof c.isAllowedMany !== "function" ||
-    typeof c.waitForTurn !== "function" ||
-    typeof c.reportResponse !== "function" ||
-    typeof c.productToken !== "string"
-  ) {
-    throw new RobotsError(
-      "invalid-argument",
-      'respectRobots takes a RobotsClient: new RobotsClient("ExampleBot/1.0 (+https://example.com/bot)") from robots-exclusion/node',
-    );
-  }
-}
+/** The members of the client the guard uses. */
+const CLIENT_MEMBERS: ClientMembers = {
+  isAllowed: "function",
+  isAllowedMany: "function",
+  waitForTurn: "function",
+  reportResponse: "function",
+  productToken: "string",
+};
 
 function turnsOption(options: unknown): boolean {
-  if (options === null || typeof options !== "object") {
-    throw new RobotsError("invalid-option", "respectRobots options must be an object");
-  }
+  checkOptionsObject(options, "respectRobots");
   const turns = (options as RespectRobotsOptions).turns;
   if (turns !== undefined && typeof turns !== "boolean") {
     throw new RobotsError("invalid-option", "options.turns must be true or false");
