@@ -48,8 +48,8 @@ export function agentOption(
   return read.token;
 }
 
-/** Split a list at commas outside parentheses (a User-Agent header has "(KHTML, like Gecko)"). */
-function splitNames(value: string): string[] {
+/** A list of names split at commas outside parentheses (a User-Agent header has "(KHTML, like Gecko)"), trimmed, none empty. */
+export function splitNames(value: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let start = 0;

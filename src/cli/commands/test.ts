@@ -11,7 +11,7 @@ import type { Verdict } from "../../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
-import { agentOption, formatOption } from "../args.js";
+import { agentOption, formatOption, splitNames } from "../args.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc } from "../escape.js";
@@ -368,10 +368,7 @@ function runChecks(
 /** --agent for --record: product tokens and `*`, comma-separated. */
 function recordAgents(value: string | undefined): ExpectedAgent[] | undefined {
   if (value === undefined) return undefined;
-  const list = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
+  const list = splitNames(value);
   if (list.length === 0) {
     throw new CliError("--agent needs at least one agent, e.g. --agent Googlebot,GPTBot,*");
   }
