@@ -5,7 +5,7 @@
 import { type AgentName, readAgentName } from "../match/agent-name.js";
 import { isValidProductToken } from "../match/agent-token.js";
 import { CliError } from "./errors.js";
-import { esc } from "./escape.js";
+import { esc, quoted } from "./escape.js";
 
 /**
  * A crawler name from --agent or an `<agent>` argument, read as every
@@ -137,7 +137,7 @@ export function urlArgument(url: string): string {
     scheme = undefined;
   }
   if (scheme === "http:" || scheme === "https:") return url;
-  const shown = JSON.stringify(url.length > 80 ? `${url.slice(0, 80)}…` : url);
+  const shown = quoted(url);
   throw new CliError(
     scheme === undefined
       ? `not a URL: ${shown}; ${hint}`

@@ -23,6 +23,7 @@ import type { AccessCheck } from "../client/client-types.js";
 import { checkClientArgument, checkOptionsObject } from "../client/integration-arguments.js";
 import type { RobotsClient } from "../client/robots-client.js";
 import { RobotsError } from "../errors.js";
+import { ruleText } from "../protocol/rule-text.js";
 
 /** A request the guard aborted, as `options.onBlocked` receives it. */
 export interface BlockedRequest {
@@ -231,8 +232,7 @@ async function decide(
 function blockReason(check: AccessCheck): string {
   if (check.reason !== null) return check.reason;
   if (check.rule === null) return blanketReason(check);
-  const kind = check.rule.kind === "allow" ? "Allow" : "Disallow";
-  return `robots.txt line ${check.line}: ${kind}: ${check.rule.value} (for ${check.agent})`;
+  return `robots.txt line ${check.line}: ${ruleText(check.rule)} (for ${check.agent})`;
 }
 
 /** Whether the browser request `request` may leave, and if so, sends it hop by hop. */

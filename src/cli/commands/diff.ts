@@ -14,6 +14,7 @@ import {
 } from "../../diff/diff-robots.js";
 import { probePaths } from "../../diff/probe-paths.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
+import { ruleText } from "../../protocol/rule-text.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
 import { agentNameListOption, formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
@@ -89,10 +90,9 @@ function sideText(s: DiffSide, failed: boolean): string {
         ? "fell back to *"
         : "no group applies";
   if (s.rule === null) return `no rule matched (${from})`;
-  const name = s.rule.kind === "allow" ? "Allow" : "Disallow";
   const empty =
     s.rule.kind === "disallow" && s.rule.value === "" ? ", empty: disallows nothing" : "";
-  return `line ${s.line}: ${name}: ${s.rule.value} (${from}${empty})`;
+  return `line ${s.line}: ${ruleText(s.rule)} (${from}${empty})`;
 }
 
 function sideJson(s: DiffSide, failed: boolean): Record<string, unknown> {

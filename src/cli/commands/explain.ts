@@ -13,6 +13,7 @@ import {
   operatorException,
 } from "../../match/operator-reading.js";
 import { readPath } from "../../match/url-path.js";
+import { ruleKey } from "../../protocol/rule-text.js";
 import { disallowsEverything } from "../access.js";
 import { agentNameOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
@@ -66,10 +67,6 @@ Examples:
   robots explain https://example.com/robots.txt --agent ClaudeBot /docs --format json
   robots explain robots.txt --agent AdsBot-Google /private --reference`;
 
-function ruleName(r: { kind: string }): string {
-  return r.kind === "allow" ? "Allow" : "Disallow";
-}
-
 function ruleJson(r: MatchedRule): Record<string, unknown> {
   return {
     kind: r.kind,
@@ -114,7 +111,7 @@ export function renderExplanation(e: UrlExplanation, paint: Paint): string {
   if (d === null) {
     out.push(`  decided by: no rule; ${esc(e.decidedBecause)}`);
   } else {
-    out.push(`  decided by line ${d.line}: ${ruleName(d)}: ${esc(d.value)}`);
+    out.push(`  decided by line ${d.line}: ${ruleKey(d.kind)}: ${esc(d.value)}`);
     out.push(`    why: ${esc(e.decidedBecause)}`);
     out.push(`    pattern as written: ${d.value === "" ? "(empty)" : esc(d.value)}`);
     out.push(`    normalised:         ${d.pattern === "" ? "(empty)" : esc(d.pattern)}`);
@@ -134,7 +131,7 @@ export function renderExplanation(e: UrlExplanation, paint: Paint): string {
     for (const o of e.others) {
       const via = o.rule.viaIndexHtml ? ` (as ${o.rule.matchedPattern})` : "";
       out.push(
-        `    line ${o.rule.line}: ${ruleName(o.rule)}: ${esc(o.rule.value)}${esc(via)}: lost, ${esc(o.why)}`,
+        `    line ${o.rule.line}: ${ruleKey(o.rule.kind)}: ${esc(o.rule.value)}${esc(via)}: lost, ${esc(o.why)}`,
       );
     }
   }

@@ -11,6 +11,7 @@ import type { RuleOrigin } from "../../page-rules/combine.js";
 import type { HeadRead } from "../../page-rules-io/read-head.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
+import { ruleKey } from "../../protocol/rule-text.js";
 import { type UsagePreferences, usagePreferences } from "../../usage/usage-preferences.js";
 import { agentOption, formatOption } from "../args.js";
 import { type Command, str } from "../command.js";
@@ -268,7 +269,7 @@ async function runForUrl(
         ? f.check.source.basis === "rules"
           ? "no rule matched"
           : `no rule applies: ${blanketReason(f.check)}`
-        : `line ${f.check.line}: ${f.check.rule.kind === "allow" ? "Allow" : "Disallow"}: ${shown(f.check.rule.value)}`;
+        : `line ${f.check.line}: ${ruleKey(f.check.rule.kind)}: ${shown(f.check.rule.value)}`;
     out.push(
       `robots.txt ${f.check.allowed ? "allows" : "disallows"} ${shown(f.url)} for ${agent} (${rule}; ${shown(f.check.source.robotsUrl)}: ${shown(describeSource(f.check.source))})`,
     );
