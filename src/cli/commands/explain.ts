@@ -20,9 +20,14 @@ import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
-import { verdictText } from "../format.js";
 import { writeOut } from "../io.js";
-import { READING_HELP, READING_OPTIONS, referenceOption } from "../operator-rules.js";
+import {
+  operatorsAnswer,
+  READING_HELP,
+  READING_OPTIONS,
+  referenceAnswer,
+  referenceOption,
+} from "../operator-rules.js";
 import { loadReading, otherReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
@@ -220,9 +225,7 @@ function explainAll(
       const e = underOperatorRules(doc, agent, exception, u);
       const r = explainer.explain(u);
       if (r.allowed === e.allowed && r.line === e.line) return e;
-      opts.fileNotes.push(
-        `${u}: Google's open-source reference, reading the file alone, answers ${verdictText(r)} (--reference)`,
-      );
+      opts.fileNotes.push(`${u}: ${referenceAnswer(r)}`);
       return e;
     });
   }
@@ -232,9 +235,7 @@ function explainAll(
     if (exception === null) return r;
     const d = exceptionVerdict(doc.robots, exception, u);
     if (d.allowed === r.allowed && d.line === r.line) return r;
-    opts.fileNotes.push(
-      `${u}: ${exception.why}: that reading, the default, answers ${verdictText(d)}`,
-    );
+    opts.fileNotes.push(`${u}: ${operatorsAnswer(exception.why, d)}`);
     return r;
   });
 }
