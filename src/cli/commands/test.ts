@@ -372,11 +372,12 @@ function recordAgents(value: string | undefined): ExpectedAgent[] | undefined {
   if (list.length === 0) {
     throw new CliError("--agent needs at least one agent, e.g. --agent Googlebot,GPTBot,*");
   }
-  return list.map((a) =>
-    a === "*"
-      ? { written: a, token: "", generic: true }
-      : { written: a, token: agentOption(a), generic: false },
-  );
+  return list.map((a) => {
+    if (a === "*") return { written: a, token: "", generic: true };
+    const token = agentOption(a);
+    // An expectation line is words: a whole User-Agent header is recorded as its token.
+    return { written: /[\s,]/.test(a) ? token : a, token, generic: false };
+  });
 }
 
 /** The URL list of --record, each with its line; a line that is no URL is an input error. */
