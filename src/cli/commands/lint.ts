@@ -177,7 +177,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
     throw new CliError("--unsafe-fixes goes with --fix or --fix-dry-run");
   }
   const paint = makePaint(format === "text" && colorEnabled());
-  const progress = new Progress("files linted", { total: args.length });
+  const progress = new Progress("files linted");
   const totals = { error: 0, warning: 0, info: 0 };
   let failed = 0;
   let next = load(args[0]!, opts);
@@ -185,7 +185,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
     const arg = args[i]!;
     const loaded = await next;
     if (i + 1 < args.length) next = load(args[i + 1]!, opts);
-    progress.tick(i + 1, arg);
+    progress.tick(i + 1, args.length, arg);
     let out: string;
     if (!loaded.ok) {
       failed++;
