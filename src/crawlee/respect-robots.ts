@@ -22,11 +22,7 @@
  * crawlee is never imported: the entry works on the instance it is given, so
  * it loads nothing when crawlee is absent.
  */
-import {
-  type ClientMembers,
-  checkClientArgument,
-  checkOptionsObject,
-} from "../client/integration-arguments.js";
+import { checkClientArgument } from "../client/integration-arguments.js";
 import type { RobotsClient } from "../client/robots-client.js";
 import { RobotsError } from "../errors.js";
 
@@ -127,7 +123,7 @@ export function respectRobots<C extends CrawleeCrawler>(
   options: RespectRobotsOptions = {},
 ): C {
   const seams = crawlerSeams(crawler);
-  checkClientArgument(client, CLIENT_MEMBERS, "respectRobots");
+  checkClient(client);
   const turns = turnsOption(options);
 
   seams.respectRobotsTxtFile = { userAgent: client.productToken };
@@ -180,17 +176,21 @@ function crawlerSeams(crawler: unknown): CrawlerSeams {
   return c as CrawlerSeams;
 }
 
-/** The members of the client the guard uses. */
-const CLIENT_MEMBERS: ClientMembers = {
-  isAllowed: "function",
-  isAllowedMany: "function",
-  waitForTurn: "function",
-  reportResponse: "function",
-  productToken: "string",
-};
+function checkClient(client: unknown): void {
+  const uses = {
+    isAllowed: "function",
+    isAllowedMany: "function",
+    waitForTurn: "function",
+    reportResponse: "function",
+    productToken: "string",
+  } as const;
+  checkClientArgument(client, uses, "respectRobots");
+}
 
 function turnsOption(options: unknown): boolean {
-  checkOptionsObject(options, "respectRobots");
+  if (options === null || typeof options !== "object") {
+    throw new RobotsError("invalid-option", "respectRobots options must be an object");
+  }
   const turns = (options as RespectRobotsOptions).turns;
   if (turns !== undefined && typeof turns !== "boolean") {
     throw new RobotsError("invalid-option", "options.turns must be true or false");
