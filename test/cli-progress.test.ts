@@ -63,3 +63,18 @@ test("a job done within the second, or a pipe, shows nothing", () => {
   piped.done(EVERY);
   assert.deepEqual(pipe.written, []);
 });
+
+test("a long list (lint's files) shows from its first item and names it, escaped; a short one waits", () => {
+  let now = 1_000_000;
+  const tty = stream(true);
+  const files = new Progress("files linted", tty, () => now);
+  files.tick(1, 30, "a\u001b[2Jb.txt");
+  assert.deepEqual(tty.written, ["\r\u001b[2K1/30 files linted (1,000/s): a\\x1b[2Jb.txt"]);
+  now += 100;
+  files.tick(2, 30, "c.txt");
+  assert.equal(tty.written.length, 1, "no redraw within 200 ms");
+  const few = stream(true);
+  const short = new Progress("files linted", few, () => now);
+  short.tick(1, 5, "a.txt");
+  assert.deepEqual(few.written, [], "a short list waits a second, as a stream does");
+});
