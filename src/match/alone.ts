@@ -9,16 +9,34 @@
 
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
+import type { Group } from "../parse/types.js";
 import { R_END, R_STAR, R_START, ROW } from "../parse/rule-table.js";
+import { compactMatcher } from "./compact.js";
 import { LegacyMatcher } from "./legacy-matcher.js";
 import type { PathMatcher } from "./matcher.js";
-import { selectGroups } from "./select-groups.js";
+import { globalGroups, namedGroups, selectGroups, sourceOf } from "./select-groups.js";
 import { Rfc9309Matcher } from "./trie/rfc9309-matcher.js";
 import { TrieMatcher } from "./trie/trie-matcher.js";
+
+/**
+ * Up to this many applied rules, the compact matcher (compact.ts): a
+ * linear scan over them is no slower than the trie's walk, and holds a
+ * fraction of its memory (docs/performance-decisions.md, Memory: the
+ * compact matcher).
+ */
+export const COMPACT_MAX_RULES = 32;
 
 /** A matcher for `agent` (a valid product token) that keeps nothing of `robots` but its applied rules. */
 export function compileAlone(robots: RobotsTxt, agent: string): PathMatcher {
   if (robots.profile === "legacy1996") return new LegacyMatcher(robots, agent);
+  const named = namedGroups(robots, agent);
+  const groups: readonly Group[] = named ?? globalGroups(robots);
+  let rules = 0;
+  for (const g of groups as readonly ParsedGroup[]) rules += g.ruleTo - g.ruleFrom;
+  if (rules <= COMPACT_MAX_RULES) {
+    const compact = compactMatcher(robots, agent, groups, sourceOf(named !== null, groups), rules);
+    if (compact !== null) return compact;
+  }
   if (robots.profile === "rfc9309") return new Rfc9309Matcher(robots, agent, null, true);
   return new TrieMatcher(robots, agent, null, true);
 }
