@@ -228,11 +228,21 @@ export class CompactMatcher implements PathMatcher {
     this.ruleCount = ruleCount;
   }
 
-  /** Characters kept: the pattern text's (one byte each) and the meta string's (two bytes each). */
-  get kept(): { readonly text: number; readonly meta: number; readonly written: number } {
+  /**
+   * What it keeps: characters of the pattern text (one byte each) and of
+   * the meta string (two bytes each), and the values written differently
+   * from their patterns, with their characters.
+   */
+  get kept(): {
+    readonly text: number;
+    readonly meta: number;
+    readonly values: number;
+    readonly written: number;
+  } {
     let written = 0;
     for (const w of this.#written ?? []) written += w.length;
-    return { text: this.#text.length, meta: this.#meta.length, written };
+    const values = this.#written?.length ?? 0;
+    return { text: this.#text.length, meta: this.#meta.length, values, written };
   }
 
   /** Indices of the applied groups. */
