@@ -18,8 +18,8 @@ import { readCrawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { UnavailableReason } from "../protocol/fetch-outcome.js";
 import type { Profile } from "../protocol/profile.js";
-import { packBody, unpackBody } from "./packed-body.js";
 import type { CacheSlot } from "./origin-cache.js";
+import { packBody, unpackBody } from "./packed-body.js";
 import { compactSize, matcherSize, retainedSize } from "./retained-size.js";
 import type { StoreProblem } from "./store-guard.js";
 import { rulesInForce } from "./timeline.js";
@@ -103,8 +103,7 @@ export class Compiled implements CacheSlot {
     this.#status = good?.status ?? null;
     this.#reason = good?.reason ?? null;
     this.#wireBytes = good?.wireBytes ?? 0;
-    this.#redirects =
-      good === null || good.redirects.length === 0 ? NO_REDIRECTS : good.redirects;
+    this.#redirects = good === null || good.redirects.length === 0 ? NO_REDIRECTS : good.redirects;
     this.#fetchedAt = good?.fetchedAt ?? 0;
     this.error = entry.error;
     this.bodyBytes = good?.body.byteLength ?? 0;

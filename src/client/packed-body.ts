@@ -66,7 +66,9 @@ function bytesToString(head: string, bytes: Uint8Array): string {
   const parts: string[] = [];
   for (let i = 0; i < bytes.byteLength; i += 0x2000) {
     const chunk = bytes.subarray(i, i + 0x2000);
-    parts.push(i === 0 ? String.fromCharCode(head.charCodeAt(0), ...chunk) : String.fromCharCode(...chunk));
+    parts.push(
+      i === 0 ? String.fromCharCode(head.charCodeAt(0), ...chunk) : String.fromCharCode(...chunk),
+    );
   }
   return parts.length === 1 ? parts[0]! : parts.join("");
 }

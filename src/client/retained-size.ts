@@ -54,9 +54,7 @@ export function matcherSize(facts: AloneFacts): number {
 /** Estimated bytes of a compact matcher: it builds nothing after it is made. */
 export function compactSize(matcher: CompactMatcher): number {
   const kept = matcher.kept;
-  return (
-    COMPACT_BYTES + kept.text + 2 * kept.meta + WRITTEN_BYTES * kept.values + 2 * kept.written
-  );
+  return COMPACT_BYTES + kept.text + 2 * kept.meta + WRITTEN_BYTES * kept.values + 2 * kept.written;
 }
 
 /** Estimated bytes of a compiled entry with `entry`'s states, `matcherBytes` and the body `packed`. */

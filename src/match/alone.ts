@@ -9,8 +9,8 @@
 
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
-import type { Group } from "../parse/types.js";
 import { R_END, R_STAR, R_START, ROW } from "../parse/rule-table.js";
+import type { Group } from "../parse/types.js";
 import { compactMatcher } from "./compact.js";
 import { LegacyMatcher } from "./legacy-matcher.js";
 import type { PathMatcher } from "./matcher.js";
@@ -19,12 +19,12 @@ import { Rfc9309Matcher } from "./trie/rfc9309-matcher.js";
 import { TrieMatcher } from "./trie/trie-matcher.js";
 
 /**
- * Up to this many applied rules, the compact matcher (compact.ts): a
- * linear scan over them is no slower than the trie's walk, and holds a
- * fraction of its memory (docs/performance-decisions.md, Memory: the
- * compact matcher).
+ * Up to this many applied rules, the compact matcher (compact.ts) when
+ * its groups are short enough for a scan (it says so): a fraction of the
+ * trie's memory, and no slower (docs/performance-decisions.md, Memory:
+ * the compact matcher).
  */
-export const COMPACT_MAX_RULES = 32;
+const COMPACT_MAX_RULES = 2048;
 
 /** A matcher for `agent` (a valid product token) that keeps nothing of `robots` but its applied rules. */
 export function compileAlone(robots: RobotsTxt, agent: string): PathMatcher {

@@ -30,8 +30,9 @@ import { compilePattern, matchRest, PatternShape } from "./pattern.js";
 import type { GroupSource } from "./select-groups.js";
 import { withoutDollar } from "./trie/entry-text.js";
 import { E_LINE, E_RULE, ENTRY_RECORD, K_LEN, K_META, KEY_RECORD } from "./trie/layout.js";
-import { comparisonAt, comparisonUrl } from "./trie/rfc9309-matcher.js";
+import { nextSearchStamp, rareChar, rareCharAt } from "./trie/prefilters.js";
 import { rankEntries, VARIES } from "./trie/rank.js";
+import { comparisonAt, comparisonUrl } from "./trie/rfc9309-matcher.js";
 import { locatePath, notAString, type PathSpan, pathEnd, readPath } from "./url-path.js";
 
 /** Where the entry's key (its pattern up to the first `*` or final `$`) starts in `#text`. */
@@ -50,7 +51,15 @@ const M_RULE_END = 5;
 const M_GROUP = 6;
 /** 1 + the index in `#written` of the rule's value as written, or 0 when it is its pattern. */
 const M_WRITTEN = 7;
-const ENTRY_CHARS = 8;
+/** Its rank: 0 for the best. */
+const M_RANK = 8;
+const ENTRY_CHARS = 9;
+
+/**
+ * Most entries a check scans in one group: beyond, the trie matcher
+ * walks fewer (docs/performance-decisions.md, Memory: the compact matcher).
+ */
+const MAX_SCAN = 32;
 
 /** The entry's verdict: allowed. */
 const F_ALLOWS = 1;
@@ -62,8 +71,12 @@ const F_TWIN = 8;
 const F_ANCHORED = 16;
 /** Its rule is an `allow`. */
 const F_RULE_ALLOWS = 32;
+/** A glob's rarest character (trie/prefilters.ts rareChar) from this bit, 0 for none. */
+const F_RARE_SHIFT = 6;
 
 const U16 = 0xffff;
+/** Most entries (CompactMatcher#sizes). */
+const COUNT_MASK = 0x1fff;
 
 /** Where a check locates the path; shared (a check never re-enters), so a check allocates nothing. */
 const sharedSpan: PathSpan = { str: "", start: 0, end: 0 };
@@ -98,12 +111,31 @@ function globMatches(
         return at >= pos && sameChars(text, s, str, at, m);
       }
     }
-    let at = pos;
-    while (at + m <= end && !sameChars(text, s, str, at, m)) at++;
-    if (at + m > end) return false;
+    const at = findRun(text, s, m, str, pos, end);
+    if (at < 0) return false;
     pos = at + m;
     s = e;
   }
+}
+
+/**
+ * The first `at` in `[pos, end - m]` where `str` holds `text[s, s + m)`,
+ * or -1: a scan for its first character, then a comparison of the rest
+ * (pattern.ts findSegment, read in place).
+ */
+function findRun(
+  text: string,
+  s: number,
+  m: number,
+  str: string,
+  pos: number,
+  end: number,
+): number {
+  const c0 = text.charCodeAt(s);
+  for (let at = pos, last = end - m; at <= last; at++) {
+    if (str.charCodeAt(at) === c0 && sameChars(text, s + 1, str, at + 1, m - 1)) return at;
+  }
+  return -1;
 }
 
 function sameChars(a: string, i: number, b: string, j: number, m: number): boolean {
@@ -111,41 +143,78 @@ function sameChars(a: string, i: number, b: string, j: number, m: number): boole
   return true;
 }
 
-/** What buildMeta makes: the meta string and the written values that differ from their patterns. */
+/** What build() makes. */
 interface Built {
   readonly text: string;
   readonly meta: string;
   readonly written: string[] | null;
+  /** The position of the entry every path matches first, -1 for no rules, else VARIES. */
   readonly fixed: number;
   readonly count: number;
+  /** Entries in the group every check scans (keys of fewer than two characters). */
+  readonly always: number;
+  /** Entry groups by the key's second character. */
+  readonly buckets: number;
+}
+
+/** The group an entry is scanned in: by its key's second character, or ALWAYS. */
+const ALWAYS = -1;
+
+/** One entry while building: its record (M_*) and its group. */
+interface Row {
+  readonly values: readonly number[];
+  readonly bucket: number;
+}
+
+/** `values` as a string of 16-bit characters, made in slices (one argument a value would overflow the stack). */
+function charsOf(values: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < values.length; i += 0x2000) {
+    parts.push(String.fromCharCode(...values.slice(i, i + 0x2000)));
+  }
+  return parts.join("");
 }
 
 /**
- * The entries of `groups` of `robots` in rank order (trie/rank.ts), best
- * first, as `#text` and `#meta`; null when a value does not fit in 16 bits.
+ * Each applied rule's pattern in one text, and how far each moved (by
+ * rule number); null when the text is too long for 16-bit offsets.
  */
-function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): Built | null {
+function patternText(
+  robots: RobotsTxt,
+  ranges: readonly ParsedGroup[],
+): { text: string; shift: Map<number, number> } | null {
   const table = ruleTableOf(robots);
-  const rows = table.rows;
-  const ranges = groups as readonly ParsedGroup[];
-  // Each applied rule's pattern in `text`, and how far it moved (by rule number).
   const shift = new Map<number, number>();
   const parts: string[] = [];
   let at = 0;
   for (const g of ranges) {
     for (let no = g.ruleFrom; no < g.ruleTo; no++) {
-      const ps = rows[no * ROW + R_START]!;
-      const pe = rows[no * ROW + R_END]!;
+      const ps = table.rows[no * ROW + R_START]!;
+      const pe = table.rows[no * ROW + R_END]!;
       shift.set(no, at - ps);
       parts.push(table.text.slice(ps, pe));
       at += pe - ps;
     }
   }
-  if (at > U16) return null;
-  const text = parts.join("");
+  return at > U16 ? null : { text: parts.join(""), shift };
+}
+
+/**
+ * The entries of `groups` of `robots` (trie/rank.ts) as `#text` and
+ * `#meta`: the ALWAYS group first, then one group per key's second
+ * character, each best first; null when a value does not fit in 16 bits
+ * or a group is longer than MAX_SCAN.
+ */
+function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): Built | null {
+  const table = ruleTableOf(robots);
+  const rows = table.rows;
+  const ranges = groups as readonly ParsedGroup[];
+  const pt = patternText(robots, ranges);
+  if (pt === null) return null;
+  const { text, shift } = pt;
   const ranked = rankEntries(table, ranges, ruleCount, hasIndexHtmlRule(robots.profile));
   const count = ranked.count;
-  const values: number[] = [];
+  const built: Row[] = [];
   let written: string[] | null = null;
   for (let id = count - 1; id >= 0; id--) {
     const no2 = ranked.words[ENTRY_RECORD * id + E_RULE]!;
@@ -165,8 +234,10 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
     const allows = twin || !disallows(ruleAllows ? "allow" : "disallow", re - ps);
     let flags = (allows ? F_ALLOWS : 0) | (shape << F_SHAPE_SHIFT) | (twin ? F_TWIN : 0);
     if (ruleAllows) flags |= F_RULE_ALLOWS;
-    if (shape === PatternShape.glob && (twin || compilePattern(text.slice(ps, re)).anchored)) {
-      flags |= F_ANCHORED;
+    if (shape === PatternShape.glob) {
+      if (twin || compilePattern(text.slice(ps, re)).anchored) flags |= F_ANCHORED;
+      const stop = twin ? end : withoutDollar(text, end);
+      flags |= Math.max(0, rareChar(text, ps + keyLen + 1, stop)) << F_RARE_SHIFT;
     }
     const value = table.rule(no).value;
     let w = 0;
@@ -176,12 +247,46 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
       w = written.length;
     }
     const line = ranked.words[ENTRY_RECORD * id + E_LINE]!;
-    values.push(ps, keyLen, flags, line, end, re, meta >> 1, w);
+    const rank = count - 1 - id;
+    built.push({
+      values: [ps, keyLen, flags, line, end, re, meta >> 1, w, rank],
+      bucket: keyLen < 2 ? ALWAYS : text.charCodeAt(ps + 1),
+    });
   }
+  // Stable: each group stays best first.
+  const order = built.map((row, rank) => ({ row, rank }));
+  order.sort((x, y) => x.row.bucket - y.row.bucket || x.rank - y.rank);
+  const values: number[] = [];
+  const dir: number[] = [];
+  let always = 0;
+  let from = 0;
+  for (let p = 0; p < order.length; p++) {
+    const { bucket } = order[p]!.row;
+    values.push(...order[p]!.row.values);
+    if (bucket === ALWAYS) always++;
+    if (p === order.length - 1 || order[p + 1]!.row.bucket !== bucket) {
+      if (p + 1 - from > MAX_SCAN && ranked.constant === VARIES) return null;
+      if (bucket !== ALWAYS) dir.push(bucket, from);
+      from = p + 1;
+    }
+  }
+  values.push(...dir);
   for (const g of groups) values.push(g.index);
   for (const v of values) if (v < 0 || v > U16) return null;
-  const fixed = ranked.constant === VARIES ? VARIES : ranked.constant < 0 ? -1 : count - 1 - (ranked.constant >> 1);
-  return { text, meta: String.fromCharCode(...values), written, fixed, count };
+  if (count > COUNT_MASK) return null;
+  // The constant entry ranks first, so it is the ALWAYS group's first; a
+  // check then scans nothing.
+  const fixed = ranked.constant === VARIES ? VARIES : ranked.constant < 0 ? -1 : 0;
+  if (fixed !== VARIES) always = 0;
+  return {
+    text,
+    meta: charsOf(values),
+    written,
+    fixed,
+    count,
+    always,
+    buckets: dir.length / 2,
+  };
 }
 
 /**
@@ -198,34 +303,49 @@ export function compactMatcher(
 ): CompactMatcher | null {
   const built = build(robots, groups, ruleCount);
   if (built === null) return null;
-  return new CompactMatcher(built, agent, source, ruleCount, robots.profile === "rfc9309");
+  return new CompactMatcher(built, agent, source, robots.profile === "rfc9309");
 }
+
+const SOURCES: readonly GroupSource[] = ["named", "global", "none"];
 
 /** A RobotsMatcher over the compact form (see the file comment). */
 export class CompactMatcher implements PathMatcher {
   readonly #text: string;
   readonly #meta: string;
-  /** Entries (rules, plus index.html twins). */
-  readonly #count: number;
-  /** The entry every path matches first (its position, best first), -1 for no rules, else VARIES. */
+  /** Entries | ALWAYS group's entries << 13 | buckets << 19 (Built). */
+  readonly #sizes: number;
+  /** Built#fixed. */
   readonly #fixed: number;
   readonly #written: readonly string[] | null;
-  /** Paths are compared in RFC 9309's comparison form (the rfc9309 profile). */
-  readonly #rfc: boolean;
+  /** 1 when paths are compared in RFC 9309's comparison form (rfc9309) | SOURCES index << 1. */
+  readonly #mode: number;
   readonly agent: string;
-  readonly source: GroupSource;
-  readonly ruleCount: number;
 
-  constructor(built: Built, agent: string, source: GroupSource, ruleCount: number, rfc: boolean) {
+  constructor(built: Built, agent: string, source: GroupSource, rfc: boolean) {
     this.#text = built.text;
     this.#meta = built.meta;
-    this.#count = built.count;
+    this.#sizes = built.count | (built.always << 13) | (built.buckets << 19);
     this.#fixed = built.fixed;
     this.#written = built.written;
-    this.#rfc = rfc;
+    this.#mode = (rfc ? 1 : 0) | (SOURCES.indexOf(source) << 1);
     this.agent = agent;
-    this.source = source;
-    this.ruleCount = ruleCount;
+  }
+
+  get source(): GroupSource {
+    return SOURCES[this.#mode >> 1]!;
+  }
+
+  /** Entries: rules, plus index.html twins. */
+  get #count(): number {
+    return this.#sizes & COUNT_MASK;
+  }
+
+  get ruleCount(): number {
+    let n = 0;
+    for (let p = 0; p < this.#count; p++) {
+      if ((this.#meta.charCodeAt(p * ENTRY_CHARS + M_FLAGS) & F_TWIN) === 0) n++;
+    }
+    return n;
   }
 
   /**
@@ -248,48 +368,90 @@ export class CompactMatcher implements PathMatcher {
   /** Indices of the applied groups. */
   get groups(): readonly number[] {
     const out: number[] = [];
-    for (let i = this.#count * ENTRY_CHARS; i < this.#meta.length; i++) {
-      out.push(this.#meta.charCodeAt(i));
-    }
+    const from = this.#count * ENTRY_CHARS + 2 * (this.#sizes >> 19);
+    for (let i = from; i < this.#meta.length; i++) out.push(this.#meta.charCodeAt(i));
     return out;
   }
 
   /**
-   * The position (best first) of the best entry matching the path at
-   * `str[start…]`, which ends at `end` or, when `end` is -1, at the first
-   * `#` or NUL (else the string's end); -1 when none does.
+   * Does the entry at position `p` match the path at `str[start…]`, which
+   * ends at `end` or, when `end` is -1, at the first `#` or NUL (else at
+   * `n`, the string's end)?
+   */
+  #matchesAt(
+    p: number,
+    str: string,
+    start: number,
+    end: number,
+    n: number,
+    stamp: number,
+  ): boolean {
+    const meta = this.#meta;
+    const text = this.#text;
+    const r = p * ENTRY_CHARS;
+    const ks = meta.charCodeAt(r + M_KEY);
+    const kl = meta.charCodeAt(r + M_KEY_LEN);
+    // A key holds no `#` or NUL (RuleTable#text), so a key that matches
+    // here lies within the path.
+    if (start + kl > n || !sameChars(text, ks, str, start, kl)) return false;
+    const flags = meta.charCodeAt(r + M_FLAGS);
+    const shape = (flags >> F_SHAPE_SHIFT) & 3;
+    if (shape === PatternShape.prefix) return true;
+    if (end < 0) end = pathEnd(str, start + kl, n);
+    if (shape === PatternShape.exact) return end === start + kl;
+    // Its rarest character must occur in the path, looked for at most once
+    // a check (trie/prefilters.ts).
+    const rc = flags >> F_RARE_SHIFT;
+    if (rc !== 0 && rareCharAt(str, rc, start, end - 1, stamp) < 0) return false;
+    const e = meta.charCodeAt(r + M_END);
+    const stop = (flags & F_TWIN) !== 0 ? e : withoutDollar(text, e);
+    return globMatches(text, ks + kl + 1, stop, (flags & F_ANCHORED) !== 0, str, start + kl, end);
+  }
+
+  /**
+   * The position of the best entry matching the path at `str[start…]`
+   * (see #matchesAt for `end`), -1 when none does: the first match of the
+   * ALWAYS group, then any better one in the group of the path's second
+   * character (each group is best first).
    */
   #decideAt(str: string, start: number, end: number): number {
     if (this.#fixed !== VARIES) return this.#fixed;
-    const meta = this.#meta;
-    const text = this.#text;
     const n = end < 0 ? str.length : end;
-    for (let p = 0, r = 0; p < this.#count; p++, r += ENTRY_CHARS) {
-      const ks = meta.charCodeAt(r + M_KEY);
-      const kl = meta.charCodeAt(r + M_KEY_LEN);
-      // A key holds no `#` or NUL (RuleTable#text), so a key that matches
-      // here lies within the path.
-      if (start + kl > n || !sameChars(text, ks, str, start, kl)) continue;
-      const flags = meta.charCodeAt(r + M_FLAGS);
-      const shape = (flags >> F_SHAPE_SHIFT) & 3;
-      if (shape === PatternShape.prefix) return p;
-      if (end < 0) end = pathEnd(str, start + kl, n);
-      if (shape === PatternShape.exact) {
-        if (end === start + kl) return p;
-        continue;
-      }
-      const stop = (flags & F_TWIN) !== 0 ? meta.charCodeAt(r + M_END) : withoutDollar(text, meta.charCodeAt(r + M_END));
-      if (globMatches(text, ks + kl + 1, stop, (flags & F_ANCHORED) !== 0, str, start + kl, end)) {
-        return p;
+    const meta = this.#meta;
+    const sizes = this.#sizes;
+    const always = (sizes >> 13) & 0x3f;
+    const stamp = nextSearchStamp();
+    let best = -1;
+    let bestRank = U16 + 1;
+    for (let p = 0; p < always; p++) {
+      if (this.#matchesAt(p, str, start, end, n, stamp)) {
+        best = p;
+        bestRank = meta.charCodeAt(p * ENTRY_CHARS + M_RANK);
+        break;
       }
     }
-    return -1;
+    if (start + 1 >= n) return best;
+    const c = str.charCodeAt(start + 1);
+    const count = sizes & COUNT_MASK;
+    const dirEnd = count * ENTRY_CHARS + 2 * (sizes >> 19);
+    for (let k = count * ENTRY_CHARS; k < dirEnd; k += 2) {
+      const bucket = meta.charCodeAt(k);
+      if (bucket < c) continue;
+      if (bucket > c) break;
+      const to = k + 2 < dirEnd ? meta.charCodeAt(k + 3) : count;
+      for (let p = meta.charCodeAt(k + 1); p < to; p++) {
+        if (meta.charCodeAt(p * ENTRY_CHARS + M_RANK) > bestRank) break;
+        if (this.#matchesAt(p, str, start, end, n, stamp)) return p;
+      }
+      break;
+    }
+    return best;
   }
 
   /** `url` as checks read it: its path in comparison form under rfc9309. */
   #form(url: string): string {
     if (typeof url !== "string") throw notAString(url);
-    return this.#rfc ? comparisonUrl(url) : url;
+    return (this.#mode & 1) !== 0 ? comparisonUrl(url) : url;
   }
 
   /** #decideAt for the path of `url` (in #form). */
@@ -308,7 +470,7 @@ export class CompactMatcher implements PathMatcher {
 
   /** See PathMatcher#isAllowedAt. */
   isAllowedAt(url: string, pathStart: number): boolean {
-    if (this.#rfc) url = comparisonAt(url, pathStart);
+    if ((this.#mode & 1) !== 0) url = comparisonAt(url, pathStart);
     return this.#allows(this.#decideAt(url, pathStart, -1));
   }
 
@@ -333,7 +495,8 @@ export class CompactMatcher implements PathMatcher {
       pattern,
       group: meta.charCodeAt(r + M_GROUP) - 1,
     };
-    return matchedRule(rule, twin ? `${this.#text.slice(ks, meta.charCodeAt(r + M_END))}$` : pattern, twin);
+    const matched = twin ? `${this.#text.slice(ks, meta.charCodeAt(r + M_END))}$` : pattern;
+    return matchedRule(rule, matched, twin);
   }
 
   check(url: string): Verdict {
@@ -354,15 +517,15 @@ export class CompactMatcher implements PathMatcher {
 
   /** Every entry that matches `url`, best first. Not a hot path. */
   matches(url: string): readonly MatchedRule[] {
-    const span = locatePath(this.#form(url), { str: "", start: 0, end: 0 });
-    const hits: MatchedRule[] = [];
+    const { str, start, end } = locatePath(this.#form(url), { str: "", start: 0, end: 0 });
+    const hits: { rank: number; rule: MatchedRule }[] = [];
     for (let p = 0; p < this.#count; p++) {
       const m = this.#matched(p);
       const c = compilePattern(m.matchedPattern);
-      const { str, start, end } = span;
       if (c.prefix.length > end - start || !str.startsWith(c.prefix, start)) continue;
-      if (matchRest(c, str, start + c.prefix.length, end)) hits.push(m);
+      if (!matchRest(c, str, start + c.prefix.length, end)) continue;
+      hits.push({ rank: this.#meta.charCodeAt(p * ENTRY_CHARS + M_RANK), rule: m });
     }
-    return hits;
+    return hits.sort((x, y) => x.rank - y.rank).map((h) => h.rule);
   }
 }
