@@ -21,7 +21,7 @@ import type { AloneFacts } from "../match/alone.js";
 import type { CompactMatcher } from "../match/compact.js";
 
 /** The record with its two timestamps, its key's header and its share of the cache's Map. */
-const ENTRY_BYTES = 320;
+const ENTRY_BYTES = 384;
 /** The trie matcher's fixed part: the matcher, its index, table and build state. */
 const TRIE_BYTES = 704;
 /**
