@@ -1,17 +1,23 @@
 /**
  * The compact matcher: the rules of one group selection held in two
- * strings, for a matcher that outlives its file and has few rules (what the
- * crawler client keeps per cached origin, docs/fetching.md "Memory").
- * The same verdicts, deciding lines and rules as the trie matcher
- * (trie/trie-matcher.ts), from the same ranking (trie/rank.ts,
- * docs/protocol.md#matching, #deciding-line): the entries are kept best
- * first and a check takes the first that matches, comparing characters in
- * place, so it allocates nothing and builds no state.
+ * strings, for a matcher that outlives its file (what the crawler client
+ * keeps per cached origin, docs/fetching.md "Memory"). The same verdicts,
+ * deciding lines and rules as the trie matcher (trie/trie-matcher.ts),
+ * from the same ranking (trie/rank.ts, docs/protocol.md#matching,
+ * #deciding-line). The entries are grouped by their key's second
+ * character (keys shorter than that form the ALWAYS group), each group
+ * best first: a check scans the group of its path's second character and
+ * the ALWAYS group, comparing characters in place and testing a glob only
+ * when the path holds its rarest character (trie/prefilters.ts), so it
+ * allocates nothing and builds no state.
  *
  * `#text` holds the applied rules' patterns end to end (ASCII, one byte a
- * character); `#meta` holds per entry, best first, ENTRY_CHARS 16-bit
- * values (M_*), then the applied groups' indices. A file whose offsets,
- * lines or groups do not fit in 16 bits gets the trie matcher instead.
+ * character); `#meta` holds per entry ENTRY_CHARS 16-bit values (M_*),
+ * the ALWAYS group first, then the other groups by character; then per
+ * group its character, first entry and how many characters its keys
+ * share (compared once a check); then the applied groups' indices.
+ * A selection whose offsets, lines or groups do not fit in 16 bits, or
+ * with a group longer than MAX_SCAN, gets the trie matcher instead.
  */
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import {
@@ -54,12 +60,14 @@ const M_WRITTEN = 7;
 /** Its rank: 0 for the best. */
 const M_RANK = 8;
 const ENTRY_CHARS = 9;
+/** Per group after the entries: its character, its first entry, the characters its keys share. */
+const DIR_CHARS = 3;
 
 /**
  * Most entries a check scans in one group: beyond, the trie matcher
  * walks fewer (docs/performance-decisions.md, Memory: the compact matcher).
  */
-const MAX_SCAN = 32;
+const MAX_SCAN = 16;
 
 /** The entry's verdict: allowed. */
 const F_ALLOWS = 1;
@@ -159,6 +167,29 @@ interface Built {
 
 /** The group an entry is scanned in: by its key's second character, or ALWAYS. */
 const ALWAYS = -1;
+
+/**
+ * How many characters every key of `order[from, to)` shares with the
+ * first one (a group's keys share at least two, apart from its first
+ * character): a check compares them once for the group.
+ */
+function sharedPrefix(
+  text: string,
+  order: readonly { readonly row: Row }[],
+  from: number,
+  to: number,
+): number {
+  const first = order[from]!.row.values;
+  let shared = first[M_KEY_LEN]!;
+  for (let p = from + 1; p < to; p++) {
+    const v = order[p]!.row.values;
+    shared = Math.min(shared, v[M_KEY_LEN]!);
+    let k = 0;
+    while (k < shared && text.charCodeAt(first[M_KEY]! + k) === text.charCodeAt(v[M_KEY]! + k)) k++;
+    shared = k;
+  }
+  return shared;
+}
 
 /** One entry while building: its record (M_*) and its group. */
 interface Row {
@@ -266,7 +297,7 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
     if (bucket === ALWAYS) always++;
     if (p === order.length - 1 || order[p + 1]!.row.bucket !== bucket) {
       if (p + 1 - from > MAX_SCAN && ranked.constant === VARIES) return null;
-      if (bucket !== ALWAYS) dir.push(bucket, from);
+      if (bucket !== ALWAYS) dir.push(bucket, from, sharedPrefix(text, order, from, p + 1));
       from = p + 1;
     }
   }
@@ -285,7 +316,7 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
     fixed,
     count,
     always,
-    buckets: dir.length / 2,
+    buckets: dir.length / DIR_CHARS,
   };
 }
 
@@ -368,7 +399,7 @@ export class CompactMatcher implements PathMatcher {
   /** Indices of the applied groups. */
   get groups(): readonly number[] {
     const out: number[] = [];
-    const from = this.#count * ENTRY_CHARS + 2 * (this.#sizes >> 19);
+    const from = this.#count * ENTRY_CHARS + DIR_CHARS * (this.#sizes >> 19);
     for (let i = from; i < this.#meta.length; i++) out.push(this.#meta.charCodeAt(i));
     return out;
   }
@@ -376,7 +407,8 @@ export class CompactMatcher implements PathMatcher {
   /**
    * Does the entry at position `p` match the path at `str[start…]`, which
    * ends at `end` or, when `end` is -1, at the first `#` or NUL (else at
-   * `n`, the string's end)?
+   * `n`, the string's end)? Its first `skip` characters are known to
+   * match; `stamp` is the check's (trie/prefilters.ts).
    */
   #matchesAt(
     p: number,
@@ -385,6 +417,7 @@ export class CompactMatcher implements PathMatcher {
     end: number,
     n: number,
     stamp: number,
+    skip: number,
   ): boolean {
     const meta = this.#meta;
     const text = this.#text;
@@ -393,7 +426,7 @@ export class CompactMatcher implements PathMatcher {
     const kl = meta.charCodeAt(r + M_KEY_LEN);
     // A key holds no `#` or NUL (RuleTable#text), so a key that matches
     // here lies within the path.
-    if (start + kl > n || !sameChars(text, ks, str, start, kl)) return false;
+    if (start + kl > n || !sameChars(text, ks + skip, str, start + skip, kl - skip)) return false;
     const flags = meta.charCodeAt(r + M_FLAGS);
     const shape = (flags >> F_SHAPE_SHIFT) & 3;
     if (shape === PatternShape.prefix) return true;
@@ -410,40 +443,44 @@ export class CompactMatcher implements PathMatcher {
 
   /**
    * The position of the best entry matching the path at `str[start…]`
-   * (see #matchesAt for `end`), -1 when none does: the first match of the
-   * ALWAYS group, then any better one in the group of the path's second
-   * character (each group is best first).
+   * (see #matchesAt for `end`), -1 when none does: the first match in the
+   * group of the path's second character, then any better one in the
+   * ALWAYS group (each group is best first).
    */
   #decideAt(str: string, start: number, end: number): number {
     if (this.#fixed !== VARIES) return this.#fixed;
     const n = end < 0 ? str.length : end;
     const meta = this.#meta;
     const sizes = this.#sizes;
-    const always = (sizes >> 13) & 0x3f;
     const stamp = nextSearchStamp();
     let best = -1;
     let bestRank = U16 + 1;
-    for (let p = 0; p < always; p++) {
-      if (this.#matchesAt(p, str, start, end, n, stamp)) {
-        best = p;
-        bestRank = meta.charCodeAt(p * ENTRY_CHARS + M_RANK);
-        break;
-      }
-    }
-    if (start + 1 >= n) return best;
-    const c = str.charCodeAt(start + 1);
     const count = sizes & COUNT_MASK;
-    const dirEnd = count * ENTRY_CHARS + 2 * (sizes >> 19);
-    for (let k = count * ENTRY_CHARS; k < dirEnd; k += 2) {
+    const dirEnd = count * ENTRY_CHARS + DIR_CHARS * (sizes >> 19);
+    const c = start + 1 < n ? str.charCodeAt(start + 1) : -1;
+    for (let k = count * ENTRY_CHARS; k < dirEnd; k += DIR_CHARS) {
       const bucket = meta.charCodeAt(k);
       if (bucket < c) continue;
       if (bucket > c) break;
-      const to = k + 2 < dirEnd ? meta.charCodeAt(k + 3) : count;
-      for (let p = meta.charCodeAt(k + 1); p < to; p++) {
-        if (meta.charCodeAt(p * ENTRY_CHARS + M_RANK) > bestRank) break;
-        if (this.#matchesAt(p, str, start, end, n, stamp)) return p;
+      const first = meta.charCodeAt(k + 1);
+      const to = k + DIR_CHARS < dirEnd ? meta.charCodeAt(k + DIR_CHARS + 1) : count;
+      // The characters every key of the group shares, compared once.
+      const shared = meta.charCodeAt(k + 2);
+      const ks = meta.charCodeAt(first * ENTRY_CHARS + M_KEY);
+      if (start + shared > n || !sameChars(this.#text, ks, str, start, shared)) break;
+      for (let p = first; p < to; p++) {
+        if (this.#matchesAt(p, str, start, end, n, stamp, shared)) {
+          best = p;
+          bestRank = meta.charCodeAt(p * ENTRY_CHARS + M_RANK);
+          break;
+        }
       }
       break;
+    }
+    const always = (sizes >> 13) & 0x3f;
+    for (let p = 0; p < always; p++) {
+      if (meta.charCodeAt(p * ENTRY_CHARS + M_RANK) > bestRank) break;
+      if (this.#matchesAt(p, str, start, end, n, stamp, 0)) return p;
     }
     return best;
   }
