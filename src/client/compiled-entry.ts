@@ -46,7 +46,7 @@ const NO_COPY = -1;
  * record per origin, which is also its slot in the cache
  * (origin-cache.ts): the entry's fields are kept here rather than in the
  * nested entry and copy objects, which cost a header and a pointer each
- * (docs/performance-decisions.md, Memory: one record per origin); `entry`
+ * (docs/performance-decisions.md, The client's cache: one record per origin); `entry`
  * rebuilds them when asked.
  */
 export class Compiled implements CacheSlot {

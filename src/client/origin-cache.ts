@@ -22,8 +22,8 @@
  *
  * A value is its own slot (CacheSlot): the cache writes its charge and
  * flags into it rather than wrapping it in an object of its own, one
- * object fewer per origin (docs/performance-decisions.md, Memory: one
- * record per origin). A value is kept under one key at a time.
+ * object fewer per origin (docs/performance-decisions.md, The client's
+ * cache: one record per origin). A value is kept under one key at a time.
  */
 
 /** What the cache writes into each value it keeps. */

@@ -21,7 +21,7 @@ import { TrieMatcher } from "./trie/trie-matcher.js";
 /**
  * Up to this many applied rules, the compact matcher (compact.ts) when
  * its groups are short enough for a scan (it says so): a fraction of the
- * trie's memory, and no slower (docs/performance-decisions.md, Memory:
+ * trie's memory, and no slower (docs/performance-decisions.md, The client's cache:
  * the compact matcher).
  */
 const COMPACT_MAX_RULES = 2048;

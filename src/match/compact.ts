@@ -65,7 +65,7 @@ const DIR_CHARS = 3;
 
 /**
  * Most entries a check scans in one group: beyond, the trie matcher
- * walks fewer (docs/performance-decisions.md, Memory: the compact matcher).
+ * walks fewer (docs/performance-decisions.md, The client's cache: the compact matcher).
  */
 const MAX_SCAN = 16;
 
