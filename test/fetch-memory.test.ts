@@ -158,16 +158,21 @@ async function visit(client: RobotsClient, origin: string, i: number): Promise<v
   for (let k = 0; k < 50; k++) await client.check(`${origin}/${varied(k, 9)}a${k % 10}`);
 }
 
+/** A server whose origin `o<i>.mem.test` serves `shape`'s file number i. */
+function serveShape(shape: (typeof SHAPES)[number]) {
+  return startServer((req, res) => {
+    const i = Number(/^o(\d+)\./.exec(req.headers.host ?? "")?.[1] ?? 0);
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end(shape.body(i));
+  });
+}
+
 describe("maxBytes bounds heap + external (docs/protocol.md#caching)", () => {
   for (const shape of SHAPES) {
     it(`${shape.name}: ${shape.origins} origins × 500 KiB under maxBytes 16 × 500 KB grow memory by < 1.5 × maxBytes`, {
       timeout: 600_000,
     }, async () => {
-      const server = await startServer((req, res) => {
-        const i = Number(/^o(\d+)\./.exec(req.headers.host ?? "")?.[1] ?? 0);
-        res.writeHead(200, { "content-type": "text/plain" });
-        res.end(shape.body(i));
-      });
+      const server = await serveShape(shape);
       try {
         const transport = createNodeTransport({ lookup: loopbackLookup });
         // The process's one-time costs (code, the parser's and matcher's
@@ -210,11 +215,7 @@ describe('a file at the size limit retains at most 16 × its bytes (docs/fetchin
     it(`${name}: 3 origins cached, each visited as a crawler would`, {
       timeout: 600_000,
     }, async () => {
-      const server = await startServer((req, res) => {
-        const i = Number(/^o(\d+)\./.exec(req.headers.host ?? "")?.[1] ?? 0);
-        res.writeHead(200, { "content-type": "text/plain" });
-        res.end(shape.body(i));
-      });
+      const server = await serveShape(shape);
       try {
         const transport = createNodeTransport({ lookup: loopbackLookup });
         const client = new RobotsClient("MemBot/1.0", { maxBytes: 2 ** 40, transport });

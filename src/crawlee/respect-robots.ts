@@ -22,6 +22,7 @@
  * crawlee is never imported: the entry works on the instance it is given, so
  * it loads nothing when crawlee is absent.
  */
+import { checkClientArgument } from "../client/integration-arguments.js";
 import type { RobotsClient } from "../client/robots-client.js";
 import { RobotsError } from "../errors.js";
 
@@ -176,21 +177,14 @@ function crawlerSeams(crawler: unknown): CrawlerSeams {
 }
 
 function checkClient(client: unknown): void {
-  const c = client as Partial<RobotsClient> | null;
-  if (
-    c === null ||
-    typeof c !== "object" ||
-    typeof c.isAllowed !== "function" ||
-    typeof c.isAllowedMany !== "function" ||
-    typeof c.waitForTurn !== "function" ||
-    typeof c.reportResponse !== "function" ||
-    typeof c.productToken !== "string"
-  ) {
-    throw new RobotsError(
-      "invalid-argument",
-      'respectRobots takes a RobotsClient: new RobotsClient("ExampleBot/1.0 (+https://example.com/bot)") from robots-exclusion/node',
-    );
-  }
+  const uses = {
+    isAllowed: "function",
+    isAllowedMany: "function",
+    waitForTurn: "function",
+    reportResponse: "function",
+    productToken: "string",
+  } as const;
+  checkClientArgument(client, uses, "respectRobots");
 }
 
 function turnsOption(options: unknown): boolean {
