@@ -7,7 +7,7 @@
  * (layout.ts), ranking (rank.ts), the prefilters (prefilters.ts), building
  * nodes (build-node.ts) and the walk (walk.ts).
  */
-import { R_STAR, ROW, type RuleTable } from "../parse/rule-table.js";
+import { type RuleTable, ruleStar } from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
 import type { CopiedIndex, CopyArea } from "./match-cache.js";
 import { compilePattern, matchRest } from "./pattern.js";
@@ -27,7 +27,7 @@ export { decided, decideIn, type GlobData } from "./trie/walk.js";
  * directory form `/d/$` only when the rule itself does not match, but that
  * form is always shorter than the rule, so adding it as a separate entry of
  * the same line gives the same answer (rank.ts). The parser finds the rule's
- * `/` (R_INDEX_HTML).
+ * `/` (M_INDEX_HTML).
  */
 
 /** RuleIndex#globs before any glob is compiled (packed, see packedList). */
@@ -99,7 +99,7 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
     this.ruleCount = ruleCount;
     const ranked = rankEntries(table, ranges, ruleCount, indexHtml);
     const count = ranked.count;
-    const words = ranked.words;
+    let words = ranked.words;
     this.constant = ranked.constant;
     this.patternText = table.text;
     this.globs = ranked.globCount > 0 ? packedList(sNulls, null, count) : null;
@@ -116,6 +116,11 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
     const perm = ranked.perm;
     const lz: LazyTrie = { rows: table.rows, keys, perm, pending: [], left: 0 };
     const root = buildNode(words, table.text, lz, 0, count, 0, true);
+    // Appending the root grew both lists by half again: the index keeps
+    // copies of their exact size (more nodes are appended only as checks
+    // reach them).
+    this.words = words = words.slice();
+    lz.pending = lz.pending.slice();
     this.root = root;
     // The root's exact entry (`$` alone) matches only the empty path, which
     // no URL has, so it does not keep a check at the root.
@@ -180,7 +185,7 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
     const rows = this.#table.rows;
     // A glob entry's text after its first `*`: the twin `/dir/$` of a glob
     // rule is a glob only when that `*` comes before the `/` (rank.ts).
-    const from = rows[(no2 >> 1) * ROW + R_STAR]! + 1;
+    const from = ruleStar(this.patternText, rows, no2 >> 1) + 1;
     writeGrams(this.patternText, from, globStop(this.patternText, rows, no2), this.words, g);
   }
 

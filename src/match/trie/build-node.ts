@@ -59,7 +59,7 @@ export interface LazyTrie {
   readonly rows: RuleRows;
   readonly keys: number[] | Int32Array;
   readonly perm: number[] | Int32Array;
-  readonly pending: number[];
+  pending: number[];
   /** Pending nodes not built yet. */
   left: number;
 }
@@ -380,7 +380,7 @@ function smallGlob(
   const stop = globStop(text, rows, no2);
   const rare = rareChar(text, star + 1, stop);
   // The twin `/dir/$` is anchored by the `$` its text lacks.
-  let anchored = (no2 & 1) !== 0 || stop < entryTextEnd(rows, no2);
+  let anchored = (no2 & 1) !== 0 || stop < entryTextEnd(text, rows, no2);
   if (anchored && text.charCodeAt(stop - 1) === 0x2a) anchored = false;
   let s = star + 1;
   while (s < stop && text.charCodeAt(s) === 0x2a) s++;

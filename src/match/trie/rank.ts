@@ -9,11 +9,12 @@
  * the low bit is the verdict.
  */
 import {
+  M_ALLOWS,
+  M_INDEX_HTML,
+  M_STAR,
   R_END,
-  R_INDEX_HTML,
   R_LINE,
   R_META,
-  R_STAR,
   R_START,
   ROW,
   type RuleTable,
@@ -196,8 +197,10 @@ export function rankEntries(
       const r = no * ROW;
       const ps = rows[r + R_START]!; // every key starts where its pattern does
       const pe = rows[r + R_END]!;
-      const star = rows[r + R_STAR]!;
-      const allows = (rows[r + R_META]! & 1) !== 0;
+      const meta = rows[r + R_META]!;
+      // The first `*` (ruleStar), found here rather than kept per rule.
+      const star = (meta & M_STAR) === 0 ? -1 : text.indexOf("*", ps);
+      const allows = (meta & M_ALLOWS) !== 0;
       const verdict = disallows(allows ? "allow" : "disallow", pe - ps) ? 0 : 1;
       sNo[count] = no * 2;
       sStart[count] = ps;
@@ -217,24 +220,23 @@ export function rankEntries(
       sKey[count] = key;
       if (key > maxKey) maxKey = key;
       count++;
-      if (indexHtml && allows) {
-        const slash = rows[r + R_INDEX_HTML]!;
-        if (slash >= 0) {
-          // The twin `/dir/$`: one octet longer than `/dir/`.
-          sNo[count] = no * 2 + 1;
-          sStart[count] = ps;
-          if (star >= 0 && star < slash) {
-            sKeyLen[count] = star - ps;
-            const glob = hasLiteral(text, star + 1, slash + 1);
-            sMeta[count] = 1 | globShape(glob);
-            if (glob) globCount++;
-          } else {
-            sKeyLen[count] = slash + 1 - ps;
-            sMeta[count] = 1 | (PatternShape.exact << META_SHAPE_SHIFT);
-          }
-          sKey[count] = (slash + 2 - ps) * 2 + 1;
-          count++;
+      if (indexHtml && (meta & M_INDEX_HTML) !== 0) {
+        // indexHtmlSlashOf: the pattern's last `/`.
+        const slash = text.lastIndexOf("/", pe - 1);
+        // The twin `/dir/$`: one octet longer than `/dir/`.
+        sNo[count] = no * 2 + 1;
+        sStart[count] = ps;
+        if (star >= 0 && star < slash) {
+          sKeyLen[count] = star - ps;
+          const glob = hasLiteral(text, star + 1, slash + 1);
+          sMeta[count] = 1 | globShape(glob);
+          if (glob) globCount++;
+        } else {
+          sKeyLen[count] = slash + 1 - ps;
+          sMeta[count] = 1 | (PatternShape.exact << META_SHAPE_SHIFT);
         }
+        sKey[count] = (slash + 2 - ps) * 2 + 1;
+        count++;
       }
     }
   }

@@ -29,7 +29,7 @@ import { locatePath, locatePathLazyEnd, notAString, type PathSpan, readPath } fr
 
 /** An index compiled for one group selection of a file, kept on the RobotsTxt. */
 interface CachedIndex {
-  readonly groups: readonly Group[];
+  /** The selected groups' indices in the file, in file order: what tells selections apart. */
   readonly groupIndices: readonly number[];
   readonly index: RuleIndex;
 }
@@ -41,7 +41,7 @@ interface CachedIndex {
  */
 interface FileIndexes {
   /** By group selection, in the order first compiled. */
-  readonly list: CachedIndex[];
+  list: CachedIndex[];
   /**
    * The index of every agent the file does not name (docs/protocol.md#choosing-rules: its `*`
    * groups, or none); null until a matcher needs it. Most agents fall back
@@ -66,12 +66,12 @@ function fileIndexes(robots: RobotsTxt): FileIndexes {
  */
 function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]): CachedIndex {
   search: for (const c of file.list) {
-    if (c.groups.length !== groups.length) continue;
-    for (let i = 0; i < groups.length; i++) if (c.groups[i] !== groups[i]) continue search;
+    const ids = c.groupIndices;
+    if (ids.length !== groups.length) continue;
+    for (let i = 0; i < groups.length; i++) if (ids[i] !== groups[i]!.index) continue search;
     return c;
   }
   const cached: CachedIndex = {
-    groups,
     groupIndices: groups.map((g) => g.index),
     index: new RuleIndex(
       ruleTableOf(robots),
@@ -79,7 +79,10 @@ function indexFor(robots: RobotsTxt, file: FileIndexes, groups: readonly Group[]
       hasIndexHtmlRule(robots.profile),
     ),
   };
-  file.list.push(cached);
+  // Most files compile one or two selections: a list made by its first
+  // element has no room to spare, where `push` onto `[]` makes room for 17.
+  if (file.list.length === 0) file.list = [cached];
+  else file.list.push(cached);
   return cached;
 }
 
@@ -90,7 +93,6 @@ function aloneIndex(robots: RobotsTxt, groups: readonly Group[]): CachedIndex {
   let n = 0;
   for (const g of parsed) n += g.ruleTo - g.ruleFrom;
   return {
-    groups: [],
     groupIndices: groups.map((g) => g.index),
     index: new RuleIndex(table, [{ ruleFrom: 0, ruleTo: n }], hasIndexHtmlRule(robots.profile)),
   };
@@ -159,7 +161,7 @@ export class TrieMatcher implements PathMatcher {
     } else {
       const file = fileIndexes(robots);
       cached = named === null ? fallbackIndex(robots, file) : indexFor(robots, file, named);
-      source = sourceOf(named !== null, cached.groups);
+      source = sourceOf(named !== null, cached.groupIndices);
     }
     const ix = cached.index;
     this.#start = ix.constant === VARIES ? ix.root : -2 - ix.constant;
