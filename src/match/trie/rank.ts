@@ -22,16 +22,7 @@ import {
 import { disallows } from "../../protocol/empty-rule.js";
 import { PatternShape } from "../pattern.js";
 import { withoutDollar } from "./entry-text.js";
-import {
-  E_LINE,
-  E_RULE,
-  ENTRY_RECORD,
-  K_LEN,
-  K_META,
-  K_START,
-  KEY_RECORD,
-  META_SHAPE_SHIFT,
-} from "./layout.js";
+import { E_LINE, E_RULE, ENTRY_RECORD, KEY_LEN_SHIFT, META_SHAPE_SHIFT } from "./layout.js";
 import { ensure, packedList, zeroInts } from "./packed-list.js";
 
 /** RuleIndex#constant when the deciding entry depends on the path. */
@@ -56,7 +47,7 @@ const sNo: number[] = [];
 const sKeyLen: number[] = [];
 /** By entry: where its key starts in the pattern text. */
 const sStart: number[] = [];
-/** By entry: its meta word (K_META). */
+/** By entry: its meta bits (layout.ts, key words). */
 const sMeta: number[] = [];
 /** By entry: priority * 2 + allows, its rank before ties. */
 const sKey: number[] = [];
@@ -160,7 +151,7 @@ export interface RankedEntries {
   readonly constant: number;
   /** The entry records, by id (layout.ts): the start of the index's words. */
   readonly words: number[];
-  /** Per id its key record (layout.ts, K_*); null for a constant index. */
+  /** Per id its key word (layout.ts); null for a constant index. */
   readonly keys: number[] | Int32Array | null;
   /** The ids in order, for building (LazyTrie#perm); null for a constant index. */
   readonly perm: number[] | Int32Array | null;
@@ -275,14 +266,11 @@ export function rankEntries(
   // A table kept typed (one that outlives its file, RuleTable#select, or a
   // huge one) gets typed key lists too: 4 bytes a value instead of 8.
   const typed = !Array.isArray(rows);
-  const keys =
-    typed && count > 16 ? new Int32Array(KEY_RECORD * count) : zeroInts(sZeros, KEY_RECORD * count);
+  const keys = typed && count > 16 ? new Int32Array(count) : zeroInts(sZeros, count);
   const perm = typed && count > 16 ? new Int32Array(count) : zeroInts(sZeros, count);
   for (let id = 0; id < count; id++) {
     const e = sOrder[id]!;
-    keys[KEY_RECORD * id + K_START] = sStart[e]!;
-    keys[KEY_RECORD * id + K_LEN] = sKeyLen[e]!;
-    keys[KEY_RECORD * id + K_META] = sMeta[e]!;
+    keys[id] = (sKeyLen[e]! << KEY_LEN_SHIFT) | sMeta[e]!;
     perm[id] = id;
   }
   return { count, globCount, constant, words, keys, perm };
