@@ -239,12 +239,12 @@ function labelEnd(
     const id = perm[i]!;
     const s = keyStart(words, rows, id);
     const len = keys[id]! >> KEY_LEN_SHIFT;
-    const most = len < stop ? len : stop;
+    const most = Math.min(len, stop);
     let d = end;
     while (d < most && text.charCodeAt(s + d) === text.charCodeAt(s0 + d)) d++;
     stop = d;
   }
-  return stop < end ? end : stop;
+  return stop;
 }
 
 /**
