@@ -52,6 +52,8 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
   readonly size: number;
   /** Number of rules in the index's groups. */
   readonly ruleCount: number;
+  /** Indices in the file of the groups whose rules it holds (RobotsMatcher#groups). */
+  readonly groupIndices: readonly number[];
   /**
    * The deciding entry value for every path, when it is the same for all
    * (VARIES otherwise): no rules at all (-1), or a best-ranked rule that
@@ -92,8 +94,14 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
   /** What building the pending nodes needs; null once there are none. */
   #lazy: LazyTrie | null;
 
-  constructor(table: RuleTable, ranges: readonly RuleRange[], indexHtml: boolean) {
+  constructor(
+    table: RuleTable,
+    ranges: readonly RuleRange[],
+    indexHtml: boolean,
+    groupIndices: readonly number[] = [],
+  ) {
     this.#table = table;
+    this.groupIndices = groupIndices;
     let ruleCount = 0;
     for (const g of ranges) ruleCount += g.ruleTo - g.ruleFrom;
     this.ruleCount = ruleCount;

@@ -144,6 +144,14 @@ function exactList<T>(list: T[]): T[] {
   return list.length === 0 ? [] : list.slice();
 }
 
+/** No directive or sitemap rows: shared, as a ValueTable never changes its rows. */
+const NO_ROWS: readonly number[] = [];
+
+/** A ValueTable's rows (exactList), the empty ones shared. */
+function keptValueRows(rows: number[]): readonly number[] {
+  return rows.length === 0 ? NO_ROWS : rows.slice();
+}
+
 /** `[A-Za-z][A-Za-z0-9_. -]*`: a key that can name a directive. */
 function isDirectiveName(bytes: Uint8Array, start: number, end: number): boolean {
   const first = bytes[start]! | 0x20;
@@ -408,8 +416,8 @@ export class FileBuilder {
     );
     const values = new ValueTable(
       latin1(this.vals, 0, this.vn),
-      exactList(this.dirRows),
-      exactList(this.siteRows),
+      keptValueRows(this.dirRows),
+      keptValueRows(this.siteRows),
     );
     // The grown buffers serve the next parse (rows grew in place).
     scratch.pat = this.pat;
