@@ -7,13 +7,13 @@
  * (layout.ts), ranking (rank.ts), the prefilters (prefilters.ts), building
  * nodes (build-node.ts) and the walk (walk.ts).
  */
-import { type RuleTable, ruleStar } from "../parse/rule-table.js";
+import { R_LINE, ROW, type RuleTable, ruleStar } from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
 import type { CopiedIndex, CopyArea } from "./match-cache.js";
 import { compilePattern, matchRest } from "./pattern.js";
 import { buildNode, type LazyTrie, reserveNodeScratch } from "./trie/build-node.js";
 import { entryPattern, globStop } from "./trie/entry-text.js";
-import { E_LINE, E_RULE, ENTRY_RECORD, N_COUNTS, N_KIDS, N_PLAIN } from "./trie/layout.js";
+import { E_RULE, ENTRY_RECORD, N_COUNTS, N_KIDS, N_PLAIN } from "./trie/layout.js";
 import { packedList } from "./trie/packed-list.js";
 import { writeGrams } from "./trie/prefilters.js";
 import { type RuleRange, rankEntries, VARIES } from "./trie/rank.js";
@@ -199,7 +199,7 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
 
   /** The source line of entry `id`. */
   line(id: number): number {
-    return this.words[ENTRY_RECORD * id + E_LINE]!;
+    return this.#table.rows[(this.words[ENTRY_RECORD * id + E_RULE]! >> 1) * ROW + R_LINE]!;
   }
 
   /** The rule of entry `id`. */

@@ -21,11 +21,14 @@ import { GRAM_BITS } from "./prefilters.js";
 // root and the first nodes checks build are neighbours
 // (docs/performance-decisions.md, Checking: entry records before the root).
 
-export const ENTRY_RECORD = 2;
-/** The entry's source line (the deciding line, docs/protocol.md#deciding-line). */
-export const E_LINE = 0;
-/** Its rule number in the file's table, times 2, plus 1 for an index.html twin. */
-export const E_RULE = 1;
+export const ENTRY_RECORD = 1;
+/**
+ * Its rule number in the file's table, times 2, plus 1 for an index.html
+ * twin. The entry's line (the deciding line,
+ * docs/protocol.md#deciding-line) is read from the rule's row: only
+ * explanations and deciding lines ask for it, never a verdict.
+ */
+export const E_RULE = 0;
 
 // ---- a node record, at the node's offset o
 

@@ -13,7 +13,6 @@ import {
   M_INDEX_HTML,
   M_STAR,
   R_END,
-  R_LINE,
   R_META,
   R_START,
   ROW,
@@ -22,7 +21,7 @@ import {
 import { disallows } from "../../protocol/empty-rule.js";
 import { PatternShape } from "../pattern.js";
 import { withoutDollar } from "./entry-text.js";
-import { E_LINE, E_RULE, ENTRY_RECORD, KEY_LEN_SHIFT, META_SHAPE_SHIFT } from "./layout.js";
+import { E_RULE, ENTRY_RECORD, KEY_LEN_SHIFT, META_SHAPE_SHIFT } from "./layout.js";
 import { ensure, packedList, zeroInts } from "./packed-list.js";
 
 /** RuleIndex#constant when the deciding entry depends on the path. */
@@ -253,9 +252,7 @@ export function rankEntries(
   // The entry records come first in `words`, the root after them.
   const words = packedList(sZeros, 0, ENTRY_RECORD * count);
   for (let id = 0; id < count; id++) {
-    const no2 = sNo[sOrder[id]!]!;
-    words[ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
-    words[ENTRY_RECORD * id + E_RULE] = no2;
+    words[ENTRY_RECORD * id + E_RULE] = sNo[sOrder[id]!]!;
   }
   if (constant !== VARIES) {
     // A check never walks this index: no keys, no trie. Measured on the
