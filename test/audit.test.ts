@@ -15,7 +15,9 @@ import { after, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { identifyAgent } from "../src/audit/identify.js";
 import { inPrefix, parseIp, parsePrefix } from "../src/audit/ip.js";
-import { readLogLine } from "../src/audit/log-line.js";
+import type { LogFormat } from "../src/audit/log-line.js";
+import { LogReader } from "../src/audit/log-reader.js";
+import { Auditor } from "../src/audit/tally.js";
 import { LINE_CAP } from "../src/audit-io/lines.js";
 import {
   type AuditResult,
@@ -139,12 +141,19 @@ describe("auditLogs over a generated log", () => {
   });
 });
 
+/** One line read as the audit reads it: its fields, or null when it is no log record. */
+function readLogLine(line: string, format: LogFormat) {
+  const reader = new LogReader(new Auditor(robots), format, DEFAULT_LOG_FIELDS);
+  const bytes = new TextEncoder().encode(line);
+  if (!reader.read(bytes, 0, bytes.length)) return null;
+  return { ip: reader.ip(), time: reader.time, url: reader.url(), userAgent: reader.userAgent() };
+}
+
 describe("reading lines", () => {
   test("Combined, Common and JSON Lines records", () => {
     const clf = readLogLine(
       '::1 - - [02/Nov/2026:10:00:00 +0100] "GET /a?b HTTP/1.1" 200 5',
       "auto",
-      DEFAULT_LOG_FIELDS,
     );
     assert.deepEqual(clf, {
       ip: "::1",
@@ -155,7 +164,6 @@ describe("reading lines", () => {
     const escaped = readLogLine(
       '1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /q HTTP/1.1" 200 5 "-" "A \\"quoted\\" bot/1"',
       "clf",
-      DEFAULT_LOG_FIELDS,
     );
     assert.equal(escaped?.userAgent, 'A \\"quoted\\" bot/1');
     const nginx = readLogLine(
@@ -166,7 +174,6 @@ describe("reading lines", () => {
         http_user_agent: "x",
       }),
       "auto",
-      DEFAULT_LOG_FIELDS,
     );
     assert.deepEqual(nginx, {
       ip: "1.2.3.4",
@@ -181,12 +188,25 @@ describe("reading lines", () => {
         EdgeStartTimestamp: 1793577600000000000,
       }),
       "json",
-      DEFAULT_LOG_FIELDS,
     );
     assert.equal(nanos?.time, 1793577600000);
+    // The target is the request's second word, escapes and all; an unclosed request is none.
+    const line = (request: string) =>
+      readLogLine(`1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "${request}" 200 5 "-" "x"`, "clf");
+    assert.equal(line("GET /a\\ b HTTP/1.1")?.url, "/a\\");
+    assert.equal(line('GET /q\\"x HTTP/1.1')?.url, '/q\\"x');
+    assert.equal(line("/only")?.url, "/only");
+    assert.equal(line("GET /two")?.url, "/two");
+    assert.equal(line("GET - HTTP/1.1"), null);
+    assert.equal(readLogLine('1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /a\\', "clf"), null);
+    // A `]` inside the time ends it early: no time, no record.
+    assert.equal(
+      readLogLine('1.2.3.4 - - [02/Nov/2026:10]00:00 +0000] "GET /a" 200 5', "clf"),
+      null,
+    );
     // The overlong one is refused by the line reader (LINE_CAP), tested above.
     for (const h of HOSTILE.filter((l) => l.length < LINE_CAP)) {
-      assert.equal(readLogLine(h, "auto", DEFAULT_LOG_FIELDS), null, h);
+      assert.equal(readLogLine(h, "auto"), null, h);
     }
   });
 
@@ -200,6 +220,58 @@ describe("reading lines", () => {
     const result = await auditLogs([{ stream, label: "endless" }], { robots });
     assert.equal(result.lines, 1);
     assert.equal(result.malformed, 1);
+  });
+
+  test("a log cut into chunks of any size reads the same, split lines and characters included", async () => {
+    const log = generateLog(400, 5, { jsonShare: 0.3 });
+    const text = `${log.lines.join("\r\n")}\r\n1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /café/€ HTTP/1.1" 200 5 "-" "GPTBot"`;
+    const bytes = Buffer.from(text);
+    const chunked = (size: number) =>
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+        })(),
+      );
+    const options = { robots, examples: 10_000 };
+    const whole = await auditLogs([{ stream: chunked(bytes.length), label: "log" }], options);
+    assert.equal(whole.lines, log.lines.length + 1);
+    assert.ok(whole.crawlers.some((c) => c.examples.some((e) => e.url === "/café/€")));
+    for (const size of [1, 2, 3, 7, 100, 4099]) {
+      const result = await auditLogs([{ stream: chunked(size), label: "log" }], options);
+      assert.deepEqual(result, whole, `chunks of ${size} bytes`);
+    }
+  });
+
+  test("LINE_CAP counts bytes: a line of 40,000 two-byte characters is malformed", async () => {
+    const long = `1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /${"é".repeat(40_000)} HTTP/1.1" 200 5 "-" "GPTBot"`;
+    assert.ok(long.length < LINE_CAP && Buffer.byteLength(long) > LINE_CAP);
+    const stream = Readable.from([Buffer.from(`${long}\n${long.slice(0, 100)}\n`)]);
+    const result = await auditLogs([{ stream, label: "long" }], { robots });
+    assert.equal(result.lines, 2);
+    assert.equal(result.malformed, 2);
+  });
+
+  test("a User-Agent seen before is still read only to its closing quote", async () => {
+    const line = (agentField: string) =>
+      `1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "GET /private/x HTTP/1.1" 200 5 "-" ${agentField}`;
+    const lines = [
+      line('"GPTBot/1"'),
+      line('"GPTBot/1"'),
+      // The field ends at its first quote, whatever follows on the line.
+      line('"SomeNewBot/1" "GPTBot/1"'),
+      // An escaped quote does not end it: the catalogue's GPTBot is named in it.
+      line('"SomeNewBot/1 \\"GPTBot/1"'),
+      line('"SomeNewBot/1 \\"GPTBot/1"'),
+    ];
+    const stream = Readable.from([Buffer.from(`${lines.join("\n")}\n`)]);
+    const result = await auditLogs([{ stream, label: "agents" }], { robots });
+    assert.deepEqual(
+      result.crawlers.map((c) => [c.name, c.requests]),
+      [
+        ["GPTBot", 4],
+        ["SomeNewBot", 1],
+      ],
+    );
   });
 
   test("User-Agent headers: catalogue crawlers, other bots, browsers", () => {

@@ -1,9 +1,11 @@
 /**
  * One access-log line read into the fields an audit needs: Combined and
- * Common Log Format (nginx and Apache defaults) and JSON Lines with field
- * names given by options. Hand-written scanners, no RegExp over the line, so
- * a hostile line costs time linear in its length. A line that is not one of
- * these formats reads as null (counted as malformed by the caller).
+ * Common Log Format (nginx and Apache defaults), scanned as bytes into the
+ * offsets of its fields so that nothing is decoded unless needed, and JSON
+ * Lines with field names given by options. Hand-written scanners, no RegExp
+ * over the line, so a hostile line costs time linear in its length. A line
+ * that is not one of these formats is refused (counted as malformed by the
+ * caller).
  */
 
 /** One request as the audit sees it. */
@@ -38,47 +40,60 @@ export const DEFAULT_LOG_FIELDS: Required<LogFields> = {
   userAgent: ["ClientRequestUserAgent", "http_user_agent", "user_agent", "userAgent"],
 };
 
-const MONTHS: Readonly<Record<string, number>> = {
-  Jan: 0,
-  Feb: 1,
-  Mar: 2,
-  Apr: 3,
-  May: 4,
-  Jun: 5,
-  Jul: 6,
-  Aug: 7,
-  Sep: 8,
-  Oct: 9,
-  Nov: 10,
-  Dec: 11,
-};
+/** A month's three letters as one integer (first letter highest) → its number from 0. */
+const MONTHS = new Map(
+  ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map(
+    (m, i) => [(m.charCodeAt(0) << 16) | (m.charCodeAt(1) << 8) | m.charCodeAt(2), i],
+  ),
+);
 
-function digits(s: string, from: number, n: number): number {
-  let v = 0;
-  for (let i = from; i < from + n; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return Number.NaN;
-    v = v * 10 + c;
+/** The two decimal digits from `i` as a number, NaN when they are not digits. */
+function twoDigits(b: Uint8Array, i: number): number {
+  const hi = b[i]! - 48;
+  const lo = b[i + 1]! - 48;
+  return hi >= 0 && hi <= 9 && lo >= 0 && lo <= 9 ? hi * 10 + lo : Number.NaN;
+}
+
+/**
+ * The CLF time of the 26 bytes from `at` (`10/Oct/2000:13:55:36 -0700`) in
+ * ms, NaN when it is not one. `day` remembers the last date read and its
+ * Date.UTC (a call into the runtime), which every line of a day shares.
+ */
+export function clfTimeAt(b: Uint8Array, at: number, day = new DayCache()): number {
+  if (b[at + 2] !== 0x2f || b[at + 6] !== 0x2f || b[at + 11] !== 0x3a || b[at + 20] !== 0x20) {
+    return Number.NaN;
   }
-  return v;
+  const sign = b[at + 21] === 0x2d ? -1 : b[at + 21] === 0x2b ? 1 : 0;
+  if (sign === 0) return Number.NaN;
+  const off = twoDigits(b, at + 22) * 60 + twoDigits(b, at + 24);
+  const year = twoDigits(b, at + 7) * 100 + twoDigits(b, at + 9);
+  const date = twoDigits(b, at);
+  const letters = (b[at + 3]! << 16) | (b[at + 4]! << 8) | b[at + 5]!;
+  // Exact below 2^53; NaN (never equal) when a digit is not one.
+  const key = (year * 100 + date) * 0x1000000 + letters;
+  if (key !== day.key) {
+    const month = MONTHS.get(letters);
+    day.key = key;
+    day.ms = month === undefined ? Number.NaN : Date.UTC(year, month, date);
+  }
+  // Date.UTC(y, m, d, h, mi, s) is the day's ms plus the time's, exactly.
+  const time = (twoDigits(b, at + 12) * 60 + twoDigits(b, at + 15)) * 60 + twoDigits(b, at + 18);
+  return day.ms + time * 1000 - sign * off * 60_000;
+}
+
+/** The last date clfTimeAt read and its Date.UTC. */
+export class DayCache {
+  key = Number.NaN;
+  ms = Number.NaN;
 }
 
 /** `10/Oct/2000:13:55:36 -0700` (the CLF time) → ms since the epoch, NaN when it is not one. */
 export function clfTime(s: string): number {
-  if (s.length !== 26 || s[2] !== "/" || s[6] !== "/" || s[11] !== ":" || s[20] !== " ") {
-    return Number.NaN;
-  }
-  const month = MONTHS[s.slice(3, 6)];
-  if (month === undefined) return Number.NaN;
-  const day = digits(s, 0, 2);
-  const year = digits(s, 7, 4);
-  const h = digits(s, 12, 2);
-  const m = digits(s, 15, 2);
-  const sec = digits(s, 18, 2);
-  const sign = s[21] === "-" ? -1 : s[21] === "+" ? 1 : 0;
-  const off = digits(s, 22, 2) * 60 + digits(s, 24, 2);
-  if (sign === 0) return Number.NaN;
-  return Date.UTC(year, month, day, h, m, sec) - sign * off * 60_000;
+  if (s.length !== 26) return Number.NaN;
+  const b = new Uint8Array(26);
+  // Beyond ASCII is no character of the format: any such one reads as 0xff.
+  for (let i = 0; i < 26; i++) b[i] = Math.min(s.charCodeAt(i), 0xff);
+  return clfTimeAt(b, 0);
 }
 
 /**
@@ -99,17 +114,6 @@ export function jsonTime(v: unknown): number {
   return v * 1000;
 }
 
-/** The next `"…"` of `line` from `i` (at the opening quote); backslash escapes skipped. */
-function quoted(line: string, i: number): { text: string; end: number } | null {
-  if (line.charCodeAt(i) !== 0x22) return null;
-  for (let j = i + 1; j < line.length; j++) {
-    const c = line.charCodeAt(j);
-    if (c === 0x5c) j++;
-    else if (c === 0x22) return { text: line.slice(i + 1, j), end: j + 1 };
-  }
-  return null;
-}
-
 /** `GET /a?b HTTP/1.1` → `/a?b`; a request line of one word (`/a`) is its own target. */
 function requestTarget(request: string): string {
   const a = request.indexOf(" ");
@@ -118,34 +122,87 @@ function requestTarget(request: string): string {
   return b < 0 ? request.slice(a + 1) : request.slice(a + 1, b);
 }
 
-/** A Combined or Common Log Format line, or null. */
-export function readClfLine(line: string): LogRecord | null {
-  const sp = line.indexOf(" ");
-  if (sp <= 0) return null;
-  const ip = line.slice(0, sp);
-  const open = line.indexOf("[", sp);
-  if (open < 0) return null;
-  const close = line.indexOf("]", open);
-  if (close < 0) return null;
-  const time = clfTime(line.slice(open + 1, close));
-  if (Number.isNaN(time) || line.charCodeAt(close + 1) !== 0x20) return null;
-  const req = quoted(line, close + 2);
-  if (req === null) return null;
-  const url = requestTarget(req.text);
-  if (url === "" || url === "-") return null;
-  // Status and size, then (Combined) the referer and the User-Agent.
-  let i = req.end;
-  for (let field = 0; field < 2; field++) {
-    if (line.charCodeAt(i) !== 0x20) return field === 0 ? null : { ip, time, url, userAgent: "" };
-    const next = line.indexOf(" ", i + 1);
-    i = next < 0 ? line.length : next;
+/** Where the fields of one Combined or Common Log Format line lie: filled by scanClfLine. */
+export class ClfFields {
+  /** The client address is the line's bytes from its start to here. */
+  ipEnd = 0;
+  /** The date of the line read last, and its ms. */
+  readonly day = new DayCache();
+  /** When the request started, ms since the epoch. */
+  time = Number.NaN;
+  /** The request target's bytes. */
+  urlStart = 0;
+  urlEnd = 0;
+  /** The opening quote of the User-Agent field (read with closingQuote), -1 when the line has none. */
+  uaOpen = -1;
+}
+
+/** The closing quote of the `"…"` opening at `i` (backslash escapes skipped), or -1. */
+export function closingQuote(b: Uint8Array, i: number, end: number): number {
+  if (i >= end || b[i] !== 0x22) return -1;
+  for (let j = i + 1; j < end; j++) {
+    const c = b[j]!;
+    if (c === 0x5c) j++;
+    else if (c === 0x22) return j;
   }
-  if (i >= line.length) return { ip, time, url, userAgent: "" };
-  const referer = quoted(line, i + 1);
-  if (referer === null) return null;
-  const ua = quoted(line, referer.end + 1);
-  if (ua === null || line.charCodeAt(referer.end) !== 0x20) return null;
-  return { ip, time, url, userAgent: ua.text === "-" ? "" : ua.text };
+  return -1;
+}
+
+/** The first space of bytes [from, end), or end. */
+function spaceFrom(b: Uint8Array, from: number, end: number): number {
+  let i = from;
+  while (i < end && b[i] !== 0x20) i++;
+  return i;
+}
+
+/**
+ * Reads bytes [start, end) as a Combined or Common Log Format line into
+ * `out`; false when it is not one. `1.2.3.4 - - [time] "GET /a HTTP/1.1"
+ * 200 5 "referer" "agent"`: the target is the request's second word (its
+ * only one when it has one), the User-Agent the quoted field after the
+ * referer (`-` for none); a Common line (no referer) has none. The caller
+ * finds the User-Agent's closing quote (closingQuote; the line is no record
+ * without one): LogReader first compares the field with those seen before.
+ */
+export function scanClfLine(b: Uint8Array, start: number, end: number, out: ClfFields): boolean {
+  const sp = spaceFrom(b, start, end);
+  if (sp === start || sp === end) return false;
+  out.ipEnd = sp;
+  let open = sp;
+  while (open < end && b[open] !== 0x5b) open++;
+  // The time is the 26 bytes before the first `]`; clfTimeAt checks each
+  // byte but the two between hours, minutes and seconds, so a `]` there
+  // (which would end the time early) is refused here.
+  const close = open + 27;
+  if (close >= end || b[close] !== 0x5d || b[open + 15] === 0x5d || b[open + 18] === 0x5d) {
+    return false;
+  }
+  out.time = clfTimeAt(b, open + 1, out.day);
+  if (Number.isNaN(out.time) || close + 1 >= end || b[close + 1] !== 0x20) return false;
+  const req = close + 2;
+  const reqEnd = closingQuote(b, req, end);
+  if (reqEnd < 0) return false;
+  const a = spaceFrom(b, req + 1, reqEnd);
+  out.urlStart = a === reqEnd ? req + 1 : a + 1;
+  out.urlEnd = a === reqEnd ? reqEnd : spaceFrom(b, a + 1, reqEnd);
+  const urlLen = out.urlEnd - out.urlStart;
+  if (urlLen === 0 || (urlLen === 1 && b[out.urlStart] === 0x2d)) return false;
+  out.uaOpen = -1;
+  // Status and size, then (Combined) the referer and the User-Agent.
+  let i = reqEnd + 1;
+  for (let field = 0; field < 2; field++) {
+    if (i >= end || b[i] !== 0x20) return field === 1;
+    i = spaceFrom(b, i + 1, end);
+  }
+  if (i >= end) return true;
+  const referer = closingQuote(b, i + 1, end);
+  if (referer < 0 || referer + 1 >= end || b[referer + 1] !== 0x20) return false;
+  out.uaOpen = referer + 2;
+  return out.uaOpen < end && b[out.uaOpen] === 0x22;
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
 function field(obj: Record<string, unknown>, names: readonly string[]): unknown {
@@ -158,6 +215,11 @@ function field(obj: Record<string, unknown>, names: readonly string[]): unknown 
 
 /** A JSON Lines record, or null. */
 export function readJsonLine(line: string, fields: Required<LogFields>): LogRecord | null {
+  // An object's text ends with `}` and JSON whitespace: any other line is
+  // refused before JSON.parse, whose errors are slow to make.
+  let last = line.length - 1;
+  while (last >= 0 && isJsonSpace(line.charCodeAt(last))) last--;
+  if (line.charCodeAt(last) !== 0x7d) return null;
   let obj: unknown;
   try {
     obj = JSON.parse(line);
@@ -179,17 +241,5 @@ export function readJsonLine(line: string, fields: Required<LogFields>): LogReco
   };
 }
 
-/** The log formats `readLogLine` takes. */
+/** The log formats read: `auto` (a line starting with `{` is JSON), Combined/Common, JSON Lines. */
 export type LogFormat = "auto" | "clf" | "json";
-
-/** One line of any supported format (`auto`: a line starting with `{` is JSON). */
-export function readLogLine(
-  line: string,
-  format: LogFormat,
-  fields: Required<LogFields>,
-): LogRecord | null {
-  if (format === "json" || (format === "auto" && line.charCodeAt(0) === 0x7b)) {
-    return readJsonLine(line, fields);
-  }
-  return readClfLine(line);
-}

@@ -14,7 +14,6 @@ import { readCrawlDelay } from "../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Profile } from "../protocol/profile.js";
 import { type AgentClaim, identifyAgent } from "./identify.js";
-import type { LogRecord } from "./log-line.js";
 
 /** One version of robots.txt and when it came into force. */
 export interface RobotsVersion {
@@ -114,9 +113,30 @@ const OTHER = "(other bots)";
 const CLAIM_CACHE = 10_000;
 const URL_SHOWN = 2000;
 
+/** Verdicts remembered in all; past this many every one is forgotten and memory starts afresh. */
+const VERDICT_CACHE = 16_384;
+/** Longer URLs are checked each time, not remembered: bounded memory whatever the log. */
+const VERDICT_URL_MAX = 1024;
+/** Tokens whose rules are remembered per version; past this many the memory starts afresh. */
+const TOKEN_CACHE = 10_000;
+/** What #verdict and #disallowed give for a URL the crawler may fetch. */
+const ALLOWED = -1;
+
 interface Rules {
   readonly matcher: RobotsMatcher;
   readonly delayMs: number;
+  /** URL → deciding line of a disallowing rule, or ALLOWED. */
+  readonly verdicts: Map<string, number>;
+}
+
+/** One request as the accounting sees it (LogReader is one). */
+export interface AuditRequest {
+  /** When it started, ms since the epoch; NaN when the log has no time. */
+  readonly time: number;
+  /** Who it says it is. */
+  readonly claim: AgentClaim;
+  /** The request target, read only when the request is counted. */
+  url(): string;
 }
 
 class Row {
@@ -139,7 +159,10 @@ class Row {
 /** Accounts requests one by one; `result()` gives the report. */
 export class Auditor {
   readonly #versions: { robots: RobotsTxt; since: number; label: string }[];
+  /** Per version: token → its rules; group selection → rules, shared by tokens that select alike. */
   readonly #rules: Map<string, Rules>[];
+  readonly #selections: Map<string, Rules>[];
+  #remembered = 0;
   readonly #opts: Required<AuditorOptions>;
   readonly #rows = new Map<string, Row>();
   readonly #claimed = new Map<string, Row>();
@@ -164,6 +187,7 @@ export class Auditor {
         label: v.label,
       }));
     this.#rules = this.#versions.map(() => new Map());
+    this.#selections = this.#versions.map(() => new Map());
   }
 
   /** What a User-Agent claims, remembered for the next lines that send it. */
@@ -191,32 +215,34 @@ export class Auditor {
     this.#lines++;
   }
 
-  /** Account one request; `claim` is `this.claim(record.userAgent)`. */
-  add(record: LogRecord, claim: AgentClaim, verification: Verification): void {
+  /** Account one request. */
+  add(request: AuditRequest, verification: Verification): void {
     const logLine = ++this.#lines;
+    const claim = request.claim;
     if (claim.kind === "browser" && !this.#opts.all) return;
     const row = this.#row(verification === "unverified" ? this.#claimed : this.#rows, claim.name);
     row.requests++;
     if (verification === "verified") row.verified++;
     else if (verification === "unverified") row.unverified++;
-    const t = record.time;
+    const t = request.time;
     const at = this.#inForce(t);
     let broke = false;
     if (at >= 0) {
-      const verdict = this.#disallowed(record.url, claim.token, t, at);
-      if (verdict !== null) {
+      const rules = this.#ruleFor(at, claim.token);
+      const url = request.url();
+      const line = this.#disallowed(url, claim.token, t, at, rules);
+      if (line !== ALLOWED) {
         broke = true;
         row.disallowed++;
         if (row.examples.length < this.#opts.examples) {
-          const url = record.url.length > URL_SHOWN ? record.url.slice(0, URL_SHOWN) : record.url;
-          const ex: AuditExample = { logLine, url, robotsLine: verdict };
+          const shown = url.length > URL_SHOWN ? url.slice(0, URL_SHOWN) : url;
+          const ex: AuditExample = { logLine, url: shown, robotsLine: line };
           row.examples.push(
             this.#versions.length > 1 ? { ...ex, robotsVersion: this.#versions[at]!.label } : ex,
           );
         }
       }
-      const delay = this.#ruleFor(at, claim.token).delayMs;
-      if (delay > 0 && t >= row.last && t - row.last < delay) {
+      if (rules.delayMs > 0 && t >= row.last && t - row.last < rules.delayMs) {
         row.delayBreaches++;
         broke = true;
       }
@@ -257,33 +283,63 @@ export class Auditor {
     return lo - 1;
   }
 
+  /**
+   * The rules of version `version` for `token`. Tokens that select the same
+   * groups (docs/protocol.md#choosing-rules) share one Rules, so their
+   * verdicts are remembered once and a log inventing tokens adds none.
+   */
   #ruleFor(version: number, token: string): Rules {
-    const cache = this.#rules[version]!;
-    let r = cache.get(token);
+    const byToken = this.#rules[version]!;
+    let r = byToken.get(token);
     if (r === undefined) {
       const robots = this.#versions[version]!.robots;
-      const delay = readCrawlDelay(robots, token);
-      r = { matcher: compileMatcher(robots, token), delayMs: (delay ?? 0) * 1000 };
-      cache.set(token, r);
+      const matcher = compileMatcher(robots, token);
+      const selection = matcher.groups.join(",");
+      r = this.#selections[version]!.get(selection);
+      if (r === undefined) {
+        const delay = readCrawlDelay(robots, token);
+        r = { matcher, delayMs: (delay ?? 0) * 1000, verdicts: new Map() };
+        this.#selections[version]!.set(selection, r);
+      }
+      if (byToken.size >= TOKEN_CACHE) byToken.clear();
+      byToken.set(token, r);
     }
     return r;
   }
 
+  /** The deciding line of a rule of `rules` disallowing `url`, or ALLOWED. */
+  #verdict(rules: Rules, url: string): number {
+    let line = rules.verdicts.get(url);
+    if (line === undefined) {
+      const v = rules.matcher.check(url);
+      line = v.allowed ? ALLOWED : v.line;
+      if (url.length <= VERDICT_URL_MAX) {
+        if (this.#remembered >= VERDICT_CACHE) {
+          for (const m of this.#selections) for (const other of m.values()) other.verdicts.clear();
+          this.#remembered = 0;
+        }
+        this.#remembered++;
+        rules.verdicts.set(url, line);
+      }
+    }
+    return line;
+  }
+
   /**
-   * The deciding line of version `at` when every version in force during the
-   * 24 hours before `t` disallows `url`, else null. A request within 24 hours
-   * of the first known version is never counted: an older copy, unknown here,
-   * may have allowed it.
+   * The deciding line of version `at` (whose rules for the token are
+   * `rules`) when every version in force during the 24 hours before `t`
+   * disallows `url`, else ALLOWED. A request within 24 hours of the first known
+   * version is never counted: an older copy, unknown here, may have allowed it.
    */
-  #disallowed(url: string, token: string, t: number, at: number): number | null {
-    const v = this.#ruleFor(at, token).matcher.check(url);
-    if (v.allowed) return null;
+  #disallowed(url: string, token: string, t: number, at: number, rules: Rules): number {
+    const line = this.#verdict(rules, url);
+    if (line === ALLOWED) return ALLOWED;
     const from = t - CACHE_MS;
     for (let i = at; ; i--) {
       // Version i covers the window's start: no older one was in force within it.
-      if (this.#versions[i]!.since <= from) return v.line;
-      if (i === 0) return null;
-      if (this.#ruleFor(i - 1, token).matcher.check(url).allowed) return null;
+      if (this.#versions[i]!.since <= from) return line;
+      if (i === 0) return ALLOWED;
+      if (this.#verdict(this.#ruleFor(i - 1, token), url) === ALLOWED) return ALLOWED;
     }
   }
 

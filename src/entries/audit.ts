@@ -5,13 +5,8 @@
  * disallowed requests with the deciding line, Crawl-delay breaches and
  * verification outcomes, against one robots.txt or its dated versions.
  */
-import type { AgentClaim } from "../audit/identify.js";
-import {
-  DEFAULT_LOG_FIELDS,
-  type LogFields,
-  type LogFormat,
-  readLogLine,
-} from "../audit/log-line.js";
+import { DEFAULT_LOG_FIELDS, type LogFields, type LogFormat } from "../audit/log-line.js";
+import { type LineBatch, LogReader } from "../audit/log-reader.js";
 import {
   Auditor,
   type AuditorOptions,
@@ -74,42 +69,24 @@ export async function auditLogs(
     );
   }
   const auditor = new Auditor(options.robots, options);
-  const fields = { ...DEFAULT_LOG_FIELDS, ...options.fields };
-  const format = options.format ?? "auto";
+  const reader = new LogReader(auditor, options.format ?? "auto", {
+    ...DEFAULT_LOG_FIELDS,
+    ...options.fields,
+  });
   const verifier = options.verify;
+  const verify = verifier === undefined ? undefined : verifier.verify.bind(verifier);
   let read = 0;
   for (const input of logs) {
     const { stream, label } = openLog(input);
     let lineNo = 0;
-    const onBatch = async (lines: (string | null)[]) => {
-      const records = lines.map((l) =>
-        l === null || l === "" ? null : readLogLine(l, format, fields),
-      );
-      const claims = records.map((r) => (r === null ? null : auditor.claim(r.userAgent)));
+    const onBatch = async (batch: LineBatch) => {
       if (verifier?.prepare !== undefined) {
-        const checks: { ip: string; claim: AgentClaim }[] = [];
-        for (let i = 0; i < records.length; i++) {
-          const c = claims[i];
-          if (c?.kind === "catalogue") checks.push({ ip: records[i]!.ip, claim: c });
-        }
+        const checks = reader.claims(batch);
         if (checks.length > 0) await verifier.prepare(checks);
       }
-      for (let i = 0; i < lines.length; i++) {
-        lineNo++;
-        const r = records[i];
-        if (r === null || r === undefined) {
-          if (lines[i] === "") auditor.blank();
-          else auditor.malformed(label, lineNo);
-          continue;
-        }
-        const claim = claims[i]!;
-        const v =
-          verifier === undefined || claim.kind !== "catalogue"
-            ? "unchecked"
-            : verifier.verify(r.ip, claim);
-        auditor.add(r, claim, v);
-      }
-      read += lines.length;
+      reader.account(batch, label, lineNo + 1, verify);
+      lineNo += batch.starts.length;
+      read += batch.starts.length;
       options.onProgress?.(read);
     };
     try {
