@@ -28,6 +28,7 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { launchBrowser, PAGE_FILE, setFields, waitFor } from "../test/helpers/chromium.js";
+import { seededRandom } from "../test/helpers/prng.js";
 import { REPO_ROOT } from "../test/helpers/shared.js";
 
 const require = createRequire(import.meta.url);
@@ -41,22 +42,11 @@ const PACE_MS = [60, 400, 120, 250, 90, 180];
 const PROBE_RULE = "Disallow: /probe/";
 const PROBE_URL = "https://example.com/probe/page";
 
-/** A deterministic generator (mulberry32): the same file every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ["shop", "cart", "search", "account", "media", "docs", "api", "blog", "tag", "user"];
 
 /** ~500 KiB of groups for many agents, with prefixes, `*` and `$` patterns, like large real files. */
 function bigRobotsTxt(): string {
-  const rnd = random(20240611);
+  const rnd = seededRandom(20240611);
   const pick = () => WORDS[Math.floor(rnd() * WORDS.length)]!;
   let out = "# generated for the web bench\n";
   let group = 0;
@@ -83,7 +73,7 @@ function bigRobotsTxt(): string {
 }
 
 function urls(): string[] {
-  const rnd = random(7);
+  const rnd = seededRandom(7);
   const out: string[] = [];
   for (let i = 0; i < 100; i++) {
     const a = WORDS[i % WORDS.length]!;

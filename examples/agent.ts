@@ -11,14 +11,10 @@
  * of 2 s. Uses Debian's Chromium at /usr/bin/chromium (or $CHROMIUM)
  * through playwright-core; a checkout has it.
  */
-import { readFileSync } from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { chromium } from "playwright-core";
 import { RobotsClient } from "../src/entries/node.js";
 import { type BlockedRequest, respectRobots } from "../src/entries/playwright.js";
-
-const ROBOTS = readFileSync(new URL("../../examples/site/robots.txt", import.meta.url));
+import { EXAMPLE_ROBOTS, type LocalSite, serveLocal } from "./local-site.js";
 
 /** Each page of the shop: its links, images and scripts. */
 const PAGES: Record<string, { links?: string[]; images?: string[]; scripts?: string[] }> = {
@@ -37,14 +33,14 @@ const PAGES: Record<string, { links?: string[]; images?: string[]; scripts?: str
 /** The page's script: what a shop's front end does on load. */
 const APP_JS = "fetch('/api/stock').catch(() => {}); fetch('/cart/count').catch(() => {});";
 
-async function serveShop(): Promise<{ origin: string; seen: string[]; close(): Promise<void> }> {
+async function serveShop(): Promise<LocalSite & { seen: string[] }> {
   const seen: string[] = [];
   const start = Date.now();
-  const server = http.createServer((req, res) => {
+  const site = await serveLocal((req, res) => {
     const path = req.url ?? "/";
     seen.push(`${((Date.now() - start) / 1000).toFixed(1).padStart(5)} s  ${path}`);
     if (path === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(ROBOTS);
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(EXAMPLE_ROBOTS);
     } else if (path === "/go/checkout") {
       res.writeHead(302, { location: "/checkout/pay" }).end();
     } else if (path === "/static/app.js") {
@@ -62,17 +58,7 @@ async function serveShop(): Promise<{ origin: string; seen: string[]; close(): P
       res.writeHead(200, { "content-type": "text/plain" }).end("ok");
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...site, seen };
 }
 
 async function main(): Promise<void> {

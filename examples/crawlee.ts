@@ -10,15 +10,11 @@
  * robots.txt disallows them, which the site never saw. Needs crawlee (or
  * @crawlee/cheerio) installed next to this package; a checkout has it.
  */
-import { readFileSync } from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Configuration, Log, LogLevel } from "@crawlee/basic";
 import { CheerioCrawler } from "@crawlee/cheerio";
 import { respectRobots } from "../src/entries/crawlee.js";
 import { RobotsClient } from "../src/entries/node.js";
-
-const ROBOTS = readFileSync(new URL("../../examples/site/robots.txt", import.meta.url));
+import { EXAMPLE_ROBOTS, type LocalSite, serveLocal } from "./local-site.js";
 
 /** Each page of the shop and the links on it. */
 const PAGES: Record<string, readonly string[]> = {
@@ -34,13 +30,13 @@ interface Seen {
   readonly at: number;
 }
 
-async function serveShop(): Promise<{ origin: string; seen: Seen[]; close(): Promise<void> }> {
+async function serveShop(): Promise<LocalSite & { seen: Seen[] }> {
   const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
+  const site = await serveLocal((req, res) => {
     const path = req.url ?? "/";
     seen.push({ path, at: Date.now() });
     if (path === "/robots.txt") {
-      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(ROBOTS);
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(EXAMPLE_ROBOTS);
       return;
     }
     const links = PAGES[path] ?? [];
@@ -48,17 +44,7 @@ async function serveShop(): Promise<{ origin: string; seen: Seen[]; close(): Pro
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(`<!doctype html><title>demo shop ${path}</title><h1>${path}</h1>\n${body}\n`);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...site, seen };
 }
 
 async function main(): Promise<void> {

@@ -7,13 +7,12 @@
  * handful of URLs for a few crawlers and prints each verdict with the line
  * that decided it and where the rules came from. No internet is needed.
  */
-import { readFileSync } from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import type * as http from "node:http";
 import { gzipSync } from "node:zlib";
 import { type AccessCheck, MemoryRobotsStore, RobotsClient } from "../src/entries/node.js";
+import { EXAMPLE_ROBOTS, type LocalSite, serveLocal } from "./local-site.js";
 
-const ROBOTS = readFileSync(new URL("../../examples/site/robots.txt", import.meta.url));
+const ROBOTS = EXAMPLE_ROBOTS;
 const SOURCE_LINES = ROBOTS.toString("utf8").split(/\r\n|\r|\n/);
 
 /** Full User-Agent headers, as the crawlers send them; the client derives each product token. */
@@ -36,25 +35,13 @@ const PATHS = [
   "/robots.txt",
 ];
 
-async function serve(
-  handler: http.RequestListener,
-): Promise<{ origin: string; hits: () => number; close: () => Promise<void> }> {
+async function serve(handler: http.RequestListener): Promise<LocalSite & { hits: () => number }> {
   let hits = 0;
-  const server = http.createServer((req, res) => {
+  const site = await serveLocal((req, res) => {
     if (req.url === "/robots.txt") hits++;
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    hits: () => hits,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...site, hits: () => hits };
 }
 
 function describe(r: AccessCheck): string {

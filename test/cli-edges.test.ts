@@ -465,6 +465,26 @@ describe("errors say what went wrong", () => {
       'robots: --record writes an expectations file (text): --format "junit" does not apply\n',
     );
   });
+
+  test("--record --agent takes a whole User-Agent header as one name and records its token", async () => {
+    const ua =
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
+    const rec = await robots(
+      ["test", "examples/site/robots.txt", "--record", "-", "--agent", `${ua},Googlebot`],
+      { stdin: "/blog\n" },
+    );
+    assert.equal(rec.code, 0, rec.stderr);
+    const lines = rec.stdout.split("\n").filter((l) => !l.startsWith("#") && l !== "");
+    assert.deepEqual(lines, [
+      "disallow GPTBot /blog  # line 24: Disallow: /",
+      "allow Googlebot /blog  # no rule matched",
+    ]);
+    // What was recorded holds when tested.
+    const expect = path.join(tmp, "recorded-ua.expect");
+    writeFileSync(expect, rec.stdout);
+    const t = await robots(["test", "examples/site/robots.txt", expect]);
+    assert.equal(t.code, 0, t.stdout + t.stderr);
+  });
 });
 
 describe("documented exceptions: check, explain and agents say the same (docs/protocol.md#choosing-rules)", () => {

@@ -11,7 +11,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { withConsumerProject } from "./helpers/consumer.js";
-import { REPO_ROOT } from "./helpers/shared.js";
+import { DROP_IN_ENTRY, entryFiles, REPO_ROOT } from "./helpers/shared.js";
 
 const CONSUMER = `
 import { parseRobotsTxt, RobotsError, readCrawlDelay } from "robots-exclusion";
@@ -61,15 +61,7 @@ test("a consumer compiles against the published types (await using, classifyAddr
 });
 
 test("RobotsError is one class across the entries at run time", async () => {
-  const entries = [
-    "index.js",
-    "node.js",
-    "fetch.js",
-    "redis.js",
-    "page-rules.js",
-    "crawlee.js",
-    "audit.js",
-  ];
+  const entries = entryFiles().filter((f) => f !== DROP_IN_ENTRY);
   const classes = await Promise.all(
     entries.map(
       async (e) =>

@@ -429,6 +429,49 @@ describe("crawlee: each navigation waits its turn (docs/protocol.md#other-direct
       await site.close();
     }
   });
+
+  it("a turn found late on the now clock is taken again before the request; a fresh one is used", async () => {
+    const site = await startSite((req, res) =>
+      req.url === "/robots.txt" ? text(res, "User-agent: *\nAllow: /\n") : html(res, "ok"),
+    );
+    /**
+     * Turns taken per run. A turn is looked at again at crawlee's request
+     * step and at got's last hook: while fresh it is used; found late, a
+     * new one is taken at each.
+     */
+    const turnsTaken = async (now: () => number): Promise<number> => {
+      const client = new RobotsClient(AGENT);
+      let turns = 0;
+      const wait = client.waitForTurn.bind(client);
+      client.waitForTurn = (...args) => {
+        turns++;
+        return wait(...args);
+      };
+      const { config, log, dispose } = quietCrawlee();
+      const crawler = new HttpCrawler(
+        { log, maxConcurrency: 1, maxRequestRetries: 0, requestHandler: async () => {} },
+        config,
+      );
+      try {
+        respectRobots(crawler, client, { now });
+        await crawler.run(["/1", "/2", "/3"].map((p) => `${site.origin}${p}`));
+        return turns;
+      } finally {
+        dispose();
+        await client.close();
+      }
+    };
+    try {
+      // A clock that stands still: every turn is fresh at the socket.
+      assert.equal(await turnsTaken(() => 0), 3);
+      // A clock a minute further on each look: every turn is late at both.
+      let t = 0;
+      assert.equal(await turnsTaken(() => (t += 60_000)), 9);
+      assert.deepEqual(site.pages().sort(), ["/1", "/1", "/2", "/2", "/3", "/3"]);
+    } finally {
+      await site.close();
+    }
+  });
 });
 
 describe("crawlee: respectRobots arguments", () => {
@@ -455,6 +498,10 @@ describe("crawlee: respectRobots arguments", () => {
     );
     assert.equal(
       code(() => respectRobots(crawler, client, { turns: "yes" } as never)),
+      "invalid-option",
+    );
+    assert.equal(
+      code(() => respectRobots(crawler, client, { now: 5 } as never)),
       "invalid-option",
     );
     assert.equal(

@@ -49,7 +49,7 @@ function readTree(): TextFile[] {
  * lowercased, every character but letters, digits, spaces, `-` and `_`
  * dropped, spaces turned into `-`.
  */
-export function headingSlug(heading: string): string {
+function headingSlug(heading: string): string {
   return heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .trim()
@@ -59,7 +59,7 @@ export function headingSlug(heading: string): string {
 }
 
 /** The anchors of a Markdown text: its headings (outside code blocks, repeats numbered) and `<a id>`s. */
-export function anchorsOf(markdown: string): Set<string> {
+function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   let fence: string | null = null;

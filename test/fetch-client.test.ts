@@ -9,7 +9,7 @@ import { RobotsClient } from "../src/entries/node.js";
 import { SCENARIOS } from "./helpers/fetch-scenarios.js";
 
 /** Short timeouts keep the never-answering scenarios fast; they are options, not assertions. */
-export const TEST_TIMEOUTS = { connectTimeoutMs: 1500, totalTimeoutMs: 3000 } as const;
+const TEST_TIMEOUTS = { connectTimeoutMs: 1500, totalTimeoutMs: 3000 } as const;
 
 describe("protocol.md#access-method: scenarios (library client)", { concurrency: 4 }, () => {
   for (const sc of SCENARIOS) {

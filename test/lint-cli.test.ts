@@ -174,8 +174,8 @@ test("many files: all linted in one run, with a progress line only on a terminal
   assert.match(piped.stdout, /15 errors, 0 warnings, 0 notes in 30 files\n$/);
   const tty = await lintOnTty(["--format", "json", ...files]);
   assert.equal(tty.stdout.trimEnd().split("\n").length, 30);
-  assert.match(tty.stderr, /\[\d+\/30\]/);
-  assert.ok(tty.stderr.endsWith("\r\x1b[K"), JSON.stringify(tty.stderr.slice(-20)));
+  assert.match(tty.stderr, /\d+\/30 files linted \([\d,]+\/s\): .*many-\d+\.txt/);
+  assert.ok(tty.stderr.endsWith("\r\x1b[2K"), JSON.stringify(tty.stderr.slice(-20)));
 });
 
 test("a URL is fetched through the client and linted", async (t) => {

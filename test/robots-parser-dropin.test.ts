@@ -307,15 +307,63 @@ function tsconfig(options: Record<string, unknown>, files: string[]): string {
   return JSON.stringify({ compilerOptions, files });
 }
 
-async function tsc(root: string): Promise<void> {
-  const r = await run([process.execPath, TSC, "-p", root]);
-  assert.equal(r.code, 0, `tsc -p ${path.basename(root)}:\n${r.stdout}${r.stderr}`);
+/**
+ * The typed consumer projects, each a folder of the scratch folder: two
+ * that emit and run (require from CommonJS, import from ESM) and two that
+ * only type-check under "moduleResolution": "bundler".
+ */
+const TYPED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  node16: emitting("node16"),
+  nodenext: emitting("nodenext"),
+  "bundler-preserve": {
+    "tsconfig.json": tsconfig({ module: "preserve", moduleResolution: "bundler", noEmit: true }, [
+      "require.ts",
+      "import.ts",
+    ]),
+    "require.ts": REQUIRE_CONSUMER,
+    "import.ts": IMPORT_CONSUMER,
+  },
+  "bundler-esnext": {
+    "tsconfig.json": tsconfig({ module: "esnext", moduleResolution: "bundler", noEmit: true }, [
+      "import.ts",
+    ]),
+    "import.ts": IMPORT_CONSUMER,
+  },
+};
+
+function emitting(module: string): Readonly<Record<string, string>> {
+  return {
+    "tsconfig.json": tsconfig({ module, moduleResolution: module, outDir: "out" }, [
+      "require.cts",
+      "import.mts",
+    ]),
+    "require.cts": REQUIRE_CONSUMER,
+    "import.mts": IMPORT_CONSUMER,
+  };
+}
+
+/** tsc's diagnostics for every typed project, from one `tsc --build` over all of them. */
+let typed = "";
+
+/** The diagnostics of `dir`'s project, and those of none (a build error): they must be none. */
+function assertCompiles(dir: string): void {
+  const own = typed
+    .split("\n")
+    .filter((l) => l !== "" && !Object.keys(TYPED).some((d) => d !== dir && l.startsWith(`${d}/`)));
+  assert.deepEqual(own, [], `tsc --build, ${dir}:\n${typed}`);
 }
 
 describe("robots-parser drop-in: the packed package, required and imported, with types", () => {
   before(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), "robots-parser-dropin-"));
     await installPackedPackage(scratch);
+    for (const [dir, files] of Object.entries(TYPED)) project(dir, files);
+    // One compiler start for the four projects, each with its own options.
+    const r = await run([process.execPath, TSC, "-b", ...Object.keys(TYPED), "--pretty", "false"], {
+      cwd: scratch,
+    });
+    typed = `${r.stdout}${r.stderr}`;
+    if (r.code !== 0 && typed.trim() === "") typed = `tsc --build exited ${r.code}`;
   });
 
   after(() => {
@@ -343,42 +391,20 @@ console.log(typeof robotsParser, robotsParser === required, r.isAllowed("https:/
 
   for (const module of ["node16", "nodenext"]) {
     test(`types under "module": "${module}": require from CommonJS, import from ESM, both run`, async () => {
-      const root = project(module, {
-        "tsconfig.json": tsconfig({ module, moduleResolution: module, outDir: "out" }, [
-          "require.cts",
-          "import.mts",
-        ]),
-        "require.cts": REQUIRE_CONSUMER,
-        "import.mts": IMPORT_CONSUMER,
-      });
-      await tsc(root);
+      assertCompiles(module);
       for (const [file, how] of [
         ["out/require.cjs", "require"],
         ["out/import.mjs", "import"],
       ] as const) {
-        const r = await run([process.execPath, file], { cwd: root });
+        const r = await run([process.execPath, file], { cwd: path.join(scratch, module) });
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.stdout.trim(), printed(how));
       }
     });
   }
 
-  test(`types under "moduleResolution": "bundler" ("module": "preserve" and "esnext")`, async () => {
-    const preserve = project("bundler-preserve", {
-      "tsconfig.json": tsconfig({ module: "preserve", moduleResolution: "bundler", noEmit: true }, [
-        "require.ts",
-        "import.ts",
-      ]),
-      "require.ts": REQUIRE_CONSUMER,
-      "import.ts": IMPORT_CONSUMER,
-    });
-    await tsc(preserve);
-    const esnext = project("bundler-esnext", {
-      "tsconfig.json": tsconfig({ module: "esnext", moduleResolution: "bundler", noEmit: true }, [
-        "import.ts",
-      ]),
-      "import.ts": IMPORT_CONSUMER,
-    });
-    await tsc(esnext);
+  test(`types under "moduleResolution": "bundler" ("module": "preserve" and "esnext")`, () => {
+    assertCompiles("bundler-preserve");
+    assertCompiles("bundler-esnext");
   });
 });

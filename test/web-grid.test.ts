@@ -116,7 +116,7 @@ async function batchVerdicts(cases: readonly GridCase[]): Promise<Map<string, st
 }
 
 /** The grid as the page shows it: [agent, url] → "verdict line". */
-export async function readGrid(page: Page): Promise<Map<string, string>> {
+async function readGrid(page: Page): Promise<Map<string, string>> {
   const cells = (await page.evaluate(
     `[...document.querySelectorAll('[data-testid="result"]')].map((e) => [e.dataset.agent, e.dataset.url, e.dataset.verdict, e.dataset.line])`,
   )) as [string, string, string, string][];

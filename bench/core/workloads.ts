@@ -13,6 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { readPath } from "../../src/match/url-path.js";
+import { seededRandom } from "../../test/helpers/prng.js";
 
 export const ORIGIN = "http://example.com";
 export const ROBOTS_URL = `${ORIGIN}/robots.txt`;
@@ -113,18 +114,6 @@ export function loadCrawledUrls(shared: string, files: CorpusFile[]): UrlList[] 
   return out;
 }
 
-/** Deterministic PRNG (mulberry32), so every run builds the same inputs. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface WorstCase {
   name: string;
   robots: string;
@@ -165,7 +154,7 @@ export function worstCases(): WorstCase[] {
   // 2a. 10,000 wildcard rules, random words, against an 8,000-byte URL path
   //     of random text (no rule matches, so every candidate is tried).
   {
-    const rand = prng(42);
+    const rand = seededRandom(42);
     const lines = ["User-agent: *"];
     for (let i = 0; i < 10_000; i++) {
       const w1 = randomWord(rand, "abcdefghijklmnopqrstuvwxyz", 6);

@@ -5,7 +5,7 @@
 import { type AgentName, readAgentName } from "../match/agent-name.js";
 import { isValidProductToken } from "../match/agent-token.js";
 import { CliError } from "./errors.js";
-import { esc } from "./escape.js";
+import { esc, quoted } from "./escape.js";
 
 /**
  * A crawler name from --agent or an `<agent>` argument, read as every
@@ -48,8 +48,8 @@ export function agentOption(
   return read.token;
 }
 
-/** Split a list at commas outside parentheses (a User-Agent header has "(KHTML, like Gecko)"). */
-function splitNames(value: string): string[] {
+/** A list of names split at commas outside parentheses (a User-Agent header has "(KHTML, like Gecko)"), trimmed, none empty. */
+export function splitNames(value: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let start = 0;
@@ -77,19 +77,46 @@ export function agentNameListOption(value: string | undefined): AgentName[] | un
   return out;
 }
 
+/** An option that takes one of a few words (`name` as `--log-format`), `fallback` when not given. */
+export function choiceOption<F extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly F[],
+  fallback: F,
+): F {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as F;
+  const list =
+    allowed.length <= 2
+      ? allowed.join(" or ")
+      : `${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`;
+  throw new CliError(`unknown ${name} ${JSON.stringify(value)}: use ${list}`);
+}
+
 /** --format, checked against what the command can print. */
 export function formatOption<F extends string>(
   format: string | undefined,
   allowed: readonly F[],
   fallback: F,
 ): F {
-  if (format === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(format)) return format as F;
-  const list =
-    allowed.length <= 2
-      ? allowed.join(" or ")
-      : `${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`;
-  throw new CliError(`unknown --format ${JSON.stringify(format)}: use ${list}`);
+  return choiceOption("--format", format, allowed, fallback);
+}
+
+/**
+ * For a command that takes no arguments and prints no choice of formats
+ * (serve, mcp): a usage error for either, `output` saying what it prints
+ * instead.
+ */
+export function noArgumentsOrFormat(
+  command: string,
+  positionals: readonly string[],
+  format: string | undefined,
+  output: string,
+): void {
+  if (positionals.length > 0) {
+    throw new CliError(`${command} takes no arguments; see robots ${command} --help`);
+  }
+  if (format !== undefined) throw new CliError(`${output}: --format does not apply`);
 }
 
 /**
@@ -110,7 +137,7 @@ export function urlArgument(url: string): string {
     scheme = undefined;
   }
   if (scheme === "http:" || scheme === "https:") return url;
-  const shown = JSON.stringify(url.length > 80 ? `${url.slice(0, 80)}…` : url);
+  const shown = quoted(url);
   throw new CliError(
     scheme === undefined
       ? `not a URL: ${shown}; ${hint}`

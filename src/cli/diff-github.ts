@@ -52,7 +52,8 @@ export interface DiffGithubReport {
   readonly changedAgents: number;
 }
 
-function verdict(allowed: boolean): string {
+/** A verdict as diff states it: `allowed`, or `DISALLOWED` so that a new block stands out. */
+export function diffVerdict(allowed: boolean): string {
   return allowed ? "allowed" : "DISALLOWED";
 }
 
@@ -61,10 +62,11 @@ function urlList(g: ChangeGroup): string {
   return g.count > URLS_SHOWN ? `${shown}, … and ${g.count - URLS_SHOWN} more` : shown;
 }
 
-function summary(r: DiffGithubReport): string {
-  return r.changed === 0
+/** diff's last line: `no verdict changed`, `3 verdicts changed for 2 agents`. */
+export function changeSummary(changed: number, changedAgents: number): string {
+  return changed === 0
     ? "no verdict changed"
-    : `${plural(r.changed, "verdict")} changed for ${plural(r.changedAgents, "agent")}`;
+    : `${plural(changed, "verdict")} changed for ${plural(changedAgents, "agent")}`;
 }
 
 export async function writeDiffGithub(r: DiffGithubReport): Promise<void> {
@@ -74,7 +76,7 @@ export async function writeDiffGithub(r: DiffGithubReport): Promise<void> {
     const who = g.generic ? "* (any other crawler)" : g.agent;
     const n = plural(g.count, g.unit);
     const message = [
-      `${who}: ${verdict(g.before)} → ${verdict(g.after)} for ${n}: ${urlList(g)}`,
+      `${who}: ${diffVerdict(g.before)} → ${diffVerdict(g.after)} for ${n}: ${urlList(g)}`,
       `old: ${g.oldText}`,
       `new: ${g.newText}`,
     ];
@@ -84,7 +86,7 @@ export async function writeDiffGithub(r: DiffGithubReport): Promise<void> {
       {
         file: r.newIsFile ? r.newLabel : undefined,
         line: g.newLine,
-        title: `robots.txt: ${who} ${verdict(g.before)} → ${verdict(g.after)} (${n})`,
+        title: `robots.txt: ${who} ${diffVerdict(g.before)} → ${diffVerdict(g.after)} (${n})`,
       },
       message.map(esc).join("\n"),
     );
@@ -94,14 +96,14 @@ export async function writeDiffGithub(r: DiffGithubReport): Promise<void> {
   if (warnings > ANNOTATIONS_SHOWN || notices > ANNOTATIONS_SHOWN) {
     out += `GitHub shows ${ANNOTATIONS_SHOWN} annotations of each level per step: this log and the job summary list every change\n`;
   }
-  await writeOut(`${out}${summary(r)}\n`);
+  await writeOut(`${out}${changeSummary(r.changed, r.changedAgents)}\n`);
   appendToEnvFile("GITHUB_STEP_SUMMARY", markdown(r));
   appendToEnvFile("GITHUB_OUTPUT", outputLines({ changed: r.changed }));
 }
 
 function markdown(r: DiffGithubReport): string {
   const lines = [
-    `### robots diff: ${summary(r)}`,
+    `### robots diff: ${changeSummary(r.changed, r.changedAgents)}`,
     "",
     `old: ${markdownCell(r.oldLabel)}  `,
     `new: ${markdownCell(r.newLabel)}`,
@@ -114,7 +116,7 @@ function markdown(r: DiffGithubReport): string {
     );
     for (const g of r.groups) {
       lines.push(
-        `| ${markdownCell(g.agent)} | ${verdict(g.before)} → ${verdict(g.after)} | ${g.count} | ${markdownCell(g.oldText)} | ${markdownCell(g.newText)} | ${markdownCell(urlList(g))} |`,
+        `| ${markdownCell(g.agent)} | ${diffVerdict(g.before)} → ${diffVerdict(g.after)} | ${g.count} | ${markdownCell(g.oldText)} | ${markdownCell(g.newText)} | ${markdownCell(urlList(g))} |`,
       );
     }
   }

@@ -24,6 +24,11 @@ export function esc(text: string): string {
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
 const UNSAFE_ALL = new RegExp(UNSAFE.source, "g");
 
+/** A word from outside quoted in a message: at most 80 characters of it (a binary file's "word" can be megabytes). */
+export function quoted(word: string): string {
+  return JSON.stringify(word.length > 80 ? `${word.slice(0, 80)}…` : word);
+}
+
 /**
  * JSON for standard output: JSON.stringify escapes C0 controls, but leaves
  * DEL, C1 controls (a CSI, U+009B, moves a terminal's cursor as ESC [

@@ -15,6 +15,7 @@
 import { readAgentName } from "../match/agent-name.js";
 import { asciiLower } from "../protocol/product-token.js";
 import { urlArgument } from "./args.js";
+import { quoted } from "./escape.js";
 
 export interface ExpectedAgent {
   /** As written in the file. */
@@ -58,11 +59,6 @@ function words(line: string): string[] {
     out.push(w);
   }
   return out;
-}
-
-/** A word quoted in a message: at most 80 characters of it (a binary file's "word" can be megabytes). */
-function quoted(word: string): string {
-  return JSON.stringify(word.length > 80 ? `${word.slice(0, 80)}…` : word);
 }
 
 /** One agent of a line, or a problem. */

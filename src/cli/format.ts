@@ -1,5 +1,6 @@
 import type { Verdict } from "../match/compile.js";
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { ruleText as coreRuleText } from "../protocol/rule-text.js";
 
 /** "named in the group at line 1", "fell back to * (lines 5, 9)", "no group applies". */
 export function describeGroups(v: Verdict, robots: RobotsTxt): string {
@@ -25,8 +26,7 @@ export function describeRule(v: Verdict): string {
 
 /** A matched rule's line as written, with how it was read: `Disallow: /x (normalised …)`. */
 export function ruleText(r: NonNullable<Verdict["rule"]>): string {
-  const name = r.kind === "allow" ? "Allow" : "Disallow";
-  let s = `${name}: ${r.value}`;
+  let s = coreRuleText(r);
   if (r.pattern !== r.value) s += ` (normalised ${r.pattern})`;
   if (r.viaIndexHtml) s += ` (as ${r.matchedPattern}, Google's index.html rule)`;
   if (r.kind === "disallow" && r.priority === 0) s += " (empty: disallows nothing)";

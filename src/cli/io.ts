@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import { urlArgument } from "./args.js";
 import { CliError } from "./errors.js";
 
 /**
  * The most a command reads of a robots.txt file or stdin when it reads the
  * whole file (--whole-file, lint): 8 MiB, 16 times the 500 KiB crawlers read
- * (docs/protocol.md#size-limit). The largest of the corpus's 20,868 real files is
- * 3.7 MB; a bound for /dev/zero or an endless pipe. At the cap, 8 MiB of
- * empty lines take ~10 s and ~250 MB to explain (the worst case).
+ * (docs/protocol.md#size-limit): above every real file of the corpus, and a
+ * bound for /dev/zero or an endless pipe (its worst case to explain:
+ * docs/performance-decisions.md, The CLI).
  */
 export const READ_CAP = 8 * 1024 * 1024;
 
@@ -131,6 +132,39 @@ export async function* boundedLines(
   pending += decoder.end();
   check(pending.length);
   if (pending !== "") yield pending;
+}
+
+/** A line of a URL list: its URL or path, or why it is neither (`<label>:<n>: <reason>`). */
+export type UrlListLine =
+  | { readonly line: number; readonly url: string; readonly problem?: undefined }
+  | { readonly line: number; readonly url?: undefined; readonly problem: string };
+
+/**
+ * The lines of a URL list (a file, or `-` for stdin) for diff --urls and
+ * test --record: one URL or path a line as urlArgument takes it, blank lines
+ * and `#` comments skipped, read within urlLineBounds and `more` bounds. A
+ * line that is no URL comes with its problem, for the command to count or
+ * refuse.
+ */
+export async function* urlListLines(
+  arg: string,
+  more: Partial<LineBounds> = {},
+): AsyncGenerator<UrlListLine> {
+  const label = arg === "-" ? "<stdin>" : arg;
+  const lines = boundedLines(await openTextInput(arg), { ...urlLineBounds(label), ...more });
+  let n = 0;
+  for await (const raw of lines) {
+    n++;
+    const url = raw.trim();
+    if (url === "" || url.startsWith("#")) continue;
+    try {
+      urlArgument(url);
+    } catch (err) {
+      yield { line: n, problem: `${label}:${n}: ${(err as Error).message}` };
+      continue;
+    }
+    yield { line: n, url };
+  }
 }
 
 /** Write to stdout, waiting when the pipe is full (constant memory on long streams). */

@@ -1,7 +1,7 @@
 /**
  * The `robots` command. Each subcommand lives in commands/<name>.ts and is
- * listed in commands/index.ts; this file parses the common options and the
- * command's own, and dispatches. Errors are one line on stderr with exit
+ * listed in commands/index.ts; this file parses the common options, loads
+ * the named command only, parses its own options, and dispatches. Errors are one line on stderr with exit
  * status 2, never a stack trace.
  */
 import { parseArgs } from "node:util";
@@ -9,7 +9,7 @@ import { RobotsError } from "../errors.js";
 import { isProfile } from "../protocol/profile.js";
 import { oneLine } from "./args.js";
 import type { OptionSpec, OptionValues } from "./command.js";
-import { COMMANDS } from "./commands/index.js";
+import { COMMANDS, loadCommand } from "./commands/index.js";
 import { CliError, EXIT } from "./errors.js";
 import { esc } from "./escape.js";
 import { packageVersion } from "./io.js";
@@ -21,10 +21,12 @@ const COMMON_OPTIONS: Record<string, OptionSpec> = {
   format: { type: "string" },
 };
 
-function mainHelp(): string {
+/** The help of `robots` itself: every command with its summary (the one place all are loaded). */
+async function mainHelp(): Promise<string> {
   const names = Object.keys(COMMANDS);
+  const commands = await Promise.all(names.map((n) => COMMANDS[n]!()));
   const width = Math.max(...names.map((n) => n.length)) + 2;
-  const list = names.map((n) => `  ${n.padEnd(width)}${COMMANDS[n]!.summary}`).join("\n");
+  const list = names.map((n, i) => `  ${n.padEnd(width)}${commands[i]!.summary}`).join("\n");
   return `Usage: robots <command> [options]
 
 Commands:
@@ -59,7 +61,7 @@ function asksVersion(argv: readonly string[]): boolean {
  * `robots help [<command>]`: the same text as `robots --help` and
  * `robots <command> --help`, on stdout, exit 0.
  */
-function helpCommand(argv: string[]): number {
+async function helpCommand(argv: string[]): Promise<number> {
   let positionals: string[];
   try {
     positionals = parseArgs({
@@ -79,10 +81,10 @@ function helpCommand(argv: string[]): number {
   }
   const topic = topics[0];
   if (topic === undefined || topic === "help") {
-    process.stdout.write(`${mainHelp()}\n`);
+    process.stdout.write(`${await mainHelp()}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS[topic];
+  const command = await loadCommand(topic);
   if (command === undefined) throw unknownCommand(topic);
   process.stdout.write(`${command.help}\n`);
   return EXIT.ok;
@@ -103,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
   const name = commandName(argv);
   // --version is about the tool, not a command: with anything else to run
   // it is a usage error, never a silently ignored argument.
-  const command = name === undefined ? undefined : COMMANDS[name];
+  const command = name === undefined ? undefined : await loadCommand(name);
   const options = { ...COMMON_OPTIONS, ...(command?.options ?? {}) };
   if (name !== undefined && asksVersion(joinOptionValues(argv, options))) {
     throw new CliError(
@@ -135,10 +137,10 @@ export async function main(argv: string[]): Promise<number> {
   if (command === undefined) {
     // Asked for: help on stdout. A bare `robots` is a usage error: help on stderr.
     if (values.help === true) {
-      process.stdout.write(`${mainHelp()}\n`);
+      process.stdout.write(`${await mainHelp()}\n`);
       return EXIT.ok;
     }
-    process.stderr.write(`${mainHelp()}\n`);
+    process.stderr.write(`${await mainHelp()}\n`);
     return EXIT.usage;
   }
   if (values.help === true) {

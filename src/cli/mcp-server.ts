@@ -22,6 +22,7 @@ import { isValidProductToken } from "../match/agent-token.js";
 import { fetchPageRules } from "../page-rules-io/fetch-page.js";
 import { parseRobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Profile } from "../protocol/profile.js";
+import { ruleText } from "../protocol/rule-text.js";
 import { usagePreferences } from "../usage/usage-preferences.js";
 import { packageVersion } from "./io.js";
 import { timeoutSpread } from "./timeout.js";
@@ -153,9 +154,7 @@ function verdictJson(result: AccessCheck) {
 function verdictLine(result: AccessCheck): string {
   const word = result.allowed ? "allowed" : "disallowed";
   const why =
-    result.rule === null
-      ? blanketReason(result)
-      : `line ${result.line}: ${result.rule.kind === "allow" ? "Allow" : "Disallow"}: ${result.rule.value}`;
+    result.rule === null ? blanketReason(result) : `line ${result.line}: ${ruleText(result.rule)}`;
   return `${word} for ${result.agent}: ${result.url} (${why})`;
 }
 

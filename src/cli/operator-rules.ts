@@ -8,7 +8,6 @@
  */
 import { compileMatcher, type RobotsMatcher, type Verdict } from "../match/compile.js";
 import {
-  exceptionVerdict,
   type OperatorException,
   operatorException,
   type ReadingVerdict,
@@ -91,7 +90,7 @@ export function decideVerdict(
     return {
       verdict: referenceVerdict,
       other: { allowed: operator.allowed, line: operator.line },
-      note: `${exception.why}: that reading, the default, answers ${verdictText(operator)}`,
+      note: operatorsAnswer(exception.why, operator),
       exception,
     };
   }
@@ -104,23 +103,18 @@ export function decideVerdict(
   return {
     ...decided,
     other: { allowed: referenceVerdict.allowed, line: referenceVerdict.line },
-    note: `${exception.why}; Google's open-source reference, reading the file alone, answers ${verdictText(referenceVerdict)} (--reference)`,
+    note: `${exception.why}; ${referenceAnswer(referenceVerdict)}`,
   };
 }
 
-/** The operators' note for a verdict the reference alone gave (explain's per-URL notes). */
-export function exceptionNote(
-  robots: RobotsTxt,
-  e: OperatorException,
-  url: string,
-  decided: ReadingVerdict,
-  reference: boolean,
-): string | undefined {
-  const d = exceptionVerdict(robots, e, url);
-  if (d.allowed === decided.allowed && d.line === decided.line) return undefined;
-  return reference
-    ? `${e.why}: that reading, the default, answers ${verdictText(d)}`
-    : `${e.why}; Google's open-source reference answers ${verdictText(d)} (--reference)`;
+/** A note for where the operators' reading (the default) answers `v` instead: `why` says what they do. */
+export function operatorsAnswer(why: string, v: { allowed: boolean; line: number }): string {
+  return `${why}: that reading, the default, answers ${verdictText(v)}`;
+}
+
+/** A note for where Google's reference answers `v` instead. */
+export function referenceAnswer(v: { allowed: boolean; line: number }): string {
+  return `Google's open-source reference, reading the file alone, answers ${verdictText(v)} (--reference)`;
 }
 
 /** A matcher per token under one file, compiled once and reused for every URL. */

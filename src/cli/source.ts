@@ -44,8 +44,8 @@ export const CLI_AGENT = "robots-exclusion";
 /**
  * A client for one CLI run. The User-Agent names the crawler the user asked
  * about (docs/protocol.md#request) and says that this tool made the request.
- * Loaded on demand: node:https/zlib cost ~60 ms of start-up that commands
- * reading local files should not pay.
+ * Loaded on demand: commands reading local files do not pay node:https/zlib
+ * at start-up (docs/performance-decisions.md, The CLI).
  */
 export async function cliClient(options: SourceOptions): Promise<RobotsClient> {
   const { RobotsClient } = await import("../entries/node.js");

@@ -21,7 +21,7 @@ import {
   type ExpectedAgent,
   type LineMessage,
 } from "./expectations.js";
-import { describeGroups, ruleText, verdictWord } from "./format.js";
+import { describeGroups, plural, ruleText, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";
 import type { Reading } from "./reading.js";
 
@@ -63,10 +63,6 @@ type Format = "text" | "github" | "junit" | "json";
 
 /** Rows of the job summary's table at most; the rest are counted. */
 const SUMMARY_ROWS = 300;
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /** Malformed expectations (or ones the robots.txt cannot answer) named one by one; the rest are counted. */
 const MAX_PROBLEMS_SHOWN = 100;

@@ -12,15 +12,14 @@ import {
   SERVER_ERROR_DISALLOW_MS,
   SERVER_ERROR_LONG_OUTAGE_MS,
 } from "../protocol/server-error-timeline.js";
+import { plural } from "./format.js";
 
 const HOUR = 3_600_000;
 
 /** "12 hours", "30 days": a mark of the timeline. */
 function span(ms: number): string {
   const hours = ms / HOUR;
-  if (hours < 48) return `${hours} hour${hours === 1 ? "" : "s"}`;
-  const days = hours / 24;
-  return `${days} day${days === 1 ? "" : "s"}`;
+  return hours < 48 ? plural(hours, "hour") : plural(hours / 24, "day");
 }
 
 export interface Outage {

@@ -12,31 +12,23 @@
  * middle is shown as one replaced block: still a correct diff, not the
  * shortest.
  */
+import { splitByteLines } from "../lint/byte-lines.js";
 import { esc } from "./escape.js";
 
 const CONTEXT = 3;
 const MAX_D = 2000;
 
-/** One line: its bytes as a latin1 string (exact), ending included. */
+/** One line: its bytes as a latin1 string (exact), ending included; no empty last line. */
 function splitLines(body: Uint8Array): string[] {
-  const out: string[] = [];
-  let s = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c !== 0x0a && c !== 0x0d) continue;
-    const end = c === 0x0d && body[i + 1] === 0x0a ? i + 2 : i + 1;
-    out.push(latin1(body, s, end));
-    s = end;
-    i = end - 1;
-  }
-  if (s < body.length) out.push(latin1(body, s, body.length));
-  return out;
+  const lines = splitByteLines(body);
+  if (lines[lines.length - 1]!.text.length === 0) lines.pop();
+  return lines.map((l) => latin1(l.text) + latin1(l.eol));
 }
 
-function latin1(b: Uint8Array, s: number, e: number): string {
+function latin1(b: Uint8Array): string {
   let out = "";
-  for (let i = s; i < e; i += 4096) {
-    out += String.fromCharCode(...b.subarray(i, Math.min(e, i + 4096)));
+  for (let i = 0; i < b.length; i += 4096) {
+    out += String.fromCharCode(...b.subarray(i, Math.min(b.length, i + 4096)));
   }
   return out;
 }

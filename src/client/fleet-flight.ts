@@ -29,6 +29,8 @@ export interface FleetFlight<T> {
   readonly leaseMs: number;
   /** Bound on each store call (the client's storeTimeoutMs). */
   readonly storeTimeoutMs: number;
+  /** The client's clock (ms since the epoch), which times the wait for another process's result. */
+  readonly now: () => number;
   /**
    * Another process's result when the store has a usable one now (`value`),
    * else null; `storeDown` when the store could not be read (then this
@@ -44,7 +46,7 @@ export interface FleetFlight<T> {
 export async function fetchOncePerFleet<T>(
   f: FleetFlight<T>,
 ): Promise<{ value: T; shared: boolean }> {
-  const deadline = Date.now() + f.leaseMs;
+  const deadline = f.now() + f.leaseMs;
   let pause = FIRST_POLL_MS;
   for (;;) {
     const got = await guardStoreCall(
@@ -65,11 +67,11 @@ export async function fetchOncePerFleet<T>(
       return { value: seen, shared: true };
     }
     // Another process holds the lease: wait for its result, within bounds.
-    const until = Math.min(deadline, Date.now() + pause);
-    await sleep(until - Date.now());
+    const now = f.now();
+    await sleep(Math.min(deadline, now + pause) - now);
     const seen = await f.lookup();
     if (seen.value !== null) return { value: seen.value, shared: true };
-    if (seen.storeDown || Date.now() >= deadline) return { value: await f.fetch(), shared: false };
+    if (seen.storeDown || f.now() >= deadline) return { value: await f.fetch(), shared: false };
     pause = Math.min(pause * 1.5, MAX_POLL_MS);
   }
 }

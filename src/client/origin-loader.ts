@@ -168,6 +168,7 @@ export class OriginLoader {
       origin: key,
       leaseMs: this.#s.fetch.totalTimeoutMs + 2 * this.#s.storeTimeoutMs,
       storeTimeoutMs: this.#s.storeTimeoutMs,
+      now: this.#s.now,
       lookup: async () => {
         const again = await this.#readStore(key);
         if (again.entry === null || !isUsable(again.entry, this.#s.now())) {

@@ -22,6 +22,7 @@
  * crawlee is never imported: the entry works on the instance it is given, so
  * it loads nothing when crawlee is absent.
  */
+import { checkClientArgument } from "../client/integration-arguments.js";
 import type { RobotsClient } from "../client/robots-client.js";
 import { RobotsError } from "../errors.js";
 
@@ -34,6 +35,11 @@ export interface RespectRobotsOptions {
    * the origin off. Default true; false leaves pacing to crawlee.
    */
   readonly turns?: boolean;
+  /**
+   * The clock (ms since the epoch) that times how late a turn may still be
+   * used once handed out; give it the client's `now`. Default Date.now.
+   */
+  readonly now?: () => number;
 }
 
 /**
@@ -123,7 +129,7 @@ export function respectRobots<C extends CrawleeCrawler>(
 ): C {
   const seams = crawlerSeams(crawler);
   checkClient(client);
-  const turns = turnsOption(options);
+  const { turns, now } = readOptions(options);
 
   seams.respectRobotsTxtFile = { userAgent: client.productToken };
   seams.getRobotsTxtFileForUrl = async (url) => {
@@ -146,7 +152,7 @@ export function respectRobots<C extends CrawleeCrawler>(
     );
   };
 
-  if (turns) wireTurns(seams, crawler, client);
+  if (turns) wireTurns(seams, crawler, { client, now });
   Object.defineProperty(crawler, WIRED, { value: true });
   return crawler;
 }
@@ -176,24 +182,17 @@ function crawlerSeams(crawler: unknown): CrawlerSeams {
 }
 
 function checkClient(client: unknown): void {
-  const c = client as Partial<RobotsClient> | null;
-  if (
-    c === null ||
-    typeof c !== "object" ||
-    typeof c.isAllowed !== "function" ||
-    typeof c.isAllowedMany !== "function" ||
-    typeof c.waitForTurn !== "function" ||
-    typeof c.reportResponse !== "function" ||
-    typeof c.productToken !== "string"
-  ) {
-    throw new RobotsError(
-      "invalid-argument",
-      'respectRobots takes a RobotsClient: new RobotsClient("ExampleBot/1.0 (+https://example.com/bot)") from robots-exclusion/node',
-    );
-  }
+  const uses = {
+    isAllowed: "function",
+    isAllowedMany: "function",
+    waitForTurn: "function",
+    reportResponse: "function",
+    productToken: "string",
+  } as const;
+  checkClientArgument(client, uses, "respectRobots");
 }
 
-function turnsOption(options: unknown): boolean {
+function readOptions(options: unknown): { turns: boolean; now: () => number } {
   if (options === null || typeof options !== "object") {
     throw new RobotsError("invalid-option", "respectRobots options must be an object");
   }
@@ -201,7 +200,11 @@ function turnsOption(options: unknown): boolean {
   if (turns !== undefined && typeof turns !== "boolean") {
     throw new RobotsError("invalid-option", "options.turns must be true or false");
   }
-  return turns ?? true;
+  const now = (options as RespectRobotsOptions).now ?? Date.now;
+  if (typeof now !== "function") {
+    throw new RobotsError("invalid-option", "options.now must be a function returning ms");
+  }
+  return { turns: turns ?? true, now };
 }
 
 /** crawlee's robotsTxtFile for a set of decided URLs: any other URL is disallowed. */
@@ -282,25 +285,31 @@ const LATE_SHARE = 0.05;
  */
 const NO_DELAY_LATE_MS = 50;
 
-/** A turn handed out: when (this process's clock) and the spacing after it. */
+/** A turn handed out: when (the `now` clock) and the spacing after it. */
 interface HandedOut {
   readonly at: number;
   readonly delayMs: number;
 }
 
+/** The client whose turns a crawler waits, and the clock that says how late one is. */
+interface Pacing {
+  readonly client: RobotsClient;
+  readonly now: () => number;
+}
+
 /** `turn` when it was handed out just now, else a new turn for `url`. */
 async function freshTurn(
-  client: RobotsClient,
+  { client, now }: Pacing,
   url: string,
   turn: HandedOut | undefined,
   signal: AbortSignal | undefined,
 ): Promise<HandedOut> {
   if (turn !== undefined) {
     const limit = turn.delayMs > 0 ? turn.delayMs * LATE_SHARE : NO_DELAY_LATE_MS;
-    if (Date.now() - turn.at <= limit) return turn;
+    if (now() - turn.at <= limit) return turn;
   }
   const t = await client.waitForTurn(url, signal === undefined ? {} : { signal });
-  return { at: Date.now(), delayMs: t.delayMs };
+  return { at: now(), delayMs: t.delayMs };
 }
 
 type GotHook = (options: { readonly url?: unknown }) => Promise<void>;
@@ -319,7 +328,7 @@ interface GotOptions {
  */
 function withTurnHook<O extends GotOptions>(
   options: O,
-  client: RobotsClient,
+  pacing: Pacing,
   turn: HandedOut,
   signal: AbortSignal | undefined,
 ): O {
@@ -327,14 +336,15 @@ function withTurnHook<O extends GotOptions>(
   const hook: GotHook = async (o) => {
     const first = current;
     current = undefined;
-    await freshTurn(client, String(o.url), first, signal);
+    await freshTurn(pacing, String(o.url), first, signal);
   };
   const before = options.hooks?.beforeRequest ?? [];
   return { ...options, hooks: { ...options.hooks, beforeRequest: [...before, hook] } };
 }
 
 /** Waits each navigation's turn and reports each response's status. */
-function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): void {
+function wireTurns(seams: CrawlerSeams, crawler: object, pacing: Pacing): void {
+  const { client, now } = pacing;
   if (Array.isArray(seams.preNavigationHooks) && Array.isArray(seams.postNavigationHooks)) {
     /** The turn of each navigation in flight, by URL (HTTP crawlers only). */
     const handedOut = new Map<string, HandedOut>();
@@ -343,7 +353,7 @@ function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): 
     // The wait happens here, outside crawlee's navigation timeout.
     seams.preNavigationHooks.push(async ({ request }) => {
       const turn = await client.waitForTurn(request.url);
-      if (http) handedOut.set(request.url, { at: Date.now(), delayMs: turn.delayMs });
+      if (http) handedOut.set(request.url, { at: now(), delayMs: turn.delayMs });
     });
     // First after the response: crawlee's own hooks throw for some statuses.
     seams.postNavigationHooks.unshift(async ({ request, response }) => {
@@ -361,9 +371,9 @@ function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): 
         const limit = seams.navigationTimeoutMillis;
         const signal =
           typeof limit === "number" && limit > 0 ? AbortSignal.timeout(limit) : undefined;
-        const turn = await freshTurn(client, url, earlier, signal);
+        const turn = await freshTurn(pacing, url, earlier, signal);
         return send(
-          withTurnHook(requestOptions as GotOptions & typeof requestOptions, client, turn, signal),
+          withTurnHook(requestOptions as GotOptions & typeof requestOptions, pacing, turn, signal),
           session,
         );
       };
@@ -375,9 +385,9 @@ function wireTurns(seams: CrawlerSeams, crawler: object, client: RobotsClient): 
     if (typeof send === "function") {
       context.sendRequest = async (overrides) => {
         const url = String(overrides?.url ?? context.request.url);
-        const turn = await freshTurn(client, url, undefined, undefined);
+        const turn = await freshTurn(pacing, url, undefined, undefined);
         const response = await send(
-          withTurnHook({ ...overrides } as GotOptions, client, turn, undefined),
+          withTurnHook({ ...overrides } as GotOptions, pacing, turn, undefined),
         );
         const seen = responseStatus(response);
         if (seen !== null) await report(client, seen.url ?? url, seen, seams);

@@ -155,8 +155,9 @@ export interface Explainer {
 const CONTEXT_AROUND = 2;
 /**
  * Bound on the "what if" re-parses per agent (each is one parse of the
- * file): at most 64, and at most ~16 MB re-parsed in all, which keeps the
- * worst corpus file (3.4 MB, hundreds of typos) under half a second.
+ * file): at most 64, and at most 16 MiB re-parsed in all, so that a file
+ * with hundreds of typos is explained in bounded time
+ * (docs/performance-decisions.md, Linting and text).
  */
 const MAX_WHAT_IFS = 64;
 const WHAT_IF_BYTES = 16 * 1024 * 1024;

@@ -16,6 +16,7 @@ import { encodeUtf8, toBytes } from "../parse/bytes.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { bomPrefixLength } from "../protocol/byte-order-mark.js";
 import { checkProfile, type Profile } from "../protocol/profile.js";
+import { type ByteLine, joinByteLines, splitByteLines } from "./byte-lines.js";
 import type { Diagnostic, LintEdit } from "./diagnostics.js";
 import { lintRobotsTxt } from "./lint-robots-txt.js";
 
@@ -49,10 +50,8 @@ export interface FixResult {
   readonly held: readonly AppliedFix[];
 }
 
-/** One line: its bytes, its line ending, and the original line it stands in for (0-based). */
-interface Line {
-  readonly text: Uint8Array;
-  readonly eol: Uint8Array;
+/** One line and the original line it stands in for (0-based). */
+interface Line extends ByteLine {
   readonly origin: number;
 }
 
@@ -61,34 +60,9 @@ const MAX_PASSES = 8;
 const NO_BYTES = new Uint8Array(0);
 const LF = new Uint8Array([0x0a]);
 
-/** Lines as the parser counts them (docs/protocol.md#lines): CR, LF or CRLF end one. */
+/** The lines of `body`, each standing in for itself. */
 function splitLines(body: Uint8Array): Line[] {
-  const out: Line[] = [];
-  let s = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c !== 0x0a && c !== 0x0d) continue;
-    const end = c === 0x0d && body[i + 1] === 0x0a ? i + 2 : i + 1;
-    out.push({ text: body.subarray(s, i), eol: body.subarray(i, end), origin: out.length });
-    s = end;
-    i = end - 1;
-  }
-  out.push({ text: body.subarray(s), eol: NO_BYTES, origin: out.length });
-  return out;
-}
-
-function join(lines: readonly Line[]): Uint8Array {
-  let n = 0;
-  for (const l of lines) n += l.text.length + l.eol.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const l of lines) {
-    out.set(l.text, at);
-    at += l.text.length;
-    out.set(l.eol, at);
-    at += l.eol.length;
-  }
-  return out;
+  return splitByteLines(body).map((l, origin) => ({ ...l, origin }));
 }
 
 /** `lines` with `edit` applied at index `i`; new lines take the replaced line's ending. */
@@ -204,7 +178,7 @@ function tryBatch(state: State, cands: readonly Candidate[], out: Outcome): Stat
   for (let k = live.length - 1; k >= 0; k--) {
     lines = applyEdit(lines, index.get(live[k]!.target)!, live[k]!.d.edit);
   }
-  const body = join(lines);
+  const body = joinByteLines(lines);
   if (sameBytes(body, state.body)) return state;
   const robots = parseRobotsTxt(body, { profile: out.profile });
   const loose = loosening(state.robots, robots);

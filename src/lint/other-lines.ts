@@ -90,25 +90,18 @@ export function checkOther(r: OtherLineReporter, ev: LineEvent, b: Uint8Array): 
       ? `unknown key ${quote(written)} (did you mean ${quote(guess)}?): crawlers ignore this line${access ? `, so this ${guess} line has no effect` : ""}`
       : `unknown key ${quote(written)}: crawlers ignore this line`;
   const rest = guess === undefined ? undefined : exactText(b, ke, ev.rawEnd);
-  if (guess !== undefined && rest !== undefined) {
-    const line = `${guess}${rest}`;
+  if (guess !== undefined) {
+    // The whole line when the rest of it is text to keep; else only the key.
+    const line = rest === undefined ? undefined : `${guess}${rest}`;
+    const write = line === undefined ? `the key as ${quote(guess)}` : quoteLine(line);
     r.at(
       "unknown-directive",
       access ? "error" : "warning",
       ev,
       columnOf(b, ev.start, ks),
       message,
-      `write ${quoteLine(line)}, or remove the line${restoredCaveat(guess)}`,
-      replaceLine(ev.line, [line]),
-    );
-  } else if (guess !== undefined) {
-    r.at(
-      "unknown-directive",
-      access ? "error" : "warning",
-      ev,
-      columnOf(b, ev.start, ks),
-      message,
-      `write the key as ${quote(guess)}, or remove the line${restoredCaveat(guess)}`,
+      `write ${write}, or remove the line${restoredCaveat(guess)}`,
+      line === undefined ? undefined : replaceLine(ev.line, [line]),
     );
   } else {
     const { fix, edit } = commentOut(ev, b);

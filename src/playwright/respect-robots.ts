@@ -20,8 +20,10 @@
 
 import { blanketReason } from "../client/blanket-reason.js";
 import type { AccessCheck } from "../client/client-types.js";
+import { checkClientArgument, checkOptionsObject } from "../client/integration-arguments.js";
 import type { RobotsClient } from "../client/robots-client.js";
 import { RobotsError } from "../errors.js";
+import { ruleText } from "../protocol/rule-text.js";
 
 /** A request the guard aborted, as `options.onBlocked` receives it. */
 export interface BlockedRequest {
@@ -150,7 +152,11 @@ export async function respectRobots(
   options: PlaywrightGuardOptions = {},
 ): Promise<PlaywrightGuard> {
   checkTarget(target);
-  checkClient(client);
+  checkClientArgument(
+    client,
+    { check: "function", waitForTurn: "function", reportResponse: "function" },
+    "respectRobots",
+  );
   const settings = readOptions(options);
   const matcher = (url: URL): boolean => url.protocol === "http:" || url.protocol === "https:";
   const handler = (route: GuardedRoute, request: GuardedRequest): Promise<void> =>
@@ -189,26 +195,8 @@ function checkTarget(target: unknown): void {
   }
 }
 
-function checkClient(client: unknown): void {
-  const c = client as Partial<RobotsClient> | null;
-  if (
-    c === null ||
-    typeof c !== "object" ||
-    typeof c.check !== "function" ||
-    typeof c.waitForTurn !== "function" ||
-    typeof c.reportResponse !== "function"
-  ) {
-    throw new RobotsError(
-      "invalid-argument",
-      'respectRobots takes a RobotsClient: new RobotsClient("ExampleBot/1.0 (+https://example.com/bot)") from robots-exclusion/node',
-    );
-  }
-}
-
 function readOptions(options: unknown): Settings {
-  if (options === null || typeof options !== "object") {
-    throw new RobotsError("invalid-option", "respectRobots options must be an object");
-  }
+  checkOptionsObject(options, "respectRobots");
   const o = options as PlaywrightGuardOptions;
   if (o.onBlocked !== undefined && typeof o.onBlocked !== "function") {
     throw new RobotsError("invalid-option", "options.onBlocked must be a function");
@@ -244,8 +232,7 @@ async function decide(
 function blockReason(check: AccessCheck): string {
   if (check.reason !== null) return check.reason;
   if (check.rule === null) return blanketReason(check);
-  const kind = check.rule.kind === "allow" ? "Allow" : "Disallow";
-  return `robots.txt line ${check.line}: ${kind}: ${check.rule.value} (for ${check.agent})`;
+  return `robots.txt line ${check.line}: ${ruleText(check.rule)} (for ${check.agent})`;
 }
 
 /** Whether the browser request `request` may leave, and if so, sends it hop by hop. */

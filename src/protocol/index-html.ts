@@ -25,8 +25,8 @@ export function hasIndexHtmlRule(profile: Profile): boolean {
  * The offset of the last `/` of the allow pattern `pat[start, end)` when its
  * last segment begins `index.htm`, else -1. Searched from the end after
  * copying, on allow rules only, rather than tracked on every `/` while
- * copying: cachegrind's branch model counts 30 % fewer mispredicted branches
- * parsing a file of 40 plain rules (bench: core, "parse + compile").
+ * copying: fewer mispredicted branches on plain rules
+ * (docs/performance-decisions.md, Parsing).
  */
 export function indexHtmlSlash(pat: Uint8Array, start: number, end: number): number {
   let slash = end - 1;

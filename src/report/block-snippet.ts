@@ -323,9 +323,8 @@ export function checkBlock(
     agents.push({ token: c.token, name: c.token, label: c.token, generic: false });
   }
   // An agent whose groups hold the same rules before and after has the
-  // same verdict on every path; only the others are probed. On the corpus's
-  // largest file (19,441 probe paths) probing all 125 agents took 1.2 s, the
-  // whole check takes 0.55 s without (npm run bench -- agents).
+  // same verdict on every path; only the others are probed
+  // (docs/performance-decisions.md, Linting and text).
   const probed = agents.filter((a) => !sameRules(before, after, a.token));
   const comparer = new VerdictComparer(before, after, probed);
   const changes: VerdictChange[] = [];

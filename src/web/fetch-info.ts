@@ -3,6 +3,7 @@
  * it: the outcome as the client sees it (docs/protocol.md#access-method), status, redirects,
  * size, truncation and encoding notes.
  */
+import { groupDigits } from "../protocol/size-limit.js";
 import { el } from "./dom.js";
 
 export interface FetchAnswer {
@@ -36,7 +37,7 @@ export function renderFetchInfo(a: FetchAnswer): Node[] {
   if (a.robotsUrl !== undefined) facts.push(a.robotsUrl);
   if (a.status !== undefined && a.status !== null) facts.push(`HTTP ${a.status}`);
   for (const r of a.redirects ?? []) facts.push(`redirect ${r.status} → ${r.to}`);
-  if (a.bytes !== undefined && kind === "ok") facts.push(`${a.bytes.toLocaleString("en")} bytes`);
+  if (a.bytes !== undefined && kind === "ok") facts.push(`${groupDigits(a.bytes)} bytes`);
   if (a.encoding !== undefined && a.encoding !== "identity") facts.push(`${a.encoding} encoded`);
   if (a.truncated === true) facts.push("cut at 500 KiB: what follows is not read");
   const out: Node[] = [

@@ -6,6 +6,7 @@
  * counted here by construction (plain prefix tests on a handful of paths),
  * never by the code under test.
  */
+import { seededRandom } from "./prng.js";
 
 /** The robots.txt the generated logs are audited against. */
 export const AUDIT_ROBOTS = `User-agent: *
@@ -68,18 +69,6 @@ function clfDate(ms: number): string {
   return `${p(d.getUTCDate())}/${mon}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
 }
 
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One request line in Combined Log Format or Cloudflare Logpush JSON. */
 export function requestLine(
   ip: string,
@@ -107,7 +96,7 @@ export function generateLog(
   seed = 1,
   options: { malformed?: boolean; jsonShare?: number } = {},
 ): GeneratedLog {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const lines: string[] = [];
   const truth = new Map<string, CrawlerTruth>();
   const forged: CrawlerTruth = { requests: 0, disallowed: 0, delayBreaches: 0 };

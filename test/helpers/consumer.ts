@@ -12,6 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { REPO_ROOT } from "./shared.js";
 import { run } from "./subprocess.js";
@@ -83,22 +84,38 @@ export async function withConsumerProject<T>(
   }
 }
 
-/** `npm pack` of the checkout (already built: no scripts run), unpacked as `dir`/node_modules/robots-exclusion. */
+/**
+ * `npm pack` of the checkout (already built: no scripts run), made once per
+ * test process and removed when it exits: every consumer project of a test
+ * file unpacks the same tarball.
+ */
+let packed: Promise<string> | undefined;
+
+function packOnce(): Promise<string> {
+  packed ??= (async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "robots-pack-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const pack = await run(
+      ["npm", "pack", "--json", "--ignore-scripts", "--pack-destination", dir],
+      { cwd: REPO_ROOT },
+    );
+    assert.equal(pack.code, 0, `npm pack failed:\n${pack.stderr}`);
+    const [info] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
+    assert.ok(
+      info.files.some((f) => f.path === "dist/src/entries/index.d.ts"),
+      "the tarball holds the built types: run `npx tsc -p tsconfig.json` first",
+    );
+    return path.join(dir, info.filename);
+  })();
+  return packed;
+}
+
+/** The packed checkout (see packOnce), unpacked as `dir`/node_modules/robots-exclusion. */
 export async function installPackedPackage(dir: string): Promise<void> {
-  const pack = await run(["npm", "pack", "--json", "--ignore-scripts", "--pack-destination", dir], {
-    cwd: REPO_ROOT,
-  });
-  assert.equal(pack.code, 0, `npm pack failed:\n${pack.stderr}`);
-  const [info] = JSON.parse(pack.stdout) as [{ filename: string; files: { path: string }[] }];
-  assert.ok(
-    info.files.some((f) => f.path === "dist/src/entries/index.d.ts"),
-    "the tarball holds the built types: run `npx tsc -p tsconfig.json` first",
-  );
+  const tarball = await packOnce();
   const target = path.join(dir, "node_modules", "robots-exclusion");
   mkdirSync(target, { recursive: true });
   // npm's tarballs hold one top folder, package/.
-  const tarball = path.join(dir, info.filename);
   const tar = await run(["tar", "-xzf", tarball, "-C", target, "--strip-components=1"]);
-  assert.equal(tar.code, 0, `unpacking ${info.filename} failed:\n${tar.stderr}`);
-  rmSync(tarball);
+  assert.equal(tar.code, 0, `unpacking ${path.basename(tarball)} failed:\n${tar.stderr}`);
 }

@@ -19,6 +19,7 @@
  */
 import { listAgentsToCompare, VerdictComparer } from "../../src/diff/diff-robots.js";
 import { probePaths } from "../../src/diff/probe-paths.js";
+import { type ByteLine, joinByteLines, splitByteLines } from "../../src/lint/byte-lines.js";
 import type { Diagnostic } from "../../src/lint/diagnostics.js";
 import { lintRobotsTxt } from "../../src/lint/lint-robots-txt.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../src/parse/parse-robots-txt.js";
@@ -26,12 +27,6 @@ import type { Profile } from "../../src/protocol/profile.js";
 
 /** Catalogue crawlers compared besides the agents the files name. */
 export const CATALOGUE_AGENTS = ["Googlebot", "bingbot", "GPTBot", "Googlebot-Image"] as const;
-
-/** One line of a file: its bytes without the line ending, and the ending. */
-interface Line {
-  text: Uint8Array;
-  eol: Uint8Array;
-}
 
 /** One machine-applicable reading of a fix. */
 export interface FixEdit {
@@ -60,55 +55,25 @@ export interface FixOutcome {
 const enc = new TextEncoder();
 const dec = new TextDecoder("utf-8", { fatal: false });
 
-function splitLines(body: Uint8Array): Line[] {
-  const out: Line[] = [];
-  let s = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c !== 0x0a && c !== 0x0d) continue;
-    const crlf = c === 0x0d && body[i + 1] === 0x0a;
-    const end = crlf ? i + 2 : i + 1;
-    out.push({ text: body.subarray(s, i), eol: body.subarray(i, end) });
-    s = end;
-    i = end - 1;
-  }
-  out.push({ text: body.subarray(s), eol: new Uint8Array(0) });
-  return out;
-}
-
-function join(lines: readonly Line[]): Uint8Array {
-  let n = 0;
-  for (const l of lines) n += l.text.length + l.eol.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const l of lines) {
-    out.set(l.text, at);
-    at += l.text.length;
-    out.set(l.eol, at);
-    at += l.eol.length;
-  }
-  return out;
-}
-
-function eolOf(lines: readonly Line[]): Uint8Array {
+function eolOf(lines: readonly ByteLine[]): Uint8Array {
   return lines.find((l) => l.eol.length > 0)?.eol ?? enc.encode("\n");
 }
 
 /** The file with line `n` (1-based) replaced by `texts` (none: removed). */
-function replaceLine(lines: readonly Line[], n: number, texts: readonly string[]): Uint8Array {
+function replaceLine(lines: readonly ByteLine[], n: number, texts: readonly string[]): Uint8Array {
   const i = n - 1;
   const eol = lines[i]!.eol.length > 0 ? lines[i]!.eol : eolOf(lines);
   const added = texts.map((t, k) => ({
     text: enc.encode(t),
     eol: k === texts.length - 1 ? lines[i]!.eol : eol,
   }));
-  return join([...lines.slice(0, i), ...added, ...lines.slice(i + 1)]);
+  return joinByteLines([...lines.slice(0, i), ...added, ...lines.slice(i + 1)]);
 }
 
-function withLineText(lines: readonly Line[], n: number, text: Uint8Array): Uint8Array {
+function withLineText(lines: readonly ByteLine[], n: number, text: Uint8Array): Uint8Array {
   const copy = lines.slice();
   copy[n - 1] = { text, eol: lines[n - 1]!.eol };
-  return join(copy);
+  return joinByteLines(copy);
 }
 
 function indexOfBytes(hay: Uint8Array, needle: readonly number[], from = 0): number {
@@ -178,7 +143,7 @@ function removeAlternative(d: Diagnostic): boolean {
 }
 
 /** Every machine-applicable reading of `d`'s fix, applied to `body`. */
-export function editsFor(body: Uint8Array, d: Diagnostic, lines: readonly Line[]): FixEdit[] {
+export function editsFor(body: Uint8Array, d: Diagnostic, lines: readonly ByteLine[]): FixEdit[] {
   const out: FixEdit[] = [];
   const line = lines[d.line - 1];
   if (line === undefined) return out;
@@ -239,10 +204,10 @@ export function editsFor(body: Uint8Array, d: Diagnostic, lines: readonly Line[]
       for (const r of d.related ?? []) add(`remove line ${r}`, replaceLine(lines, r, []));
       return out;
     case "empty-final-group":
-      add("remove the group", join(lines.slice(0, d.line - 1)));
+      add("remove the group", joinByteLines(lines.slice(0, d.line - 1)));
       add(
         "add an empty Disallow:",
-        join([...lines, { text: enc.encode("\nDisallow:"), eol: new Uint8Array(0) }]),
+        joinByteLines([...lines, { text: enc.encode("\nDisallow:"), eol: new Uint8Array(0) }]),
       );
       return out;
     case "rule-outside-group": {
@@ -259,10 +224,10 @@ export function editsFor(body: Uint8Array, d: Diagnostic, lines: readonly Line[]
       } else {
         for (const m of fix.matchAll(DIRECTIVE_QUOTE)) {
           const eol = eolOf(lines);
-          const inserted: Line = { text: enc.encode(m[1]!), eol };
+          const inserted: ByteLine = { text: enc.encode(m[1]!), eol };
           add(
             `add "${m[1]}" above line ${d.line}`,
-            join([...lines.slice(0, d.line - 1), inserted, ...lines.slice(d.line - 1)]),
+            joinByteLines([...lines.slice(0, d.line - 1), inserted, ...lines.slice(d.line - 1)]),
           );
         }
       }
@@ -460,7 +425,7 @@ export function checkFixes(
   outcomes: FixOutcome[];
 } {
   const r = lintRobotsTxt(body, { lines: false });
-  const lines = splitLines(body);
+  const lines = splitByteLines(body);
   const perId = new Map<string, number>();
   const outcomes: FixOutcome[] = [];
   let applicable = 0;

@@ -14,6 +14,17 @@ export const SHARED_DIR = path.resolve(REPO_ROOT, "../shared");
 export const CORPUS_DIR = path.join(SHARED_DIR, "corpus");
 export const CLI = path.join(REPO_ROOT, "bin/robots.js");
 
+/** The robots-parser drop-in's built file: the one entry that keeps robots-parser's own errors (README, docs/errors.md). */
+export const DROP_IN_ENTRY = "robots-parser.cjs";
+
+/** The built file (under dist/src/entries/) of every entry package.json exports, in its order. */
+export function entryFiles(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    exports: Record<string, { default: string }>;
+  };
+  return Object.values(pkg.exports).map((e) => path.basename(e.default));
+}
+
 export function hasShared(): boolean {
   return existsSync(path.join(SHARED_DIR, "conformance")) && existsSync(CORPUS_DIR);
 }

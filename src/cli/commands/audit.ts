@@ -17,7 +17,7 @@ import {
 } from "../../audit-io/verify.js";
 import { dirVersions, fileVersion, gitVersions } from "../../audit-io/versions.js";
 import { auditLogs } from "../../entries/audit.js";
-import { formatOption } from "../args.js";
+import { choiceOption, formatOption } from "../args.js";
 import { auditHtml } from "../audit-html.js";
 import { type Command, type OptionValues, str } from "../command.js";
 import { CliError } from "../errors.js";
@@ -199,10 +199,12 @@ async function runAudit(
   if (spec === "-" && logs.includes("-")) {
     throw new CliError("--robots - and a log - both read stdin: give one of them as a file");
   }
-  const logFormat = (str(values, "log-format") ?? "auto") as LogFormat;
-  if (!["auto", "clf", "json"].includes(logFormat)) {
-    throw new CliError(`unknown --log-format ${JSON.stringify(logFormat)}: use auto, clf or json`);
-  }
+  const logFormat = choiceOption<LogFormat>(
+    "--log-format",
+    str(values, "log-format"),
+    ["auto", "clf", "json"],
+    "auto",
+  );
   const fields = fieldsOption(values);
   const verify = await verifierOption(values);
   const { versions, label } = await robotsVersions(spec, context.profile);

@@ -9,7 +9,7 @@ import { readPath } from "../../match/url-path.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
-import { agentNameOption, agentOption, urlArgument } from "../args.js";
+import { agentNameOption, agentOption, formatOption, urlArgument } from "../args.js";
 import { runUrlCheck } from "../check-url.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
@@ -141,10 +141,7 @@ function urlNotes(
 }
 
 export async function runCheck(positionals: string[], opts: CheckOptions): Promise<number> {
-  const format = opts.format ?? "text";
-  if (!["text", "tsv", "json"].includes(format)) {
-    throw new CliError(`unknown --format ${JSON.stringify(format)}: use text, tsv or json`);
-  }
+  const format = formatOption(opts.format, ["text", "tsv", "json"], "text");
   const wholeFile = opts.wholeFile === true;
   if (opts.robots !== undefined) {
     if (positionals.length > 0) {
@@ -152,7 +149,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     }
     if (opts.robots === "-")
       throw new CliError("--robots - conflicts with URLs on stdin: pass a file");
-    const agent = requireAgent(opts.agent);
+    const agent = agentOption(opts.agent);
     const timeoutMs = parseTimeout(opts.timeout);
     // A file or an http(s) URL (fetched once through the access-method client).
     const reading = await loadReading(opts.robots, {
@@ -172,7 +169,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     return runUrlCheck(positionals[0]!, {
       ...opts,
       format,
-      agent: requireAgent(opts.agent),
+      agent: agentOption(opts.agent),
       reference: opts.reference,
     });
   }
@@ -251,11 +248,6 @@ function disallowAll(m: RobotsMatcher, url: string): Verdict {
     agent: m.agent,
     path: readPath(url),
   };
-}
-
-/** The crawler a typed name reads as (agentOption: its note on stderr). */
-function requireAgent(agent: string | undefined): string {
-  return agentOption(agent, "Googlebot");
 }
 
 /** The origin of an http(s) URL, or null for a path or a non-URL. */

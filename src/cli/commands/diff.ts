@@ -14,15 +14,16 @@ import {
 } from "../../diff/diff-robots.js";
 import { probePaths } from "../../diff/probe-paths.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
+import { ruleText } from "../../protocol/rule-text.js";
 import { DISALLOW_ALL_BODY, disallowsEverything } from "../access.js";
-import { agentNameListOption, formatOption, urlArgument } from "../args.js";
+import { agentNameListOption, formatOption } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, type CommandContext, type OptionValues, str } from "../command.js";
-import { writeDiffGithub } from "../diff-github.js";
+import { changeSummary, diffVerdict, writeDiffGithub } from "../diff-github.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { plural } from "../format.js";
-import { boundedLines, openTextInput, urlLineBounds, writeOut } from "../io.js";
+import { urlListLines, writeOut } from "../io.js";
 import { READING_HELP, READING_OPTIONS, referenceOption } from "../operator-rules.js";
 import { Progress } from "../progress.js";
 import {
@@ -89,10 +90,9 @@ function sideText(s: DiffSide, failed: boolean): string {
         ? "fell back to *"
         : "no group applies";
   if (s.rule === null) return `no rule matched (${from})`;
-  const name = s.rule.kind === "allow" ? "Allow" : "Disallow";
   const empty =
     s.rule.kind === "disallow" && s.rule.value === "" ? ", empty: disallows nothing" : "";
-  return `line ${s.line}: ${name}: ${s.rule.value} (${from}${empty})`;
+  return `line ${s.line}: ${ruleText(s.rule)} (${from}${empty})`;
 }
 
 function sideJson(s: DiffSide, failed: boolean): Record<string, unknown> {
@@ -128,26 +128,15 @@ interface Skipped {
 }
 
 async function* readUrls(arg: string, skipped: Skipped): AsyncGenerator<string> {
-  const label = arg === "-" ? "<stdin>" : arg;
-  const rl = boundedLines(await openTextInput(arg), urlLineBounds(label));
-  let n = 0;
-  for await (const raw of rl) {
-    n++;
-    const url = raw.trim();
-    if (url === "" || url.startsWith("#")) continue;
-    try {
-      urlArgument(url);
-    } catch (err) {
-      // As bulk check does: a line that is no URL is not compared, and said.
-      if (skipped.count++ === 0) skipped.first = `${label}:${n}: ${(err as Error).message}`;
-      continue;
-    }
-    yield url;
+  for await (const l of urlListLines(arg)) {
+    // As bulk check does: a line that is no URL is not compared, and said.
+    if (l.url !== undefined) yield l.url;
+    else if (skipped.count++ === 0) skipped.first = l.problem;
   }
 }
 
 function skippedText(s: Skipped): string {
-  return `${s.count} line${s.count === 1 ? " is" : "s are"} not a URL or a path and ${s.count === 1 ? "was" : "were"} not compared; the first: ${s.first}`;
+  return `${plural(s.count, "line is", "lines are")} not a URL or a path and ${s.count === 1 ? "was" : "were"} not compared; the first: ${s.first}`;
 }
 
 /** URLs listed per group of identical changes in text output; --format json lists them all. */
@@ -464,7 +453,7 @@ function textHead(run: DiffRun, counts: Counts, paint: Paint): string[] {
 async function writeText(run: DiffRun, counts: Counts, groups: Groups): Promise<void> {
   const paint = makePaint();
   await writeOut(`${textHead(run, counts, paint).join("\n")}\n`);
-  const word = (allowed: boolean) => (allowed ? paint.green("allowed") : paint.red("DISALLOWED"));
+  const word = (allowed: boolean) => (allowed ? paint.green : paint.red)(diffVerdict(allowed));
   for (const a of run.agents) {
     const mine = groups.get(a);
     if (mine === undefined) continue;
@@ -483,13 +472,7 @@ async function writeText(run: DiffRun, counts: Counts, groups: Groups): Promise<
     const wait = writeOut(`${lines.join("\n")}\n`);
     if (wait) await wait;
   }
-  await writeOut(
-    `\n${
-      counts.changed === 0
-        ? "no verdict changed"
-        : `${plural(counts.changed, "verdict")} changed for ${plural(counts.changedAgents.size, "agent")}`
-    }\n`,
-  );
+  await writeOut(`\n${changeSummary(counts.changed, counts.changedAgents.size)}\n`);
 }
 
 export const diffCommand: Command = {
@@ -517,5 +500,5 @@ export const diffCommand: Command = {
 };
 
 function unencodedText(n: number): string {
-  return `${n} URL${n === 1 ? " is" : "s are"} not percent-encoded: matched as written, while a crawler requests the encoded form, which may decide differently`;
+  return `${plural(n, "URL is", "URLs are")} not percent-encoded: matched as written, while a crawler requests the encoded form, which may decide differently`;
 }

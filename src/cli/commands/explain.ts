@@ -13,15 +13,21 @@ import {
   operatorException,
 } from "../../match/operator-reading.js";
 import { readPath } from "../../match/url-path.js";
+import { ruleKey } from "../../protocol/rule-text.js";
 import { disallowsEverything } from "../access.js";
 import { agentNameOption, formatOption, urlArgument } from "../args.js";
 import { makePaint, type Paint } from "../color.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
-import { verdictText } from "../format.js";
 import { writeOut } from "../io.js";
-import { READING_HELP, READING_OPTIONS, referenceOption } from "../operator-rules.js";
+import {
+  operatorsAnswer,
+  READING_HELP,
+  READING_OPTIONS,
+  referenceAnswer,
+  referenceOption,
+} from "../operator-rules.js";
 import { loadReading, otherReading, WHOLE_FILE_HELP, WHOLE_FILE_OPTION } from "../reading.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
@@ -65,10 +71,6 @@ Examples:
   curl -s https://example.com/robots.txt | robots explain - --agent Bingbot /cart
   robots explain https://example.com/robots.txt --agent ClaudeBot /docs --format json
   robots explain robots.txt --agent AdsBot-Google /private --reference`;
-
-function ruleName(r: { kind: string }): string {
-  return r.kind === "allow" ? "Allow" : "Disallow";
-}
 
 function ruleJson(r: MatchedRule): Record<string, unknown> {
   return {
@@ -114,7 +116,7 @@ export function renderExplanation(e: UrlExplanation, paint: Paint): string {
   if (d === null) {
     out.push(`  decided by: no rule; ${esc(e.decidedBecause)}`);
   } else {
-    out.push(`  decided by line ${d.line}: ${ruleName(d)}: ${esc(d.value)}`);
+    out.push(`  decided by line ${d.line}: ${ruleKey(d.kind)}: ${esc(d.value)}`);
     out.push(`    why: ${esc(e.decidedBecause)}`);
     out.push(`    pattern as written: ${d.value === "" ? "(empty)" : esc(d.value)}`);
     out.push(`    normalised:         ${d.pattern === "" ? "(empty)" : esc(d.pattern)}`);
@@ -134,7 +136,7 @@ export function renderExplanation(e: UrlExplanation, paint: Paint): string {
     for (const o of e.others) {
       const via = o.rule.viaIndexHtml ? ` (as ${o.rule.matchedPattern})` : "";
       out.push(
-        `    line ${o.rule.line}: ${ruleName(o.rule)}: ${esc(o.rule.value)}${esc(via)}: lost, ${esc(o.why)}`,
+        `    line ${o.rule.line}: ${ruleKey(o.rule.kind)}: ${esc(o.rule.value)}${esc(via)}: lost, ${esc(o.why)}`,
       );
     }
   }
@@ -223,9 +225,7 @@ function explainAll(
       const e = underOperatorRules(doc, agent, exception, u);
       const r = explainer.explain(u);
       if (r.allowed === e.allowed && r.line === e.line) return e;
-      opts.fileNotes.push(
-        `${u}: Google's open-source reference, reading the file alone, answers ${verdictText(r)} (--reference)`,
-      );
+      opts.fileNotes.push(`${u}: ${referenceAnswer(r)}`);
       return e;
     });
   }
@@ -235,9 +235,7 @@ function explainAll(
     if (exception === null) return r;
     const d = exceptionVerdict(doc.robots, exception, u);
     if (d.allowed === r.allowed && d.line === r.line) return r;
-    opts.fileNotes.push(
-      `${u}: ${exception.why}: that reading, the default, answers ${verdictText(d)}`,
-    );
+    opts.fileNotes.push(`${u}: ${operatorsAnswer(exception.why, d)}`);
     return r;
   });
 }

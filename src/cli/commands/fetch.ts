@@ -8,7 +8,7 @@ import type { RobotsSnapshot } from "../../entries/node.js";
 import { readCrawlDelay } from "../../match/directives.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
-import { agentOption } from "../args.js";
+import { agentOption, formatOption } from "../args.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
@@ -143,10 +143,7 @@ export async function runFetch(
   opts: { agent?: string | undefined; timeout?: string | undefined; format: string | undefined },
   profile: Profile,
 ): Promise<number> {
-  const format = opts.format ?? "text";
-  if (format !== "text" && format !== "json") {
-    throw new CliError(`unknown --format ${JSON.stringify(format)}: use text or json`);
-  }
+  const format = formatOption(opts.format, ["text", "json"], "text");
   if (positionals.length !== 1 || !isUrlArg(positionals[0]!)) {
     throw new CliError(
       "expected one http(s) URL, e.g. robots fetch https://example.com/; see robots fetch --help",

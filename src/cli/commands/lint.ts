@@ -8,12 +8,15 @@ import type { AppliedFix, FixResult } from "../../lint/apply-fixes.js";
 import type { Diagnostic, Severity } from "../../lint/diagnostics.js";
 import { type LintResult, lintRobotsTxt } from "../../lint/lint-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
+import { formatOption } from "../args.js";
 import { colorEnabled, makePaint, type Paint } from "../color.js";
 import type { Command } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
+import { plural } from "../format.js";
 import { writeOut } from "../io.js";
 import { fixFile, readFileToFix } from "../lint-fix.js";
+import { Progress } from "../progress.js";
 import { loadRobotsSource, type RobotsSource } from "../source.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
@@ -125,10 +128,6 @@ function formatJson(
   return `${jsonText(obj)}\n`;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 type Loaded = { ok: true; source: RobotsSource } | { ok: false; message: string };
 
 /** Load without rejecting, so a read can run ahead while the previous file is linted. */
@@ -164,39 +163,8 @@ function failingFetch(source: RobotsSource): string | undefined {
   return `${source.label}: ${source.note ?? "the fetch failed"}; nothing to lint, and ${what}`;
 }
 
-/** "[12/400] path" on stderr when it is a terminal and there are many files. */
-class Progress {
-  readonly #total: number;
-  readonly #on: boolean;
-  #last = 0;
-  #shown = false;
-  constructor(total: number) {
-    this.#total = total;
-    this.#on = process.stderr.isTTY === true && total >= 20;
-  }
-  update(done: number, label: string): void {
-    if (!this.#on) return;
-    const now = Date.now();
-    if (now - this.#last < 100) return;
-    this.#last = now;
-    const width = (process.stderr.columns ?? 80) - 1;
-    const text = `[${done}/${this.#total}] ${esc(label)}`;
-    process.stderr.write(`\r\x1b[K${text.length > width ? text.slice(0, width) : text}`);
-    this.#shown = true;
-  }
-  /** Erase the line before other output reaches the same terminal. */
-  clear(): void {
-    if (!this.#shown) return;
-    process.stderr.write("\r\x1b[K");
-    this.#shown = false;
-  }
-}
-
 export async function runLint(args: string[], opts: LintCommandOptions): Promise<number> {
-  const format = opts.format ?? "text";
-  if (format !== "text" && format !== "json") {
-    throw new CliError(`unknown --format ${JSON.stringify(format)}: use text or json`);
-  }
+  const format = formatOption(opts.format, ["text", "json"], "text");
   if (args.length === 0) {
     throw new CliError(
       "expected at least one robots.txt (a file, an http(s) URL, or - for stdin); see robots lint --help",
@@ -209,7 +177,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
     throw new CliError("--unsafe-fixes goes with --fix or --fix-dry-run");
   }
   const paint = makePaint(format === "text" && colorEnabled());
-  const progress = new Progress(args.length);
+  const progress = new Progress("files linted");
   const totals = { error: 0, warning: 0, info: 0 };
   let failed = 0;
   let next = load(args[0]!, opts);
@@ -217,7 +185,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
     const arg = args[i]!;
     const loaded = await next;
     if (i + 1 < args.length) next = load(args[i + 1]!, opts);
-    progress.update(i + 1, arg);
+    progress.tick(i + 1, args.length, arg);
     let out: string;
     if (!loaded.ok) {
       failed++;

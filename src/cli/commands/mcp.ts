@@ -3,10 +3,10 @@
  * on demand with the SDK, an optional peer dependency only this command
  * needs.
  */
-import { agentOption } from "../args.js";
+import { agentOption, noArgumentsOrFormat } from "../args.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
-import { parseTimeout, TIMEOUT_OPTION, timeoutHelp } from "../timeout.js";
+import { TIMEOUT_OPTION, timeoutHelp, timeoutOption } from "../timeout.js";
 
 export const mcpHelp = `Usage: robots mcp [--agent <token>] [--allow-private-origins] [--timeout <s>]
 
@@ -47,12 +47,9 @@ export const mcpCommand: Command = {
     ...TIMEOUT_OPTION,
   },
   async run(positionals, values, context) {
-    if (positionals.length > 0) throw new CliError("mcp takes no arguments; see robots mcp --help");
-    if (context.format !== undefined) {
-      throw new CliError("mcp speaks JSON-RPC on stdout: --format does not apply");
-    }
+    noArgumentsOrFormat("mcp", positionals, context.format, "mcp speaks JSON-RPC on stdout");
     const agent = agentOption(str(values, "agent") ?? "robots-exclusion", "ExampleAgent");
-    const timeoutMs = parseTimeout(str(values, "timeout"));
+    const timeoutMs = timeoutOption(values);
     let server: typeof import("../mcp-server.js");
     try {
       server = await import("../mcp-server.js");

@@ -11,11 +11,13 @@ import type { RuleOrigin } from "../../page-rules/combine.js";
 import type { HeadRead } from "../../page-rules-io/read-head.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
+import { ruleKey } from "../../protocol/rule-text.js";
 import { type UsagePreferences, usagePreferences } from "../../usage/usage-preferences.js";
 import { agentOption, formatOption } from "../args.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
+import { plural } from "../format.js";
 import { isUrlArg, readBodyArg, writeOut } from "../io.js";
 import { asCliError, cliClient, describeSource } from "../source.js";
 import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
@@ -179,7 +181,7 @@ function headText(head: HeadRead | null): string | null {
     return `the head did not end within ${head.bytesRead} bytes: robots meta tags after that were not read`;
   }
   const n = head.metas.length;
-  return `head read (${head.bytesRead} bytes, ${n} meta tag${n === 1 ? "" : "s"} with a name)`;
+  return `head read (${head.bytesRead} bytes, ${plural(n, "meta tag")} with a name)`;
 }
 
 async function runForUrl(
@@ -267,7 +269,7 @@ async function runForUrl(
         ? f.check.source.basis === "rules"
           ? "no rule matched"
           : `no rule applies: ${blanketReason(f.check)}`
-        : `line ${f.check.line}: ${f.check.rule.kind === "allow" ? "Allow" : "Disallow"}: ${shown(f.check.rule.value)}`;
+        : `line ${f.check.line}: ${ruleKey(f.check.rule.kind)}: ${shown(f.check.rule.value)}`;
     out.push(
       `robots.txt ${f.check.allowed ? "allows" : "disallows"} ${shown(f.url)} for ${agent} (${rule}; ${shown(f.check.source.robotsUrl)}: ${shown(describeSource(f.check.source))})`,
     );

@@ -3,6 +3,8 @@
  * with `/api/fetch` for live fetches. The server is loaded on demand
  * (../serve-server.ts) so other commands do not pay for node:http at start.
  */
+
+import { noArgumentsOrFormat } from "../args.js";
 import { type Command, str } from "../command.js";
 import { CliError } from "../errors.js";
 
@@ -58,12 +60,7 @@ export const serveCommand: Command = {
     "allow-private": { type: "boolean" },
   },
   async run(positionals, values, context) {
-    if (positionals.length > 0) {
-      throw new CliError("serve takes no arguments; see robots serve --help");
-    }
-    if (context.format !== undefined) {
-      throw new CliError("serve prints only its URL: --format does not apply");
-    }
+    noArgumentsOrFormat("serve", positionals, context.format, "serve prints only its URL");
     const port = parsePort(str(values, "port"));
     const host = parseHost(str(values, "host"));
     const { serveTester } = await import("../serve-server.js");

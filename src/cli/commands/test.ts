@@ -11,7 +11,7 @@ import type { Verdict } from "../../match/compile.js";
 import { parseRobotsTxt, type RobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Profile } from "../../protocol/profile.js";
 import { disallowsEverything } from "../access.js";
-import { agentOption, formatOption, urlArgument } from "../args.js";
+import { agentOption, formatOption, splitNames } from "../args.js";
 import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc } from "../escape.js";
@@ -23,15 +23,8 @@ import {
   type LineMessage,
   parseExpectations,
 } from "../expectations.js";
-import { describeRule } from "../format.js";
-import {
-  boundedLines,
-  openTextInput,
-  READ_CAP,
-  readBodyArg,
-  urlLineBounds,
-  writeOut,
-} from "../io.js";
+import { describeRule, plural } from "../format.js";
+import { READ_CAP, readBodyArg, urlListLines, writeOut } from "../io.js";
 import {
   decideVerdict,
   Matchers,
@@ -375,18 +368,16 @@ function runChecks(
 /** --agent for --record: product tokens and `*`, comma-separated. */
 function recordAgents(value: string | undefined): ExpectedAgent[] | undefined {
   if (value === undefined) return undefined;
-  const list = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
+  const list = splitNames(value);
   if (list.length === 0) {
     throw new CliError("--agent needs at least one agent, e.g. --agent Googlebot,GPTBot,*");
   }
-  return list.map((a) =>
-    a === "*"
-      ? { written: a, token: "", generic: true }
-      : { written: a, token: agentOption(a), generic: false },
-  );
+  return list.map((a) => {
+    if (a === "*") return { written: a, token: "", generic: true };
+    const token = agentOption(a);
+    // An expectation line is words: a whole User-Agent header is recorded as its token.
+    return { written: /[\s,]/.test(a) ? token : a, token, generic: false };
+  });
 }
 
 /** The URL list of --record, each with its line; a line that is no URL is an input error. */
@@ -394,30 +385,21 @@ async function readUrlList(
   arg: string,
 ): Promise<{ label: string; urls: { line: number; url: string }[] }> {
   const label = arg === "-" ? "<stdin>" : arg;
+  const urls: { line: number; url: string }[] = [];
+  const problems: string[] = [];
   // As an expectations file, at most 8 MiB: what is recorded from it must be readable.
-  const rl = boundedLines(await openTextInput(arg), {
-    ...urlLineBounds(label),
+  const lines = urlListLines(arg, {
     maxBytes: READ_CAP,
     tooMuch: `${label} is larger than 8 MiB, the most an expectations file may be: record from fewer URLs`,
   });
-  const urls: { line: number; url: string }[] = [];
-  const problems: string[] = [];
-  let n = 0;
-  for await (const raw of rl) {
-    n++;
-    const url = raw.trim();
-    if (url === "" || url.startsWith("#")) continue;
-    try {
-      urlArgument(url);
-      urls.push({ line: n, url });
-    } catch (err) {
-      problems.push(`${label}:${n}: ${(err as Error).message}`);
-    }
+  for await (const l of lines) {
+    if (l.url !== undefined) urls.push({ line: l.line, url: l.url });
+    else problems.push(l.problem);
   }
   if (problems.length > 0) {
     for (const p of problems) process.stderr.write(`${esc(p)}\n`);
     throw new CliError(
-      `${problems.length} line${problems.length === 1 ? "" : "s"} of ${label} ${problems.length === 1 ? "is" : "are"} not a URL or a path: nothing was recorded`,
+      `${plural(problems.length, "line")} of ${label} ${problems.length === 1 ? "is" : "are"} not a URL or a path: nothing was recorded`,
     );
   }
   if (urls.length === 0) {
