@@ -9,7 +9,7 @@
 
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import type { ParsedGroup } from "../parse/rule-table.js";
-import { R_END, R_STAR, R_START, ROW } from "../parse/rule-table.js";
+import { M_STAR, R_END, R_META, R_START, ROW } from "../parse/rule-table.js";
 import type { Group } from "../parse/types.js";
 import { compactMatcher } from "./compact.js";
 import { LegacyMatcher } from "./legacy-matcher.js";
@@ -66,7 +66,7 @@ export function aloneFacts(robots: RobotsTxt, agent: string): AloneFacts {
       const to = rows[no * ROW + R_END]!;
       rules++;
       chars += to - from;
-      if (rows[no * ROW + R_STAR]! < 0) continue;
+      if ((rows[no * ROW + R_META]! & M_STAR) === 0) continue;
       globs++;
       for (let i = text.indexOf("*", from); i >= 0 && i < to; i = text.indexOf("*", i + 1)) stars++;
     }

@@ -22,8 +22,10 @@
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import {
   type ParsedGroup,
+  indexHtmlSlashOf,
+  M_GROUP_SHIFT,
   R_END,
-  R_INDEX_HTML,
+  R_LINE,
   R_META,
   R_START,
   ROW,
@@ -35,7 +37,7 @@ import { type MatchedRule, matchedRule, type PathMatcher, type Verdict } from ".
 import { compilePattern, matchRest, PatternShape } from "./pattern.js";
 import type { GroupSource } from "./select-groups.js";
 import { withoutDollar } from "./trie/entry-text.js";
-import { E_LINE, E_RULE, ENTRY_RECORD, K_LEN, K_META, KEY_RECORD } from "./trie/layout.js";
+import { E_RULE, ENTRY_RECORD, KEY_LEN_SHIFT, KEY_META_MASK } from "./trie/layout.js";
 import { nextSearchStamp, rareChar, rareCharAt } from "./trie/prefilters.js";
 import { rankEntries, VARIES } from "./trie/rank.js";
 import { comparisonAt, comparisonUrl } from "./trie/rfc9309-matcher.js";
@@ -254,10 +256,11 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
     const d = shift.get(no)!;
     const ps = rows[r + R_START]! + d;
     const re = rows[r + R_END]! + d;
-    const keyLen = ranked.keys === null ? 0 : ranked.keys[KEY_RECORD * id + K_LEN]!;
-    const kMeta = ranked.keys === null ? 0 : ranked.keys[KEY_RECORD * id + K_META]!;
+    const key = ranked.keys === null ? 0 : ranked.keys[id]!;
+    const keyLen = key >> KEY_LEN_SHIFT;
+    const kMeta = key & KEY_META_MASK;
     const twin = (no2 & 1) !== 0;
-    const end = twin ? rows[r + R_INDEX_HTML]! + d + 1 : re;
+    const end = twin ? indexHtmlSlashOf(table.text, rows, no) + d + 1 : re;
     const shape = (kMeta >> 1) & 3;
     const meta = rows[r + R_META]!;
     const ruleAllows = (meta & 1) !== 0;
@@ -277,10 +280,10 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
       written.push(value);
       w = written.length;
     }
-    const line = ranked.words[ENTRY_RECORD * id + E_LINE]!;
+    const line = rows[r + R_LINE]!;
     const rank = count - 1 - id;
     built.push({
-      values: [ps, keyLen, flags, line, end, re, meta >> 1, w, rank],
+      values: [ps, keyLen, flags, line, end, re, meta >> M_GROUP_SHIFT, w, rank],
       bucket: keyLen < 2 ? ALWAYS : text.charCodeAt(ps + 1),
     });
   }
