@@ -21,9 +21,9 @@
  */
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import {
-  type ParsedGroup,
   indexHtmlSlashOf,
   M_GROUP_SHIFT,
+  type ParsedGroup,
   R_END,
   R_LINE,
   R_META,
