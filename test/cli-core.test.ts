@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "robots-cli-"));
 const file = path.join(dir, "robots.txt");

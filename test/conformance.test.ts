@@ -7,13 +7,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, parseRobotsTxt, type RobotsMatcher } from "../src/entries/index.js";
+import { robots } from "./helpers/in-process.js";
 import {
   bodyOf,
   type ConformanceRecord,
   type ConformanceSet,
   conformanceSets,
 } from "./helpers/shared.js";
-import { robots } from "./helpers/subprocess.js";
 
 interface Answer {
   allowed: boolean;

@@ -12,7 +12,7 @@ import { describe, it } from "node:test";
 import { crawlerView } from "../src/parse/crawler-view.js";
 import { ROBOTS, SCENARIOS } from "./helpers/fetch-scenarios.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 describe("protocol.md#access-method: scenarios (robots check <url> subprocess)", {
   concurrency: 4,

@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
 import { createFetchTransport, fetchRobotsTxt, RobotsClient } from "../src/entries/node.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const UA = "EncBot/1.0 (+http://127.0.0.1/bot)";
 const TEXT = "User-agent: *\nDisallow: /private\n";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { serveRobots, startServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-lint-cli-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,8 +1,60 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
+import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { urlArgument } from "./args.js";
 import { CliError } from "./errors.js";
+
+/** Where a command writes: a terminal, a pipe, or a test's buffer. */
+export interface CliOutput {
+  /** Like a stream's write: false when the caller should wait for "drain". */
+  write(text: string): boolean;
+  once(event: "drain", listener: () => void): unknown;
+  readonly isTTY?: boolean;
+  /** The terminal's width, when it is one. */
+  readonly columns?: number;
+}
+
+/**
+ * The standard streams and environment a run of the CLI sees: the process's
+ * own from bin/robots.js, or a test's strings when the CLI runs in-process.
+ * Colour, progress and CI-output decisions read `env` and `isTTY` from here,
+ * never from `process`.
+ */
+export interface CliIo {
+  readonly stdout: CliOutput;
+  readonly stderr: CliOutput;
+  readonly stdin: NodeJS.ReadableStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The directory relative file arguments are read from and written to. */
+  readonly cwd: string;
+}
+
+/** The process's own streams and environment. */
+export function processIo(): CliIo {
+  const { stdout, stderr, stdin, env } = process;
+  return { stdout, stderr, stdin, env, cwd: process.cwd() };
+}
+
+// The io of the run at hand, scoped to its asynchronous calls: two runs in
+// one process (tests) each see their own, with nothing shared between them.
+const runIo = new AsyncLocalStorage<CliIo>();
+
+/** Run `body` with `io` as the CLI's streams (main does this for each run). */
+export function withIo<T>(io: CliIo, body: () => Promise<T>): Promise<T> {
+  return runIo.run(io, body);
+}
+
+/** The streams of the run at hand; the process's own outside any run. */
+export function cliIo(): CliIo {
+  return runIo.getStore() ?? processIo();
+}
+
+/** A file argument as a path from the run's working directory. */
+export function cliPath(arg: string): string {
+  return path.resolve(cliIo().cwd, arg);
+}
 
 /**
  * The most a command reads of a robots.txt file or stdin when it reads the
@@ -30,7 +82,7 @@ export async function readBodyArg(arg: string, max = READ_CAP): Promise<BoundedB
 }
 
 export function readStdin(max = READ_CAP): Promise<BoundedBytes> {
-  return readBounded(process.stdin, max);
+  return readBounded(cliIo().stdin, max);
 }
 
 /** Read at most `max` bytes of `input`, then stop it (stdin is paused, a file closed). */
@@ -169,8 +221,9 @@ export async function* urlListLines(
 
 /** Write to stdout, waiting when the pipe is full (constant memory on long streams). */
 export function writeOut(text: string): Promise<void> | undefined {
-  if (process.stdout.write(text)) return undefined;
-  return new Promise((resolve) => process.stdout.once("drain", () => resolve()));
+  const out = cliIo().stdout;
+  if (out.write(text)) return undefined;
+  return new Promise((resolve) => out.once("drain", () => resolve()));
 }
 
 /** Does `arg` look like an http(s) URL rather than a file path? */
@@ -184,9 +237,9 @@ export function isUrlArg(arg: string): boolean {
  * output is written.
  */
 export async function openTextInput(arg: string): Promise<NodeJS.ReadableStream> {
-  if (arg === "-") return process.stdin;
+  if (arg === "-") return cliIo().stdin;
   try {
-    const handle = await open(arg, "r");
+    const handle = await open(cliPath(arg), "r");
     const info = await handle.stat();
     if (info.isDirectory()) {
       await handle.close();

@@ -8,8 +8,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { robots } from "./in-process.js";
 import { REPO_ROOT } from "./shared.js";
-import { type Run, robots, robotsSync } from "./subprocess.js";
+import { type Run, robotsSync } from "./subprocess.js";
 
 export const GOLDEN_DIR = path.join(REPO_ROOT, "test/golden");
 const F = "test/fixtures/cli";

@@ -23,7 +23,7 @@ import { changeSummary, diffVerdict, writeDiffGithub } from "../diff-github.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { plural } from "../format.js";
-import { urlListLines, writeOut } from "../io.js";
+import { cliIo, urlListLines, writeOut } from "../io.js";
 import { READING_HELP, READING_OPTIONS, referenceOption } from "../operator-rules.js";
 import { Progress } from "../progress.js";
 import {
@@ -323,7 +323,7 @@ function exitStatus(run: DiffRun, counts: Counts): number {
     return counts.changed > 0 ? EXIT.findings : EXIT.ok;
   }
   // The output says it in a note; standard error says why the status is 2.
-  process.stderr.write(
+  cliIo().stderr.write(
     `robots: ${esc(run.skipped.count > 0 ? skippedText(run.skipped) : `${run.urlKind}: none, so nothing was compared`)}\n`,
   );
   return EXIT.usage;

@@ -14,7 +14,7 @@ import type { Command } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { plural } from "../format.js";
-import { writeOut } from "../io.js";
+import { cliIo, writeOut } from "../io.js";
 import { fixFile, readFileToFix } from "../lint-fix.js";
 import { Progress } from "../progress.js";
 import { loadRobotsSource, type RobotsSource } from "../source.js";
@@ -190,7 +190,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
     if (!loaded.ok) {
       failed++;
       progress.clear();
-      process.stderr.write(`robots: ${esc(loaded.message)}\n`);
+      cliIo().stderr.write(`robots: ${esc(loaded.message)}\n`);
       out = format === "json" ? `${jsonText({ file: arg, error: loaded.message })}\n` : "";
     } else {
       const { body, label, more } = loaded.source;
@@ -211,7 +211,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
         fixes = fixed.result;
         linted = fixed.result.body;
         fixOut = format === "text" || opts.fix === "dry-run" ? fixed.output : "";
-        if (fixed.notes !== "") process.stderr.write(fixed.notes);
+        if (fixed.notes !== "") cliIo().stderr.write(fixed.notes);
       }
       const result = lintRobotsTxt(linted, { profile: opts.profile, lines: format === "json" });
       totals.error += result.counts.error;

@@ -24,7 +24,7 @@ import {
   parseExpectations,
 } from "../expectations.js";
 import { describeRule, plural } from "../format.js";
-import { READ_CAP, readBodyArg, urlListLines, writeOut } from "../io.js";
+import { cliIo, READ_CAP, readBodyArg, urlListLines, writeOut } from "../io.js";
 import {
   decideVerdict,
   Matchers,
@@ -150,7 +150,7 @@ export const testCommand: Command = {
       const reading = await loadReading(positionals[0]!, readingOptions);
       return runRecord(reading, list, agents, context.profile, reference);
     }
-    const fallback = process.env.GITHUB_ACTIONS === "true" ? "github" : "text";
+    const fallback = cliIo().env.GITHUB_ACTIONS === "true" ? "github" : "text";
     const format = formatOption(context.format, FORMATS, fallback);
     const origin = originOption(str(values, "origin"));
     if (str(values, "agent") !== undefined) {
@@ -397,7 +397,7 @@ async function readUrlList(
     else problems.push(l.problem);
   }
   if (problems.length > 0) {
-    for (const p of problems) process.stderr.write(`${esc(p)}\n`);
+    for (const p of problems) cliIo().stderr.write(`${esc(p)}\n`);
     throw new CliError(
       `${plural(problems.length, "line")} of ${label} ${problems.length === 1 ? "is" : "are"} not a URL or a path: nothing was recorded`,
     );
@@ -441,7 +441,7 @@ async function runRecord(
   );
   if (problems.length > 0) {
     for (const p of problems)
-      process.stderr.write(`${esc(`${list.label}:${p.line}: ${p.message}`)}\n`);
+      cliIo().stderr.write(`${esc(`${list.label}:${p.line}: ${p.message}`)}\n`);
     throw new CliError("URLs of another origin: nothing was recorded");
   }
   const matchers = new Matchers(robots);
