@@ -1,4 +1,4 @@
-/** The CLI contract of the core, run as a subprocess: `robots check` (file form) and `robots batch`. */
+/** The CLI contract of the core, run in-process: `robots check` (file form) and `robots batch`. */
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 /**
- * `robots lint` as a user runs it: a subprocess, with its exit codes (0 no
+ * `robots lint` as a user runs it (in-process), with its exit codes (0 no
  * errors, 1 errors or --strict warnings, 2 usage/I/O), text and JSON Lines
  * output, stdin, URLs, colour rules and the progress line.
  */

@@ -1,5 +1,5 @@
 /**
- * `robots page` as a subprocess against real servers on 127.0.0.1: the
+ * `robots page` run in-process against real servers on 127.0.0.1: the
  * page's rules are read only after robots.txt allows it, a disallowed page
  * (or a redirect to one) is never requested — counted at the server — and
  * the JSON and text outputs say where each restriction came from.

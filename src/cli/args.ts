@@ -6,7 +6,7 @@ import { type AgentName, readAgentName } from "../match/agent-name.js";
 import { isValidProductToken } from "../match/agent-token.js";
 import { CliError } from "./errors.js";
 import { esc, quoted } from "./escape.js";
-import { cliIo } from "./io.js";
+import { cliIo } from "./run-io.js";
 
 /**
  * A crawler name from --agent or an `<agent>` argument, read as every

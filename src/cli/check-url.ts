@@ -11,9 +11,10 @@ import type { Profile } from "../protocol/profile.js";
 import { EXIT } from "./errors.js";
 import { esc, jsonText } from "./escape.js";
 import { describeGroups, describeRule, verdictWord } from "./format.js";
-import { cliIo, writeOut } from "./io.js";
+import { writeOut } from "./io.js";
 import { decideVerdict } from "./operator-rules.js";
 import { bodyNotes } from "./reading.js";
+import { cliIo } from "./run-io.js";
 import { asCliError, checkFetchUrl, cliClient, describeSource, outageOutlook } from "./source.js";
 import { parseTimeout, timeoutSpread } from "./timeout.js";
 

@@ -9,7 +9,7 @@
 import { appendFileSync } from "node:fs";
 import { CliError } from "./errors.js";
 import { esc } from "./escape.js";
-import { cliIo, cliPath } from "./io.js";
+import { cliIo, cliPath } from "./run-io.js";
 
 /** A workflow command's message: `%`, CR and LF are percent-encoded (GitHub's rule for data). */
 export function workflowData(text: string): string {

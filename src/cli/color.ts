@@ -3,7 +3,7 @@
  * value (https://no-color.org). Output piped to a file or another program is
  * always plain, so golden files and scripts never see escape codes.
  */
-import { cliIo } from "./io.js";
+import { cliIo } from "./run-io.js";
 
 export interface Paint {
   readonly enabled: boolean;

@@ -13,7 +13,8 @@ import { quoteLine } from "../lint/line-edits.js";
 import type { Profile } from "../protocol/profile.js";
 import { CliError } from "./errors.js";
 import { esc } from "./escape.js";
-import { cliPath, isUrlArg, READ_CAP, readBodyArg } from "./io.js";
+import { isUrlArg, READ_CAP, readBodyArg } from "./io.js";
+import { cliPath } from "./run-io.js";
 import { unifiedDiff } from "./unified-diff.js";
 
 export interface FixRun {

@@ -12,7 +12,8 @@ import type { OptionSpec, OptionValues } from "./command.js";
 import { COMMANDS, loadCommand } from "./commands/index.js";
 import { CliError, EXIT } from "./errors.js";
 import { esc } from "./escape.js";
-import { type CliIo, cliIo, packageVersion, processIo, withIo } from "./io.js";
+import { packageVersion } from "./io.js";
+import { type CliIo, cliIo, processIo, withIo } from "./run-io.js";
 
 const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: "boolean", short: "h" },

@@ -9,7 +9,7 @@
  */
 import { groupDigits } from "../protocol/size-limit.js";
 import { esc } from "./escape.js";
-import { type CliOutput, cliIo } from "./io.js";
+import { type CliOutput, cliIo } from "./run-io.js";
 
 const SHOW_AFTER_MS = 1000;
 const REDRAW_MS = 200;

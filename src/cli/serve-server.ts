@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { CliError } from "./errors.js";
-import { cliIo } from "./io.js";
+import { cliIo } from "./run-io.js";
 import { createFetchApi, type FetchApiOptions } from "./serve-fetch.js";
 
 /** The same policy as the page's own meta tag: nothing from outside, fetches to this server only. */

@@ -22,8 +22,9 @@ import {
   type LineMessage,
 } from "./expectations.js";
 import { describeGroups, plural, ruleText, verdictWord } from "./format.js";
-import { cliIo, writeOut } from "./io.js";
+import { writeOut } from "./io.js";
 import type { Reading } from "./reading.js";
+import { cliIo } from "./run-io.js";
 
 /** One (agent, URL) of an expectation, checked. */
 export interface Check {

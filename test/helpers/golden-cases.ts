@@ -2,8 +2,8 @@
  * The golden-output cases: every command's output, byte for byte, for fixed
  * inputs under test/fixtures/cli/. test/golden.test.ts compares; the explicit
  * `npm run golden:update` (test/helpers/update-golden.ts) rewrites test/golden/.
- * The CLI runs as a subprocess from the repository root, so labels in the
- * output are the relative fixture paths, and with pipes (not a terminal), so
+ * The CLI runs in-process from the repository root, so labels in the
+ * output are the relative fixture paths, and not on a terminal, so
  * there is never colour or a progress line.
  */
 import { existsSync, readFileSync } from "node:fs";

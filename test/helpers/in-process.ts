@@ -9,8 +9,8 @@
  * process's own directory (its tests with a `cwd` use subprocess.ts).
  */
 import { Readable } from "node:stream";
-import type { CliIo, CliOutput } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
+import type { CliIo, CliOutput } from "../../src/cli/run-io.js";
 import { REPO_ROOT } from "./shared.js";
 import type { CliOptions, Run } from "./subprocess.js";
 

@@ -15,8 +15,9 @@ import {
 import { disallowsEverything } from "../access.js";
 import { EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
-import { cliIo, writeOut } from "../io.js";
+import { writeOut } from "../io.js";
 import { loadReading } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import { timeoutSpread } from "../timeout.js";
 
 function say(lines: readonly string[]): void {

@@ -24,8 +24,9 @@ import { auditHtml } from "../audit-html.js";
 import { type Command, type OptionValues, str } from "../command.js";
 import { CliError } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
-import { cliIo, isUrlArg, writeOut } from "../io.js";
+import { isUrlArg, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
+import { cliIo } from "../run-io.js";
 import { asCliError, loadRobotsSource } from "../source.js";
 
 export const auditHelp = `Usage: robots audit <log>... --robots <robots.txt | url | git:<path> | dir>

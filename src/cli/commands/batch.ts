@@ -8,7 +8,8 @@ import { compileMatcher, type RobotsMatcher } from "../../match/compile.js";
 import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Command } from "../command.js";
 import { CliError } from "../errors.js";
-import { boundedLines, cliIo, writeOut } from "../io.js";
+import { boundedLines, writeOut } from "../io.js";
+import { cliIo } from "../run-io.js";
 
 export const batchHelp = `Usage: robots batch [--profile google|rfc9309|legacy1996] < input.jsonl
 

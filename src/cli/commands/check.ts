@@ -15,7 +15,7 @@ import { type Command, str } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { describeGroups, describeRule, plural, verdictWord } from "../format.js";
-import { boundedLines, cliIo, isUrlArg, urlLineBounds, writeOut } from "../io.js";
+import { boundedLines, isUrlArg, urlLineBounds, writeOut } from "../io.js";
 import {
   decideVerdict,
   Matchers,
@@ -32,6 +32,7 @@ import {
   WHOLE_FILE_HELP,
   WHOLE_FILE_OPTION,
 } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import type { RobotsSource } from "../source.js";
 import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
 

@@ -23,7 +23,7 @@ import { changeSummary, diffVerdict, writeDiffGithub } from "../diff-github.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { plural } from "../format.js";
-import { cliIo, urlListLines, writeOut } from "../io.js";
+import { urlListLines, writeOut } from "../io.js";
 import { READING_HELP, READING_OPTIONS, referenceOption } from "../operator-rules.js";
 import { Progress } from "../progress.js";
 import {
@@ -33,6 +33,7 @@ import {
   WHOLE_FILE_HELP,
   WHOLE_FILE_OPTION,
 } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import { sitemapUrls } from "../sitemap-source.js";
 import type { RobotsSource } from "../source.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";

@@ -14,9 +14,10 @@ import type { Command } from "../command.js";
 import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { plural } from "../format.js";
-import { cliIo, writeOut } from "../io.js";
+import { writeOut } from "../io.js";
 import { fixFile, readFileToFix } from "../lint-fix.js";
 import { Progress } from "../progress.js";
+import { cliIo } from "../run-io.js";
 import { loadRobotsSource, type RobotsSource } from "../source.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 

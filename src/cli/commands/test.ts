@@ -24,7 +24,7 @@ import {
   parseExpectations,
 } from "../expectations.js";
 import { describeRule, plural } from "../format.js";
-import { cliIo, READ_CAP, readBodyArg, urlListLines, writeOut } from "../io.js";
+import { READ_CAP, readBodyArg, urlListLines, writeOut } from "../io.js";
 import {
   decideVerdict,
   Matchers,
@@ -42,6 +42,7 @@ import {
   WHOLE_FILE_HELP,
   WHOLE_FILE_OPTION,
 } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import { CLI_AGENT } from "../source.js";
 import {
   type Check,
