@@ -16,6 +16,10 @@
  * one run's ratio is not a fact. Timings are printed, never asserted. The
  * warm-path guard: `isAllowed` at ≥ 75 % of the floor's rate.
  *
+ * Then the matcher the client keeps per origin (src/match/alone.ts) against
+ * the trie matcher over the same rules alone, on the corpus's median-size
+ * files: the compact form must be no slower (printed, never asserted).
+ *
  * Then memory (bench/per-origin.ts): the bytes a cached origin retains,
  * against robots-parser + `Map<origin, parsed>` on the same bodies in the
  * same process, for the corpus's median-size files and the whole corpus
@@ -28,7 +32,11 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createNodeTransport, RobotsClient } from "../src/entries/node.js";
+import { compileAlone } from "../src/match/alone.js";
+import { CompactMatcher } from "../src/match/compact.js";
 import { compileMatcher, type RobotsMatcher } from "../src/match/compile.js";
+import type { PathMatcher } from "../src/match/matcher.js";
+import { TrieMatcher } from "../src/match/trie/trie-matcher.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { loopbackLookup, startServer } from "../test/helpers/fetch-servers.js";
 import { findShared } from "./core/workloads.js";
@@ -213,28 +221,82 @@ export async function run(): Promise<void> {
   } finally {
     await server.close();
   }
-  await retained();
+  await onCorpus();
 }
 
-async function retained(): Promise<void> {
+/** The kept matcher's speed and the memory per origin, on ../shared/corpus. */
+async function onCorpus(): Promise<void> {
   const shared = findShared();
   if (shared === null) {
-    console.log("client memory: skipped (../shared/corpus not found; set ROBOTS_SHARED)");
+    console.log(
+      "client matcher and memory: skipped (../shared/corpus not found; set ROBOTS_SHARED)",
+    );
     return;
   }
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc") as () => void;
   const dir = join(shared, "corpus", "files");
-  const bodies = readdirSync(dir)
+  const files = readdirSync(dir)
     .sort()
     .map((name) => new Uint8Array(readFileSync(join(dir, name))));
-  const median = bodies.filter((b) => b.byteLength >= 300 && b.byteLength <= 460);
+  const mid = files.filter((b) => b.byteLength >= 300 && b.byteLength <= 460);
+  keptMatcher(mid);
+  await retained(files, mid);
+}
+
+/**
+ * isAllowedAt of the matcher the client keeps (compileAlone) against the
+ * trie matcher over the same rules alone, one matcher per median-size
+ * file, URLs spread over them as a crawler's are, interleaved rounds.
+ */
+function keptMatcher(files: readonly Uint8Array[]): void {
+  const kept: PathMatcher[] = [];
+  const trie: PathMatcher[] = [];
+  let compact = 0;
+  for (const b of files) {
+    const robots = parseRobotsTxt(b);
+    const m = compileAlone(robots, TOKEN);
+    if (m instanceof CompactMatcher) compact++;
+    kept.push(m);
+    trie.push(new TrieMatcher(robots, TOKEN, null, true));
+  }
+  const n = 400_000;
+  const urls: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const raw = `http://o${i % files.length}.bench.test${PATHS[i % PATHS.length]}${i % 3 === 0 ? `-${i}` : ""}`;
+    urls.push(new URL(raw).href);
+  }
+  const run = (ms: readonly PathMatcher[]) => {
+    let allowed = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const u = urls[i]!;
+      if (ms[i % ms.length]!.isAllowedAt(u, u.indexOf("/", 8))) allowed++;
+    }
+    return { ms: performance.now() - t0, allowed };
+  };
+  const ratios: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const a = run(kept);
+    const b = run(trie);
+    if (a.allowed !== b.allowed) throw new Error("the kept matcher and the trie disagree");
+    ratios.push(b.ms / a.ms);
+  }
+  console.log(
+    `\n## client: the kept matcher (compileAlone: ${compact} of ${files.length} compact) against the trie alone, median-size files, ${n.toLocaleString("en")} URLs, ${ROUNDS} interleaved rounds`,
+  );
+  console.log(
+    `  kept matcher at ${median(ratios).toFixed(2)}× the trie's rate (median; ${range(ratios)} over rounds; goal ≥ 1)`,
+  );
+}
+
+async function retained(bodies: readonly Uint8Array[], mid: readonly Uint8Array[]): Promise<void> {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
   console.log(
     `\n## client: bytes per cached origin (in-memory transport, ${ASKED.length} checks an origin, heap + external after gc between half and all origins)`,
   );
   const kib = (n: number) => `${(n / 1024).toFixed(2)} KiB`;
   for (const [name, set] of [
-    [`median-size files (300–460 bytes, ${median.length} origins)`, median],
+    [`median-size files (300–460 bytes, ${mid.length} origins)`, mid],
     [`whole corpus (${bodies.length} files)`, bodies],
   ] as const) {
     const r = await bytesPerOrigin(set, gc);

@@ -1,12 +1,14 @@
 /**
  * Conformance with Google's reference (docs/protocol.md#matching, #deciding-line): the verdict AND the
  * deciding line for every public case. One suite, written as a function, run
- * against every implementation of the contract: the library API,
- * `robots batch`, and `robots check` on a sample.
+ * against every implementation of the contract: the library API, the
+ * matcher the crawler client keeps per origin (compileAlone: the compact
+ * matcher or the trie), `robots batch`, and `robots check` on a sample.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, parseRobotsTxt, type RobotsMatcher } from "../src/entries/index.js";
+import { compileAlone } from "../src/match/alone.js";
 import { robots } from "./helpers/in-process.js";
 import {
   bodyOf,
@@ -48,23 +50,29 @@ function assertConforms(set: ConformanceSet, answers: Answer[][]): void {
   );
 }
 
-const library: Implementation = async (records) =>
-  records.map((rec) => {
-    const robots = parseRobotsTxt(bodyOf(rec));
-    const matchers = new Map<string, RobotsMatcher>();
-    return rec.checks.map((c) => {
-      let m = matchers.get(c.agent);
-      if (m === undefined) {
-        m = compileMatcher(robots, c.agent);
-        matchers.set(c.agent, m);
-      }
-      // The hot-path answers must agree with the explained one.
-      const v = m.check(c.url);
-      assert.equal(m.isAllowed(c.url), v.allowed);
-      assert.equal(m.decidingLine(c.url), v.line);
-      return { allowed: v.allowed, line: v.line };
+/** The library API through `compile`: compileMatcher, or the client's compileAlone. */
+const libraryWith =
+  (compile: typeof compileMatcher): Implementation =>
+  async (records) =>
+    records.map((rec) => {
+      const robots = parseRobotsTxt(bodyOf(rec));
+      const matchers = new Map<string, RobotsMatcher>();
+      return rec.checks.map((c) => {
+        let m = matchers.get(c.agent);
+        if (m === undefined) {
+          m = compile(robots, c.agent);
+          matchers.set(c.agent, m);
+        }
+        // The hot-path answers must agree with the explained one.
+        const v = m.check(c.url);
+        assert.equal(m.isAllowed(c.url), v.allowed);
+        assert.equal(m.decidingLine(c.url), v.line);
+        return { allowed: v.allowed, line: v.line };
+      });
     });
-  });
+
+const library = libraryWith(compileMatcher);
+const alone = libraryWith(compileAlone);
 
 const batchCli: Implementation = async (records) => {
   // Streamed a line at a time: the corpus set is never held whole as input.
@@ -88,12 +96,15 @@ describe("conformance with the reference (docs/protocol.md#matching, #deciding-l
     test(`library API: ${set.name}`, async () => {
       assertConforms(set, await library(set.records));
     });
+    test(`the client's matcher (compileAlone): ${set.name}`, async () => {
+      assertConforms(set, await alone(set.records));
+    });
     test(`robots batch: ${set.name}`, async () => {
       assertConforms(set, await batchCli(set.records));
     });
   }
 
-  test("robots check <file> <agent> <url>: a sample, one process per check", async () => {
+  test("robots check <file> <agent> <url>: a sample, one run per check", async () => {
     const set = conformanceSets()[0]!;
     let n = 0;
     for (const rec of set.records.slice(0, 20)) {

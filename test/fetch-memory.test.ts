@@ -2,7 +2,7 @@
  * maxBytes bounds real memory (docs/protocol.md#caching; docs/fetching.md
  * "Memory"): for each file shape that makes a cached copy costly (one-rule
  * groups, many rules, wildcard rules, rules of thousands of `*`, long
- * lines, many groups naming the crawler, many user-agent lines, many
+ * rules the compact matcher keeps, long lines, many groups naming the crawler, many user-agent lines, many
  * sitemaps, unknown directives, comments), origins serving ~500 KiB of it
  * are checked through one client with the smallest maxBytes allowed,
  * 16 × maxBodyBytes, with varied URLs (so the matcher builds its trie
@@ -88,6 +88,17 @@ const SHAPES: readonly { name: string; origins: number; body: (o: number) => str
     name: "short wildcard rules",
     origins: 8,
     body: (o) => fill(HEAD, (k) => `Disallow:/*${(o + k) % 10}*\n`),
+  },
+  {
+    // The compact matcher (src/match/compact.ts) at its largest: 64 KB of
+    // patterns, the rest of the file lines it does not keep.
+    name: "long rules the compact matcher keeps",
+    origins: 24,
+    body: (o) =>
+      fill(
+        `User-agent: *\nDisallow: /private\n${Array.from({ length: 30 }, (_, k) => `Disallow: /${varied(o * 100 + k, 2_100)}*a${k % 10}*\n`).join("")}`,
+        (k) => `x-${varied(o * 1000 + k, 60)}: ${varied(k, 40)}\n`,
+      ),
   },
   {
     name: "long lines",

@@ -19,11 +19,18 @@
  * and confirmed by comparing the URL's first characters with the key. An
  * entry leaves the memo when it leaves the cache, so the memo never keeps a
  * compiled file alive.
+ *
+ * A value is its own slot (CacheSlot): the cache writes its charge and
+ * flags into it rather than wrapping it in an object of its own, one
+ * object fewer per origin (docs/performance-decisions.md, The client's
+ * cache: one record per origin). A value is kept under one key at a time.
  */
 
-interface Slot<V> {
-  readonly value: V;
-  readonly bytes: number;
+/** What the cache writes into each value it keeps. */
+export interface CacheSlot {
+  /** Its charge against the byte bound. */
+  bytes: number;
+  /** Used since the cache last looked at it (CLOCK). */
   recent: boolean;
   /** Its index in the memo, or -1. */
   memo: number;
@@ -32,13 +39,13 @@ interface Slot<V> {
 /** Memo size: a power of two, for the recent origins a crawler switches between. */
 const MEMO_SIZE = 256;
 
-export class OriginCache<V> {
-  readonly #slots = new Map<string, Slot<V>>();
+export class OriginCache<V extends CacheSlot> {
+  readonly #slots = new Map<string, V>();
   readonly #maxEntries: number;
   readonly #maxBytes: number;
   #bytes = 0;
   readonly #memoKeys = new Array<string>(MEMO_SIZE).fill("");
-  readonly #memoSlots = new Array<Slot<V> | null>(MEMO_SIZE).fill(null);
+  readonly #memoSlots = new Array<V | null>(MEMO_SIZE).fill(null);
 
   constructor(maxEntries: number, maxBytes: number) {
     this.#maxEntries = maxEntries;
@@ -60,7 +67,7 @@ export class OriginCache<V> {
     const slot = this.#slots.get(key);
     if (slot === undefined) return undefined;
     slot.recent = true;
-    return slot.value;
+    return slot;
   }
 
   /**
@@ -70,7 +77,7 @@ export class OriginCache<V> {
   getByPrefix(url: string, end: number, hash: number): V | undefined {
     const j = hash & (MEMO_SIZE - 1);
     const known = this.#memoKeys[j]!;
-    let slot: Slot<V> | null | undefined;
+    let slot: V | null | undefined;
     if (known.length === end && url.startsWith(known)) {
       slot = this.#memoSlots[j]!;
     } else {
@@ -83,7 +90,7 @@ export class OriginCache<V> {
       slot.memo = j;
     }
     slot.recent = true;
-    return slot.value;
+    return slot;
   }
 
   /**
@@ -94,7 +101,10 @@ export class OriginCache<V> {
   set(key: string, value: V, bytes: number): void {
     this.delete(key);
     const charge = Math.min(bytes, this.#maxBytes);
-    this.#slots.set(key, { value, bytes: charge, recent: false, memo: -1 });
+    value.bytes = charge;
+    value.recent = false;
+    value.memo = -1;
+    this.#slots.set(key, value);
     this.#bytes += charge;
     this.#makeRoom(key);
   }
@@ -115,7 +125,7 @@ export class OriginCache<V> {
   }
 
   /** Take `slot` out of the memo, if it is there. */
-  #forget(slot: Slot<V> | null): void {
+  #forget(slot: V | null): void {
     if (slot === null || slot.memo < 0) return;
     if (this.#memoSlots[slot.memo] === slot) {
       this.#memoKeys[slot.memo] = "";
@@ -128,7 +138,7 @@ export class OriginCache<V> {
   #makeRoom(keep: string): void {
     const slots = this.#slots;
     while ((this.#bytes > this.#maxBytes || slots.size > this.#maxEntries) && slots.size > 1) {
-      const [key, slot] = slots.entries().next().value as [string, Slot<V>];
+      const [key, slot] = slots.entries().next().value as [string, V];
       slots.delete(key);
       if (key === keep || slot.recent) {
         slot.recent = false;

@@ -30,7 +30,6 @@ import { type Compiled, compileEntry, entryOf, type Resolved } from "./compiled-
 import { entryAfterFetch } from "./entry-after-fetch.js";
 import { fetchOncePerFleet } from "./fleet-flight.js";
 import type { OriginCache } from "./origin-cache.js";
-import { retainedSize } from "./retained-size.js";
 import { guardStoreCall, type StoreProblem } from "./store-guard.js";
 import { isUsable } from "./timeline.js";
 
@@ -324,7 +323,7 @@ export class OriginLoader {
       this.#s.profile,
       this.#s.productToken,
     );
-    this.#s.compiled.set(key, compiled, retainedSize(compiled));
+    this.#s.compiled.set(key, compiled, compiled.charge);
     return compiled;
   }
 }

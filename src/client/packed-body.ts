@@ -20,10 +20,10 @@ const DEFLATE = "d";
 
 /** The packed form of `body`. */
 export async function packBody(body: Uint8Array): Promise<string> {
-  if (body.byteLength <= RAW_MAX) return RAW + bytesToString(body);
+  if (body.byteLength <= RAW_MAX) return bytesToString(RAW, body);
   const packed = await pipe(body, new CompressionStream("deflate-raw"));
-  if (packed.byteLength >= body.byteLength) return RAW + bytesToString(body);
-  return DEFLATE + bytesToString(packed);
+  if (packed.byteLength >= body.byteLength) return bytesToString(RAW, body);
+  return bytesToString(DEFLATE, packed);
 }
 
 /** The body `packed` holds. */
@@ -57,14 +57,18 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
   return out;
 }
 
-/** One character per byte (a one-byte string). */
-function bytesToString(bytes: Uint8Array): string {
+/** `head`, then one character per byte (a one-byte string). */
+function bytesToString(head: string, bytes: Uint8Array): string {
   // fromCharCode over slices: one argument per byte would overflow the
   // stack on 500 KiB. Joined, not concatenated: one flat string, not a
-  // tree of pieces.
+  // tree of pieces (a `head +` would add a pair node of 32 bytes).
+  if (bytes.byteLength === 0) return head;
   const parts: string[] = [];
   for (let i = 0; i < bytes.byteLength; i += 0x2000) {
-    parts.push(String.fromCharCode(...bytes.subarray(i, i + 0x2000)));
+    const chunk = bytes.subarray(i, i + 0x2000);
+    parts.push(
+      i === 0 ? String.fromCharCode(head.charCodeAt(0), ...chunk) : String.fromCharCode(...chunk),
+    );
   }
   return parts.length === 1 ? parts[0]! : parts.join("");
 }

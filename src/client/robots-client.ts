@@ -341,8 +341,8 @@ export class RobotsClient {
     if (isRobotsTxtPath(url, at)) return true;
     const c = this.#compiled.getByPrefix(url, at, scan.originHash);
     if (c === undefined) return undefined;
-    const good = c.entry.good;
-    if (good === null || now >= good.expiresAt) return undefined;
+    // expiresAt is -1 without a good copy.
+    if (now >= c.expiresAt) return undefined;
     this.stats.cacheHits++;
     // Canonical: the matcher's path extraction finds exactly pathname + search.
     return c.fresh === "rules" ? c.matcher!.isAllowedAt(url, at) : c.fresh === "allow";

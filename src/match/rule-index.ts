@@ -7,13 +7,13 @@
  * (layout.ts), ranking (rank.ts), the prefilters (prefilters.ts), building
  * nodes (build-node.ts) and the walk (walk.ts).
  */
-import { R_STAR, ROW, type RuleTable } from "../parse/rule-table.js";
+import { R_LINE, ROW, type RuleTable, ruleStar } from "../parse/rule-table.js";
 import type { Rule } from "../parse/types.js";
 import type { CopiedIndex, CopyArea } from "./match-cache.js";
 import { compilePattern, matchRest } from "./pattern.js";
 import { buildNode, type LazyTrie, reserveNodeScratch } from "./trie/build-node.js";
 import { entryPattern, globStop } from "./trie/entry-text.js";
-import { E_LINE, E_RULE, ENTRY_RECORD, N_COUNTS, N_KIDS, N_PLAIN } from "./trie/layout.js";
+import { E_RULE, ENTRY_RECORD, N_COUNTS, N_KIDS, N_PLAIN } from "./trie/layout.js";
 import { packedList } from "./trie/packed-list.js";
 import { writeGrams } from "./trie/prefilters.js";
 import { type RuleRange, rankEntries, VARIES } from "./trie/rank.js";
@@ -27,7 +27,7 @@ export { decided, decideIn, type GlobData } from "./trie/walk.js";
  * directory form `/d/$` only when the rule itself does not match, but that
  * form is always shorter than the rule, so adding it as a separate entry of
  * the same line gives the same answer (rank.ts). The parser finds the rule's
- * `/` (R_INDEX_HTML).
+ * `/` (M_INDEX_HTML).
  */
 
 /** RuleIndex#globs before any glob is compiled (packed, see packedList). */
@@ -52,6 +52,8 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
   readonly size: number;
   /** Number of rules in the index's groups. */
   readonly ruleCount: number;
+  /** Indices in the file of the groups whose rules it holds (RobotsMatcher#groups). */
+  readonly groupIndices: readonly number[];
   /**
    * The deciding entry value for every path, when it is the same for all
    * (VARIES otherwise): no rules at all (-1), or a best-ranked rule that
@@ -92,14 +94,20 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
   /** What building the pending nodes needs; null once there are none. */
   #lazy: LazyTrie | null;
 
-  constructor(table: RuleTable, ranges: readonly RuleRange[], indexHtml: boolean) {
+  constructor(
+    table: RuleTable,
+    ranges: readonly RuleRange[],
+    indexHtml: boolean,
+    groupIndices: readonly number[] = [],
+  ) {
     this.#table = table;
+    this.groupIndices = groupIndices;
     let ruleCount = 0;
     for (const g of ranges) ruleCount += g.ruleTo - g.ruleFrom;
     this.ruleCount = ruleCount;
     const ranked = rankEntries(table, ranges, ruleCount, indexHtml);
     const count = ranked.count;
-    const words = ranked.words;
+    let words = ranked.words;
     this.constant = ranked.constant;
     this.patternText = table.text;
     this.globs = ranked.globCount > 0 ? packedList(sNulls, null, count) : null;
@@ -116,6 +124,11 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
     const perm = ranked.perm;
     const lz: LazyTrie = { rows: table.rows, keys, perm, pending: [], left: 0 };
     const root = buildNode(words, table.text, lz, 0, count, 0, true);
+    // Appending the root grew both lists by half again: the index keeps
+    // copies of their exact size (more nodes are appended only as checks
+    // reach them).
+    this.words = words = words.slice();
+    lz.pending = lz.pending.slice();
     this.root = root;
     // The root's exact entry (`$` alone) matches only the empty path, which
     // no URL has, so it does not keep a check at the root.
@@ -180,13 +193,13 @@ export class RuleIndex implements WalkedIndex, CopiedIndex {
     const rows = this.#table.rows;
     // A glob entry's text after its first `*`: the twin `/dir/$` of a glob
     // rule is a glob only when that `*` comes before the `/` (rank.ts).
-    const from = rows[(no2 >> 1) * ROW + R_STAR]! + 1;
+    const from = ruleStar(this.patternText, rows, no2 >> 1) + 1;
     writeGrams(this.patternText, from, globStop(this.patternText, rows, no2), this.words, g);
   }
 
   /** The source line of entry `id`. */
   line(id: number): number {
-    return this.words[ENTRY_RECORD * id + E_LINE]!;
+    return this.#table.rows[(this.words[ENTRY_RECORD * id + E_RULE]! >> 1) * ROW + R_LINE]!;
   }
 
   /** The rule of entry `id`. */

@@ -45,7 +45,7 @@ export function globalGroups(robots: RobotsTxt): Group[] {
 }
 
 /** Why `groups` apply: they name the agent, or they are its fallback (`*` groups, or none). */
-export function sourceOf(named: boolean, groups: readonly Group[]): GroupSource {
+export function sourceOf(named: boolean, groups: readonly unknown[]): GroupSource {
   return named ? "named" : groups.length > 0 ? "global" : "none";
 }
 

@@ -12,16 +12,19 @@ import { asciiText, decodeText, isHexDigit, latin1 } from "./bytes.js";
 import { isUnusedKey } from "./line-keys.js";
 import {
   keptRows,
+  M_ALLOWS,
+  M_GROUP_SHIFT,
+  M_INDEX_HTML,
+  M_STAR,
   ParsedGroup,
   R_END,
-  R_INDEX_HTML,
   R_LINE,
   R_META,
-  R_STAR,
   R_START,
   ROW,
   RuleTable,
 } from "./rule-table.js";
+import type { AgentLine } from "./types.js";
 import { DIRECTIVE_ROW, ValueTable } from "./value-table.js";
 
 /** `0`–`9`, `A`–`F` as bytes: the digits of a `%XX` escape (docs/protocol.md#rule-values). */
@@ -132,6 +135,23 @@ export function asciiRun(buf: Uint8Array, n: number): string {
   return n === 0 ? "" : asciiText(buf, 0, n);
 }
 
+/**
+ * `list` as the file keeps it: a list grown by `push` has room for
+ * about half as many elements again (at least 16 more), which the parsed
+ * file would carry for its whole life; a copy by `slice` has none.
+ */
+function exactList<T>(list: T[]): T[] {
+  return list.length === 0 ? [] : list.slice();
+}
+
+/** No directive or sitemap rows: shared, as a ValueTable never changes its rows. */
+const NO_ROWS: readonly number[] = [];
+
+/** A ValueTable's rows (exactList), the empty ones shared. */
+function keptValueRows(rows: number[]): readonly number[] {
+  return rows.length === 0 ? NO_ROWS : rows.slice();
+}
+
 /** `[A-Za-z][A-Za-z0-9_. -]*`: a key that can name a directive. */
 function isDirectiveName(bytes: Uint8Array, start: number, end: number): boolean {
   const first = bytes[start]! | 0x20;
@@ -204,23 +224,23 @@ export class FileBuilder {
   /** A user-agent line: opens a group unless it adds to the one being opened. */
   agent(line: number, vs: number, ve: number): void {
     const bytes = this.#bytes;
-    let current = this.current;
-    if (current === null || this.afterRule) {
-      current = new ParsedGroup(this.groups.length, this.rn);
-      current.directiveFrom = current.directiveTo = this.dirRows.length / DIRECTIVE_ROW;
-      this.groups.push(current);
-      this.current = current;
-      this.afterRule = false;
-    }
     const global = isGlobalAgent(bytes, vs, ve);
     const te = global ? vs : productTokenEnd(bytes, vs, ve);
     const value = decodeText(bytes, vs, ve);
-    current.agents.push({
+    const agent: AgentLine = {
       line,
       value,
       token: global ? "*" : te === ve ? value : te === vs ? "" : asciiText(bytes, vs, te),
       global,
-    });
+    };
+    const current = this.current;
+    if (current === null || this.afterRule) {
+      const group = new ParsedGroup(this.groups.length, this.rn, agent);
+      group.directiveFrom = group.directiveTo = this.dirRows.length / DIRECTIVE_ROW;
+      this.groups.push(group);
+      this.current = group;
+      this.afterRule = false;
+    } else current.agents.push(agent);
   }
 
   /** An allow or disallow line: one rule row, its pattern normalised. */
@@ -236,7 +256,8 @@ export class FileBuilder {
       pat = this.pat = grownBytes(pat, this.pn + 3 * (ve - vs));
       this.patView = viewOf(pat);
     }
-    if ((rn + 1) * ROW > rows.length) growRows(rows, (rn + 1) * ROW);
+    // This rule's row and the next row's start, where its pattern ends (R_END).
+    if ((rn + 1) * ROW + 1 > rows.length) growRows(rows, (rn + 1) * ROW + 1);
     const ps = this.pn;
     const pn = this.#pattern(pat, ps, vs, ve);
     this.pn = pn;
@@ -249,9 +270,11 @@ export class FileBuilder {
     rows[r + R_START] = ps;
     rows[r + R_END] = pn;
     rows[r + R_LINE] = line;
-    rows[r + R_META] = (allows ? 1 : 0) | ((current === null ? 0 : current.index + 1) << 1);
-    rows[r + R_STAR] = this.#star;
-    rows[r + R_INDEX_HTML] = allows ? indexHtmlSlash(pat, ps, pn) : -1;
+    rows[r + R_META] =
+      (allows ? M_ALLOWS : 0) |
+      (this.#star >= 0 ? M_STAR : 0) |
+      (allows && indexHtmlSlash(pat, ps, pn) >= 0 ? M_INDEX_HTML : 0) |
+      ((current === null ? 0 : current.index + 1) << M_GROUP_SHIFT);
     this.rn = rn + 1;
     if (current !== null) {
       current.ruleTo = rn + 1;
@@ -386,20 +409,26 @@ export class FileBuilder {
     // JS heap, measured at ~1 µs to make, which was 6 % of parsing the
     // corpus for the line codes and the rows.
     const table = new RuleTable(
-      keptRows(this.rows, rn * ROW),
+      keptRows(this.rows, rn === 0 ? 0 : rn * ROW + 1),
       rn,
       asciiRun(this.pat, this.pn),
       this.written,
     );
-    const values = new ValueTable(latin1(this.vals, 0, this.vn), this.dirRows, this.siteRows);
+    const values = new ValueTable(
+      latin1(this.vals, 0, this.vn),
+      keptValueRows(this.dirRows),
+      keptValueRows(this.siteRows),
+    );
     // The grown buffers serve the next parse (rows grew in place).
     scratch.pat = this.pat;
     scratch.patView = this.patView;
     scratch.vals = this.vals;
-    const groups = this.groups;
+    const groups = exactList(this.groups);
     for (const g of groups) {
       g.table = table;
       g.values = values;
+      // A group's first agent made its list of one; only more grew it.
+      if (g.agents.length > 1) g.agents = g.agents.slice();
     }
     return { groups, table, orphanCount: groups.length === 0 ? rn : groups[0]!.ruleFrom, values };
   }

@@ -5,7 +5,7 @@
 import { checkProfile, type Profile } from "../protocol/profile.js";
 import { toBytes } from "./bytes.js";
 import { asciiRun, FileBuilder, grownBytes, type Scratch, withScratch } from "./file-builder.js";
-import { R_STAR, ROW, type RuleTable } from "./rule-table.js";
+import { M_STAR, R_META, ROW, type RuleTable } from "./rule-table.js";
 import { LineScanner, type LineVisitor } from "./scan-lines.js";
 import type {
   Directive,
@@ -189,7 +189,9 @@ export class RobotsTxt {
     }
     const table = this.#ruleTable;
     let wildcardRules = 0;
-    for (let r = R_STAR; r < table.count * ROW; r += ROW) if (table.rows[r]! >= 0) wildcardRules++;
+    for (let r = R_META; r < table.count * ROW; r += ROW) {
+      if ((table.rows[r]! & M_STAR) !== 0) wildcardRules++;
+    }
     return { agents, agentChars, wildcardRules, ...this.#values.sizeFacts() };
   }
 

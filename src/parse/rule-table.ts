@@ -13,28 +13,59 @@
 import type { AgentLine, Directive, Group, Rule } from "./types.js";
 import type { ValueTable } from "./value-table.js";
 
-/** Integers per rule in `rows`. */
-export const ROW = 6;
+/**
+ * Integers per rule in `rows`. Patterns lie end to end in `text`, so a
+ * rule's pattern ends where the next one starts: `rows` holds one integer
+ * more than `ROW` per rule, the end of the last pattern (R_END).
+ */
+export const ROW = 3;
 /** Where the rule's normalised pattern starts in `text`. */
 export const R_START = 0;
-/** Where it ends (exclusive). */
-export const R_END = 1;
-export const R_LINE = 2;
-/** `allows | (group + 1) << 1`: bit 0 set for `allow`; group -1 for a rule before any group. */
-export const R_META = 3;
-/** Offset in `text` of the pattern's first `*`, or -1. */
-export const R_STAR = 4;
+/** Where it ends (exclusive): the next row's R_START, or the final integer of `rows`. */
+export const R_END = ROW + R_START;
+export const R_LINE = 1;
+/** The rule's M_* bits, and its group + 1 (0 for a rule before any group) from M_GROUP_SHIFT up. */
+export const R_META = 2;
+/** R_META bit: an `allow` rule. */
+export const M_ALLOWS = 1;
+/** R_META bit: the pattern holds a `*` (ruleStar). */
+export const M_STAR = 2;
 /**
- * For an allow rule whose last `/` begins `/index.htm`, the offset in `text`
- * of that `/` (Google's index.html rule, docs/protocol.md#matching), else -1.
+ * R_META bit: an allow rule whose last `/` begins `/index.htm` (Google's
+ * index.html rule, docs/protocol.md#matching; indexHtmlSlashOf).
  */
-export const R_INDEX_HTML = 5;
+export const M_INDEX_HTML = 4;
+export const M_GROUP_SHIFT = 3;
 
 /**
- * `ROW` integers per rule, in file order (see R_*): a list of small
- * integers, or an Int32Array when there are more than BIG_LIST of them.
+ * `ROW` integers per rule, in file order (see R_*), and the end of the
+ * last pattern: a list of small integers, or an Int32Array when there are
+ * more than BIG_LIST of them.
  */
 export type RuleRows = readonly number[] | Int32Array;
+
+/**
+ * Offset in the pattern text of rule `no`'s first `*`, or -1. Found when
+ * asked (compiling a glob), not kept per rule: most rules have none, and
+ * a kept offset was an eighth of a parsed file's retained heap.
+ */
+export function ruleStar(text: string, rows: RuleRows, no: number): number {
+  const r = no * ROW;
+  return (rows[r + R_META]! & M_STAR) === 0 ? -1 : text.indexOf("*", rows[r + R_START]!);
+}
+
+/**
+ * For an allow rule whose last `/` begins `/index.htm`, the offset in the
+ * pattern text of that `/` (Google's index.html rule,
+ * docs/protocol.md#matching), else -1. The parser found it (M_INDEX_HTML);
+ * its place is found again when asked.
+ */
+export function indexHtmlSlashOf(text: string, rows: RuleRows, no: number): number {
+  const r = no * ROW;
+  return (rows[r + R_META]! & M_INDEX_HTML) === 0
+    ? -1
+    : text.lastIndexOf("/", rows[r + R_END]! - 1);
+}
 
 /**
  * A JS list longer than this is a "large object" in V8 (past 128 KiB of
@@ -49,7 +80,7 @@ export const BIG_LIST = 16_384;
  * list of exactly `n` (one allocation; a typed array longer than 64 bytes
  * has a buffer outside the heap, about 1 µs to make), an Int32Array past
  * BIG_LIST. Every row value is a byte offset, a line number or a group
- * number, far below 2^31.
+ * number shifted by M_GROUP_SHIFT, far below 2^31.
  */
 export function keptRows(rows: readonly number[], n: number): RuleRows {
   if (n <= BIG_LIST) return rows.slice(0, n);
@@ -59,7 +90,7 @@ export function keptRows(rows: readonly number[], n: number): RuleRows {
 }
 
 export class RuleTable {
-  /** `ROW` integers per rule, in file order (see R_*). */
+  /** `ROW` integers per rule, in file order (see R_*), then the end of the last pattern. */
   readonly rows: RuleRows;
   readonly count: number;
   /**
@@ -101,11 +132,11 @@ export class RuleTable {
       const meta = this.rows[r + R_META]!;
       const pattern = this.pattern(no);
       rule = {
-        kind: (meta & 1) !== 0 ? "allow" : "disallow",
+        kind: (meta & M_ALLOWS) !== 0 ? "allow" : "disallow",
         line: this.rows[r + R_LINE]!,
         value: this.#written?.get(no) ?? pattern,
         pattern,
-        group: (meta >> 1) - 1,
+        group: (meta >> M_GROUP_SHIFT) - 1,
       };
       this.#objects[no] = rule;
     }
@@ -120,7 +151,7 @@ export class RuleTable {
   select(ranges: readonly { readonly ruleFrom: number; readonly ruleTo: number }[]): RuleTable {
     let count = 0;
     for (const g of ranges) count += g.ruleTo - g.ruleFrom;
-    const rows: number[] = new Array<number>(count * ROW);
+    const rows: number[] = new Array<number>(count * ROW + 1);
     const parts: string[] = [];
     let written: Map<number, string> | null = null;
     let at = 0;
@@ -131,15 +162,9 @@ export class RuleTable {
         const o = no2 * ROW;
         const ps = this.rows[r + R_START]!;
         const pe = this.rows[r + R_END]!;
-        const shift = at - ps;
-        const star = this.rows[r + R_STAR]!;
-        const slash = this.rows[r + R_INDEX_HTML]!;
         rows[o + R_START] = at;
-        rows[o + R_END] = pe + shift;
         rows[o + R_LINE] = this.rows[r + R_LINE]!;
         rows[o + R_META] = this.rows[r + R_META]!;
-        rows[o + R_STAR] = star < 0 ? -1 : star + shift;
-        rows[o + R_INDEX_HTML] = slash < 0 ? -1 : slash + shift;
         parts.push(this.text.slice(ps, pe));
         at += pe - ps;
         const w = this.#written?.get(no);
@@ -149,6 +174,7 @@ export class RuleTable {
         }
       }
     }
+    rows[count * ROW + R_START] = at;
     // Typed past a few rules: 4 bytes a value instead of 8, the store outside
     // the heap paid once (the table outlives its file, see the class comment).
     const kept = rows.length > 64 ? Int32Array.from(rows) : rows;
@@ -166,7 +192,8 @@ export class RuleTable {
 /** A group as the parser builds it: its rules are a range of the file's rule table. */
 export class ParsedGroup implements Group {
   readonly index: number;
-  readonly agents: AgentLine[] = [];
+  /** Its user-agent lines (the parser adds to it, then keeps a copy of the exact size). */
+  agents: AgentLine[];
   /** First rule number of the group in the file's table. */
   ruleFrom: number;
   /** One past its last rule number. */
@@ -185,8 +212,9 @@ export class ParsedGroup implements Group {
   #rules: Rule[] | null = null;
   #directives: Directive[] | null = null;
 
-  constructor(index: number, ruleFrom: number) {
+  constructor(index: number, ruleFrom: number, first: AgentLine) {
     this.index = index;
+    this.agents = [first];
     this.ruleFrom = ruleFrom;
     this.ruleTo = ruleFrom;
   }

@@ -53,7 +53,7 @@ export class ValueTable {
   #directives: Directive[] | null = null;
   #sitemaps: Sitemap[] | null = null;
 
-  constructor(text: string, directiveRows: number[], sitemapRows: number[]) {
+  constructor(text: string, directiveRows: readonly number[], sitemapRows: readonly number[]) {
     this.#text = text;
     this.#directiveRows = directiveRows;
     this.#sitemapRows = sitemapRows;

@@ -2,7 +2,7 @@
  * Building the trie's nodes, each appended to the index's words when a
  * check first reaches it (layout.ts says what each word means).
  */
-import type { RuleRows } from "../../parse/rule-table.js";
+import { R_START, ROW, type RuleRows } from "../../parse/rule-table.js";
 import { PatternShape } from "../pattern.js";
 import { entryTextEnd, globStop } from "./entry-text.js";
 import {
@@ -25,10 +25,8 @@ import {
   INFO_KIND_SHIFT,
   INFO_LEN_MAX,
   INFO_LEN_SHIFT,
-  K_LEN,
-  K_META,
-  K_START,
-  KEY_RECORD,
+  KEY_LEN_SHIFT,
+  KEY_META_MASK,
   labelWord,
   META_SHAPE_SHIFT,
   N_LABEL_TAIL,
@@ -55,11 +53,12 @@ import { GRAM_MIN_GLOBS, gram1, rareChar } from "./prefilters.js";
  * depth: the key offset of the node's first character).
  */
 export interface LazyTrie {
-  /** The file's rule rows (RuleTable#rows): where a glob's pattern ends. */
+  /** The file's rule rows (RuleTable#rows): where keys start, where a glob's pattern ends. */
   readonly rows: RuleRows;
+  /** Per entry id its key word (layout.ts). */
   readonly keys: number[] | Int32Array;
   readonly perm: number[] | Int32Array;
-  readonly pending: number[];
+  pending: number[];
   /** Pending nodes not built yet. */
   left: number;
 }
@@ -89,6 +88,14 @@ const sGroupGram: number[] = [];
 const sGroupBest: number[] = [];
 /** A 1-gram's current group while a node's globs are grouped. */
 const sGroupOf = new Map<number, number>();
+
+/**
+ * Where entry `id`'s key starts in the pattern text: where its rule's
+ * pattern does (an index.html twin's too), read through the entry record.
+ */
+function keyStart(words: readonly number[], rows: RuleRows, id: number): number {
+  return rows[(words[ENTRY_RECORD * id + E_RULE]! >> 1) * ROW + R_START]!;
+}
 
 /** Make the scratch lists hold a node of `most` entries. */
 export function reserveNodeScratch(most: number): void {
@@ -122,13 +129,14 @@ export function buildNode(
 ): number {
   const perm = lz.perm;
   const keys = lz.keys;
+  const rows = lz.rows;
   let end = dep;
   let labelAt = 0;
   if (!root) {
     const e0 = perm[from]!;
-    labelAt = keys[KEY_RECORD * e0 + K_START]! + dep;
-    const l0 = keys[KEY_RECORD * e0 + K_LEN]!;
-    end = to - from === 1 ? l0 : labelEnd(text, lz, from, to, dep + 1, l0);
+    labelAt = keyStart(words, rows, e0) + dep;
+    const l0 = keys[e0]! >> KEY_LEN_SHIFT;
+    end = to - from === 1 ? l0 : labelEnd(words, text, lz, from, to, dep + 1, l0);
   }
   // The node's own entries (class 0) and the next character of the others.
   // The scratch lists already hold n: they hold as many entries as the
@@ -143,11 +151,11 @@ export function buildNode(
   let prev = 0;
   for (let i = 0; i < n; i++) {
     const id = perm[from + i]!;
-    const k = KEY_RECORD * id;
-    if (keys[k + K_LEN] === end) {
+    const key = keys[id]!;
+    if (key >> KEY_LEN_SHIFT === end) {
       sClass[i] = 0;
       if (prev > 0) sorted = false;
-      const meta = keys[k + K_META]!;
+      const meta = key & KEY_META_MASK;
       const value = id * 2 + (meta & 1);
       const shape = (meta >> META_SHAPE_SHIFT) & 3;
       // Per node only the best unconditional and the best exact entry can
@@ -158,7 +166,7 @@ export function buildNode(
         if (value > exact) exact = value;
       } else sGlobIds[gn++] = id;
     } else {
-      const c = text.charCodeAt(keys[k + K_START]! + end) + 1;
+      const c = text.charCodeAt(keyStart(words, rows, id) + end) + 1;
       sClass[i] = c;
       if (c < prev) sorted = false;
       prev = c;
@@ -210,9 +218,11 @@ export function buildNode(
 /**
  * Where the edge label of a node over `lz.perm[from, to)` (two entries or
  * more) ends: the first depth from `end` on where a key stops, or two keys
- * differ, or the first key's length `l0`.
+ * differ, or the first key's length `l0`. Each key is compared with the
+ * first in turn, so each key's start is read once.
  */
 function labelEnd(
+  words: readonly number[],
   text: string,
   lz: LazyTrie,
   from: number,
@@ -222,18 +232,19 @@ function labelEnd(
 ): number {
   const perm = lz.perm;
   const keys = lz.keys;
-  const s0 = keys[KEY_RECORD * perm[from]! + K_START]!;
-  extend: while (end < l0) {
-    const c = text.charCodeAt(s0 + end);
-    for (let i = from + 1; i < to; i++) {
-      const k = KEY_RECORD * perm[i]!;
-      if (keys[k + K_LEN]! <= end || text.charCodeAt(keys[k + K_START]! + end) !== c) {
-        break extend;
-      }
-    }
-    end++;
+  const rows = lz.rows;
+  const s0 = keyStart(words, rows, perm[from]!);
+  let stop = l0;
+  for (let i = from + 1; i < to && stop > end; i++) {
+    const id = perm[i]!;
+    const s = keyStart(words, rows, id);
+    const len = keys[id]! >> KEY_LEN_SHIFT;
+    const most = Math.min(len, stop);
+    let d = end;
+    while (d < most && text.charCodeAt(s + d) === text.charCodeAt(s0 + d)) d++;
+    stop = d;
   }
-  return end;
+  return stop;
 }
 
 /**
@@ -303,9 +314,9 @@ function globRecords(words: number[], text: string, lz: LazyTrie, gn: number): n
     let groups = 0;
     for (let k = gn - 1, i = 0; k >= 0; k--, i++) {
       const id = sGlobIds[k]!;
-      const kr = KEY_RECORD * id;
-      const meta = keys[kr + K_META]!;
-      const star = keys[kr + K_START]! + keys[kr + K_LEN]!;
+      const key = keys[id]!;
+      const meta = key & KEY_META_MASK;
+      const star = keyStart(words, lz.rows, id) + (key >> KEY_LEN_SHIFT);
       const stop = globStop(text, lz.rows, words[ENTRY_RECORD * id + E_RULE]!);
       const gram = gram1(rareChar(text, star + 1, stop));
       const value = id * 2 + (meta & 1);
@@ -350,10 +361,9 @@ function globRecords(words: number[], text: string, lz: LazyTrie, gn: number): n
     for (let k = 0; k < SMALL_RECORD * gn; k++) words[o++] = 0;
     for (let k = gn - 1, g = g0; k >= 0; k--, g += SMALL_RECORD) {
       const id = sGlobIds[k]!;
-      const kr = KEY_RECORD * id;
-      const meta = keys[kr + K_META]!;
-      words[g] = id * 2 + (meta & 1);
-      const star = keys[kr + K_START]! + keys[kr + K_LEN]!;
+      const key = keys[id]!;
+      words[g] = id * 2 + (key & 1);
+      const star = keyStart(words, lz.rows, id) + (key >> KEY_LEN_SHIFT);
       words[g + 1] = smallGlob(words, text, lz.rows, words[ENTRY_RECORD * id + E_RULE]!, star);
       words[g + 2] = o;
       o = words.length;
@@ -380,7 +390,7 @@ function smallGlob(
   const stop = globStop(text, rows, no2);
   const rare = rareChar(text, star + 1, stop);
   // The twin `/dir/$` is anchored by the `$` its text lacks.
-  let anchored = (no2 & 1) !== 0 || stop < entryTextEnd(rows, no2);
+  let anchored = (no2 & 1) !== 0 || stop < entryTextEnd(text, rows, no2);
   if (anchored && text.charCodeAt(stop - 1) === 0x2a) anchored = false;
   let s = star + 1;
   while (s < stop && text.charCodeAt(s) === 0x2a) s++;

@@ -4,12 +4,12 @@
  * (`no2` odd), whose text is the rule's up to the `/` before `index.htm`
  * and whose `$` is not in the text.
  */
-import { R_END, R_INDEX_HTML, R_START, ROW, type RuleRows } from "../../parse/rule-table.js";
+import { indexHtmlSlashOf, R_END, R_START, ROW, type RuleRows } from "../../parse/rule-table.js";
 
 /** The pattern of rule `no2 >> 1`, or of its index.html twin when `no2` is odd. */
 export function entryPattern(text: string, rows: RuleRows, no2: number): string {
   const ps = rows[(no2 >> 1) * ROW + R_START]!;
-  const pe = entryTextEnd(rows, no2);
+  const pe = entryTextEnd(text, rows, no2);
   return (no2 & 1) === 0 ? text.slice(ps, pe) : `${text.slice(ps, pe)}$`;
 }
 
@@ -18,9 +18,10 @@ export function entryPattern(text: string, rows: RuleRows, no2: number): string 
  * end, or for its index.html twin (`no2` odd) just after the `/` before
  * `index.html` (the twin's `$` is not in the text).
  */
-export function entryTextEnd(rows: RuleRows, no2: number): number {
-  const r = (no2 >> 1) * ROW;
-  return (no2 & 1) === 0 ? rows[r + R_END]! : rows[r + R_INDEX_HTML]! + 1;
+export function entryTextEnd(text: string, rows: RuleRows, no2: number): number {
+  return (no2 & 1) === 0
+    ? rows[(no2 >> 1) * ROW + R_END]!
+    : indexHtmlSlashOf(text, rows, no2 >> 1) + 1;
 }
 
 /**
@@ -29,7 +30,7 @@ export function entryTextEnd(rows: RuleRows, no2: number): number {
  * `/` (its text lacks the `$`).
  */
 export function globStop(text: string, rows: RuleRows, no2: number): number {
-  const end = entryTextEnd(rows, no2);
+  const end = entryTextEnd(text, rows, no2);
   return (no2 & 1) === 0 ? withoutDollar(text, end) : end;
 }
 

@@ -21,11 +21,14 @@ import { GRAM_BITS } from "./prefilters.js";
 // root and the first nodes checks build are neighbours
 // (docs/performance-decisions.md, Checking: entry records before the root).
 
-export const ENTRY_RECORD = 2;
-/** The entry's source line (the deciding line, docs/protocol.md#deciding-line). */
-export const E_LINE = 0;
-/** Its rule number in the file's table, times 2, plus 1 for an index.html twin. */
-export const E_RULE = 1;
+export const ENTRY_RECORD = 1;
+/**
+ * Its rule number in the file's table, times 2, plus 1 for an index.html
+ * twin. The entry's line (the deciding line,
+ * docs/protocol.md#deciding-line) is read from the rule's row: only
+ * explanations and deciding lines ask for it, never a verdict.
+ */
+export const E_RULE = 0;
 
 // ---- a node record, at the node's offset o
 
@@ -109,15 +112,15 @@ export const GROUP_COUNT_SHIFT = GRAM_BITS;
 export const GROUP_MAX = 0x7fff;
 export const GRAMS_UNKNOWN = -2;
 
-// ---- key records, per entry id in LazyTrie#keys (kept only while nodes
-// are pending): where its key starts in the pattern text, its length, and
-// its meta word: the verdict bit of its value and its PatternShape.
+// ---- key words, one per entry id in LazyTrie#keys (kept only while nodes
+// are pending): its key's length << KEY_LEN_SHIFT | its meta bits, the
+// verdict bit of its value and its PatternShape << META_SHAPE_SHIFT. The
+// key starts where its rule's pattern does, read from the rule's row
+// (build-node.ts keyStart): one word an entry instead of three.
 
-export const K_START = 0;
-export const K_LEN = 1;
-export const K_META = 2;
-export const KEY_RECORD = 3;
 export const META_SHAPE_SHIFT = 1;
+export const KEY_LEN_SHIFT = 3;
+export const KEY_META_MASK = (1 << KEY_LEN_SHIFT) - 1;
 
 // ---- characters packed four to a word, the first lowest
 

@@ -9,11 +9,11 @@
  * the low bit is the verdict.
  */
 import {
+  M_ALLOWS,
+  M_INDEX_HTML,
+  M_STAR,
   R_END,
-  R_INDEX_HTML,
-  R_LINE,
   R_META,
-  R_STAR,
   R_START,
   ROW,
   type RuleTable,
@@ -21,16 +21,7 @@ import {
 import { disallows } from "../../protocol/empty-rule.js";
 import { PatternShape } from "../pattern.js";
 import { withoutDollar } from "./entry-text.js";
-import {
-  E_LINE,
-  E_RULE,
-  ENTRY_RECORD,
-  K_LEN,
-  K_META,
-  K_START,
-  KEY_RECORD,
-  META_SHAPE_SHIFT,
-} from "./layout.js";
+import { E_RULE, ENTRY_RECORD, KEY_LEN_SHIFT, META_SHAPE_SHIFT } from "./layout.js";
 import { ensure, packedList, zeroInts } from "./packed-list.js";
 
 /** RuleIndex#constant when the deciding entry depends on the path. */
@@ -55,7 +46,7 @@ const sNo: number[] = [];
 const sKeyLen: number[] = [];
 /** By entry: where its key starts in the pattern text. */
 const sStart: number[] = [];
-/** By entry: its meta word (K_META). */
+/** By entry: its meta bits (layout.ts, key words). */
 const sMeta: number[] = [];
 /** By entry: priority * 2 + allows, its rank before ties. */
 const sKey: number[] = [];
@@ -159,7 +150,7 @@ export interface RankedEntries {
   readonly constant: number;
   /** The entry records, by id (layout.ts): the start of the index's words. */
   readonly words: number[];
-  /** Per id its key record (layout.ts, K_*); null for a constant index. */
+  /** Per id its key word (layout.ts); null for a constant index. */
   readonly keys: number[] | Int32Array | null;
   /** The ids in order, for building (LazyTrie#perm); null for a constant index. */
   readonly perm: number[] | Int32Array | null;
@@ -196,8 +187,10 @@ export function rankEntries(
       const r = no * ROW;
       const ps = rows[r + R_START]!; // every key starts where its pattern does
       const pe = rows[r + R_END]!;
-      const star = rows[r + R_STAR]!;
-      const allows = (rows[r + R_META]! & 1) !== 0;
+      const meta = rows[r + R_META]!;
+      // The first `*` (ruleStar), found here rather than kept per rule.
+      const star = (meta & M_STAR) === 0 ? -1 : text.indexOf("*", ps);
+      const allows = (meta & M_ALLOWS) !== 0;
       const verdict = disallows(allows ? "allow" : "disallow", pe - ps) ? 0 : 1;
       sNo[count] = no * 2;
       sStart[count] = ps;
@@ -217,24 +210,23 @@ export function rankEntries(
       sKey[count] = key;
       if (key > maxKey) maxKey = key;
       count++;
-      if (indexHtml && allows) {
-        const slash = rows[r + R_INDEX_HTML]!;
-        if (slash >= 0) {
-          // The twin `/dir/$`: one octet longer than `/dir/`.
-          sNo[count] = no * 2 + 1;
-          sStart[count] = ps;
-          if (star >= 0 && star < slash) {
-            sKeyLen[count] = star - ps;
-            const glob = hasLiteral(text, star + 1, slash + 1);
-            sMeta[count] = 1 | globShape(glob);
-            if (glob) globCount++;
-          } else {
-            sKeyLen[count] = slash + 1 - ps;
-            sMeta[count] = 1 | (PatternShape.exact << META_SHAPE_SHIFT);
-          }
-          sKey[count] = (slash + 2 - ps) * 2 + 1;
-          count++;
+      if (indexHtml && (meta & M_INDEX_HTML) !== 0) {
+        // indexHtmlSlashOf: the pattern's last `/`.
+        const slash = text.lastIndexOf("/", pe - 1);
+        // The twin `/dir/$`: one octet longer than `/dir/`.
+        sNo[count] = no * 2 + 1;
+        sStart[count] = ps;
+        if (star >= 0 && star < slash) {
+          sKeyLen[count] = star - ps;
+          const glob = hasLiteral(text, star + 1, slash + 1);
+          sMeta[count] = 1 | globShape(glob);
+          if (glob) globCount++;
+        } else {
+          sKeyLen[count] = slash + 1 - ps;
+          sMeta[count] = 1 | (PatternShape.exact << META_SHAPE_SHIFT);
         }
+        sKey[count] = (slash + 2 - ps) * 2 + 1;
+        count++;
       }
     }
   }
@@ -260,9 +252,7 @@ export function rankEntries(
   // The entry records come first in `words`, the root after them.
   const words = packedList(sZeros, 0, ENTRY_RECORD * count);
   for (let id = 0; id < count; id++) {
-    const no2 = sNo[sOrder[id]!]!;
-    words[ENTRY_RECORD * id + E_LINE] = rows[(no2 >> 1) * ROW + R_LINE]!;
-    words[ENTRY_RECORD * id + E_RULE] = no2;
+    words[ENTRY_RECORD * id + E_RULE] = sNo[sOrder[id]!]!;
   }
   if (constant !== VARIES) {
     // A check never walks this index: no keys, no trie. Measured on the
@@ -273,14 +263,11 @@ export function rankEntries(
   // A table kept typed (one that outlives its file, RuleTable#select, or a
   // huge one) gets typed key lists too: 4 bytes a value instead of 8.
   const typed = !Array.isArray(rows);
-  const keys =
-    typed && count > 16 ? new Int32Array(KEY_RECORD * count) : zeroInts(sZeros, KEY_RECORD * count);
+  const keys = typed && count > 16 ? new Int32Array(count) : zeroInts(sZeros, count);
   const perm = typed && count > 16 ? new Int32Array(count) : zeroInts(sZeros, count);
   for (let id = 0; id < count; id++) {
     const e = sOrder[id]!;
-    keys[KEY_RECORD * id + K_START] = sStart[e]!;
-    keys[KEY_RECORD * id + K_LEN] = sKeyLen[e]!;
-    keys[KEY_RECORD * id + K_META] = sMeta[e]!;
+    keys[id] = (sKeyLen[e]! << KEY_LEN_SHIFT) | sMeta[e]!;
     perm[id] = id;
   }
   return { count, globCount, constant, words, keys, perm };

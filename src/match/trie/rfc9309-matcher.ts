@@ -23,7 +23,7 @@ const scratch: PathSpan = { str: "", start: 0, end: 0 };
  * path starts at the same place (the characters that start a path, `/`,
  * `?` and `;`, are reserved and never decoded); the fragment is dropped.
  */
-function comparisonUrl(url: string): string {
+export function comparisonUrl(url: string): string {
   if (typeof url !== "string") return url; // the trie matcher throws its error
   const span = locatePath(url, scratch);
   const { str, start, end } = span;
@@ -31,6 +31,19 @@ function comparisonUrl(url: string): string {
   // A path that needed a leading `/` (`h?x` → `/?x`) is a new string: a path alone.
   if (str !== url) return comparisonForm(str, start, end);
   return url.slice(0, start) + comparisonForm(url, start, end);
+}
+
+/**
+ * A URL whose path starts with `/` at `pathStart` and runs to the first
+ * `#` or NUL (PathMatcher#isAllowedAt), its path in comparison form at the
+ * same place: `url` itself when that changes nothing.
+ */
+export function comparisonAt(url: string, pathStart: number): string {
+  let end = pathStart;
+  const n = url.length;
+  while (end < n && !isPathEnd(url.charCodeAt(end))) end++;
+  if (!needsComparisonForm(url, pathStart, end)) return url;
+  return url.slice(0, pathStart) + comparisonForm(url, pathStart, end);
 }
 
 export class Rfc9309Matcher extends TrieMatcher {
@@ -45,14 +58,7 @@ export class Rfc9309Matcher extends TrieMatcher {
 
   /** See PathMatcher#isAllowedAt. */
   override isAllowedAt(url: string, pathStart: number): boolean {
-    let end = pathStart;
-    const n = url.length;
-    while (end < n && !isPathEnd(url.charCodeAt(end))) end++;
-    if (!needsComparisonForm(url, pathStart, end)) return super.isAllowedAt(url, pathStart);
-    return super.isAllowedAt(
-      url.slice(0, pathStart) + comparisonForm(url, pathStart, end),
-      pathStart,
-    );
+    return super.isAllowedAt(comparisonAt(url, pathStart), pathStart);
   }
 
   override decidingLine(url: string): number {

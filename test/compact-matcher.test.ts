@@ -1,0 +1,112 @@
+/**
+ * The compact matcher (src/match/compact.ts) that the crawler client keeps
+ * per origin gives exactly what the trie matcher gives
+ * (docs/protocol.md#matching, #deciding-line): the verdict, the deciding
+ * line and rule, every matching rule, under both profiles that use it.
+ * Differential, against compileMatcher (compilePathMatcher), on generated files: few rules
+ * (one scan group), many rules spread over groups by their second
+ * character, groups too long to scan (the trie then), globs, `$`,
+ * Google's index.html rule, values written differently from their
+ * patterns, and odd URLs.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import { compileAlone } from "../src/match/alone.js";
+import { CompactMatcher } from "../src/match/compact.js";
+import { compilePathMatcher } from "../src/match/compile.js";
+import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import type { Profile } from "../src/protocol/profile.js";
+import { propertyRuns } from "./helpers/fc-seed.js";
+
+/** Pieces of rule values: literal runs, `*`, `$`, escapes, index.html. */
+const piece = fc.constantFrom(
+  "/",
+  "a",
+  "b",
+  "ab",
+  "shop",
+  "*",
+  "$",
+  "%2F",
+  "%61",
+  "?",
+  "=",
+  ".pdf",
+  "index.html",
+  "é",
+  "x-y",
+);
+const value = fc.array(piece, { maxLength: 6 }).map((p) => p.join(""));
+const rule = fc
+  .tuple(fc.constantFrom("Allow", "Disallow", "disallow"), fc.constantFrom("", "/"), value)
+  .map(([kind, slash, v]) => `${kind}: ${slash}${v}`);
+const group = fc
+  .tuple(
+    fc.constantFrom("CompactBot", "*", "other", "compactbot"),
+    fc.array(rule, { maxLength: 90 }),
+  )
+  .map(([agent, rules]) => [`User-agent: ${agent}`, ...rules, ""].join("\n"));
+/** A group whose rules share a second character: more than a scan takes, so the trie. */
+const crowded = fc
+  .array(value, { minLength: 17, maxLength: 60 })
+  .map((vs) => ["User-agent: *", ...vs.map((v) => `Disallow: /s${v}`), ""].join("\n"));
+const body = fc
+  .tuple(fc.array(group, { minLength: 1, maxLength: 4 }), fc.option(crowded, { freq: 4 }))
+  .map(([g, c]) => [...g, ...(c === null ? [] : [c])].join("\n"));
+
+/** URL pieces: the rules' pieces, and a fragment. */
+const pathPiece = fc.oneof(piece, fc.constant("#f"));
+const url = fc
+  .tuple(
+    fc.constantFrom("", "http://h.test", "https://h.test:8080", "//h", "h"),
+    fc.array(pathPiece, { maxLength: 8 }),
+  )
+  .map(([origin, parts]) => origin + parts.join(""));
+
+describe("the compact matcher answers as the trie matcher", () => {
+  for (const profile of ["google", "rfc9309"] as const satisfies readonly Profile[]) {
+    test(`${profile}: verdict, deciding line and rule, matches, on generated files`, () => {
+      let compact = 0;
+      let trie = 0;
+      fc.assert(
+        fc.property(body, fc.array(url, { minLength: 1, maxLength: 12 }), (text, urls) => {
+          const robots = parseRobotsTxt(text, { profile });
+          const alone = compileAlone(robots, "CompactBot");
+          const ref = compilePathMatcher(robots, "CompactBot");
+          if (alone instanceof CompactMatcher) compact++;
+          else trie++;
+          assert.equal(alone.ruleCount, ref.ruleCount);
+          assert.equal(alone.source, ref.source);
+          assert.deepEqual(alone.groups, ref.groups);
+          for (const u of urls) {
+            assert.deepEqual(alone.check(u), ref.check(u), u);
+            assert.equal(alone.isAllowed(u), ref.isAllowed(u), u);
+            assert.equal(alone.decidingLine(u), ref.decidingLine(u), u);
+            assert.deepEqual(alone.matches(u), ref.matches(u), u);
+            const at = u.startsWith("http") ? u.indexOf("/", u.indexOf("//") + 2) : -1;
+            if (at > 0 && !u.includes("#")) {
+              assert.equal(alone.isAllowedAt(u, at), ref.isAllowedAt(u, at), u);
+            }
+          }
+        }),
+        propertyRuns(400),
+      );
+      // Both forms were exercised: groups too long to scan take the trie.
+      assert.ok(compact > 0 && trie > 0, `${compact} compact, ${trie} trie`);
+    });
+  }
+
+  test("a file of many rules in few groups by second character keeps the compact form", () => {
+    const lines = ["User-agent: *"];
+    for (let k = 0; k < 360; k++)
+      lines.push(`Disallow: /${"abcdefghijklmnopqrstuvwxyz"[k % 26]}${k}/`);
+    const robots = parseRobotsTxt(lines.join("\n"));
+    const alone = compileAlone(robots, "CompactBot");
+    assert.ok(alone instanceof CompactMatcher, "14 rules a group at most");
+    const ref = compilePathMatcher(robots, "CompactBot");
+    for (const u of ["/a0/", "/a26/x", "/z25/", "/b1", "/", "/q42/y"]) {
+      assert.deepEqual(alone.check(u), ref.check(u), u);
+    }
+  });
+});
