@@ -12,7 +12,7 @@ import { Readable } from "node:stream";
 import { main } from "../../src/cli/main.js";
 import type { CliIo, CliOutput } from "../../src/cli/run-io.js";
 import { REPO_ROOT } from "./shared.js";
-import type { CliOptions, Run } from "./subprocess.js";
+import { type CliOptions, envWith, type Run } from "./subprocess.js";
 
 /** What an in-process run takes of CliOptions: input, environment and terminal-ness. */
 export type InProcessOptions = Pick<CliOptions, "env" | "tty" | "cwd"> & {
@@ -30,7 +30,7 @@ export async function robots(
     stdout,
     stderr,
     stdin: stdinOf(options.stdin),
-    env: envOf(options.env),
+    env: envWith(options.env),
     // Relative paths from the repository root, as subprocess.ts runs its children.
     cwd: options.cwd ?? REPO_ROOT,
   };
@@ -66,10 +66,4 @@ async function* asBuffers(
   chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
 ): AsyncGenerator<Buffer> {
   for await (const c of chunks) yield Buffer.from(c);
-}
-
-function envOf(changes: CliOptions["env"]): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, ...changes };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  return env;
 }
