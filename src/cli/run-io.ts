@@ -34,8 +34,17 @@ export interface CliIo {
 
 /** The process's own streams and environment. */
 export function processIo(): CliIo {
-  const { stdout, stderr, stdin, env } = process;
-  return { stdout, stderr, stdin, env, cwd: process.cwd() };
+  const { stdout, stderr, env } = process;
+  return {
+    stdout,
+    stderr,
+    // Read when a command reads stdin: Node opens process.stdin on first use.
+    get stdin() {
+      return process.stdin;
+    },
+    env,
+    cwd: process.cwd(),
+  };
 }
 
 // The io of the run at hand, scoped to its asynchronous calls: two runs in
