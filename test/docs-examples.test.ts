@@ -28,8 +28,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { test } from "node:test";
-import { type ConsumerProject, withConsumerProject } from "./helpers/consumer.js";
+import { type TestContext, test } from "node:test";
+import { type ConsumerProject, type TscResult, withConsumerProject } from "./helpers/consumer.js";
 import { startRedis } from "./helpers/redis-server.js";
 import { REPO_ROOT } from "./helpers/shared.js";
 
@@ -146,26 +146,9 @@ const CRAWLEE_STAND_IN = {
   ].join("\n"),
 };
 
-test("every ```ts and ```js example of README.md and docs/*.md compiles against the packed package", async () => {
-  const blocks = docFiles().flatMap(blocksOf);
+/** The problems in tsc's output over `blocks`: every diagnostic but a fragment's undeclared names. */
+function compileProblems(blocks: readonly Block[], r: TscResult): string[] {
   const byFile = new Map(blocks.map((b) => [b.file, b]));
-  assert.ok(
-    blocks.filter((b) => b.doc === "README.md").length >= 3 && blocks.length >= 10,
-    `the examples were found (${blocks.length})`,
-  );
-  const r = await withConsumerProject(async (project) => {
-    for (const b of blocks) project.write(b.file, b.code);
-    if (!existsSync(path.join(REPO_ROOT, "node_modules", "crawlee", "package.json"))) {
-      for (const [file, text] of Object.entries(CRAWLEE_STAND_IN)) project.write(file, text);
-    }
-    // Every block is a module, even one without imports. This package's own
-    // declarations are checked by consumer-types.test.ts; those of crawlee and
-    // playwright are not this test's to check (they would triple its time).
-    return project.typeCheck(
-      blocks.map((b) => b.file),
-      { moduleDetection: "force", allowJs: true, checkJs: true, skipLibCheck: true },
-    );
-  });
   const { diagnostics, unread } = readDiagnostics(r.output);
   const order = (d: Diagnostic): number => blocks.indexOf(byFile.get(d.file)!);
   diagnostics.sort((a, b) => order(a) - order(b) || a.line - b.line);
@@ -182,14 +165,8 @@ test("every ```ts and ```js example of README.md and docs/*.md compiles against 
     }
   }
   if (r.code !== 0 && diagnostics.length === 0) problems.push(`tsc exited ${r.code}`);
-  const fragments = blocks.filter((b) => b.fragment).map((b) => `${b.doc}:${b.line}`);
-  assert.equal(
-    problems.length,
-    0,
-    `${problems.length} problem(s) in ${blocks.length} examples:\n${problems.join("\n")}\n` +
-      `Fragments (\`\`\`ts fragment: undeclared names allowed): ${fragments.join(", ") || "none"}`,
-  );
-});
+  return problems;
+}
 
 /** Why an example is compiled but not run; null when it runs. */
 function notRun(b: Block): string | null {
@@ -257,52 +234,95 @@ function runExample(project: ConsumerProject, file: string) {
   });
 }
 
-test("every example that is not a fragment runs in a consumer project and exits", async (t) => {
-  const blocks = docFiles().flatMap(blocksOf);
+/**
+ * Runs every example that is not a fragment from tsc's output (a ```js
+ * block as written), its sites and Redis rewritten to the loopback ones;
+ * the problems of those that fail or do not exit.
+ */
+async function runExamples(
+  project: ConsumerProject,
+  blocks: readonly Block[],
+  t: TestContext,
+): Promise<string[]> {
   const site = await startSite();
   const redis = await startRedis();
   const problems: string[] = [];
   const compiledOnly: string[] = [];
   let ran = 0;
   try {
-    await withConsumerProject(async (project) => {
-      // The consumer's own robots.txt, which docs/diagnostics.md's example lints.
-      project.write("robots.txt", "User-agent: *\nDisallow: wp-login.php\n");
-      const runnable = blocks.filter((b) => {
-        const why = notRun(b);
-        if (why !== null) compiledOnly.push(`${b.doc}:${b.line} (${why})`);
-        return why === null;
-      });
-      for (const b of runnable) {
-        const code = NETWORK.test(b.code)
-          ? b.code.replace(SITES, site.origin).replaceAll(EXAMPLE_REDIS, redis.url)
-          : b.code;
-        project.write(b.file, code);
+    for (const b of blocks) {
+      const why = notRun(b);
+      if (why !== null) {
+        compiledOnly.push(`${b.doc}:${b.line} (${why})`);
+        continue;
       }
-      const ts = runnable.filter((b) => b.file.endsWith(".ts")).map((b) => b.file);
-      const built = await project.typeCheck(ts, {
-        noEmit: false,
-        outDir: "out",
-        rootDir: ".",
-        moduleDetection: "force",
-        skipLibCheck: true,
-      });
-      assert.equal(built.code, 0, `the examples did not compile:\n${built.output}`);
-      for (const b of runnable) {
-        const file = b.file.endsWith(".ts")
-          ? path.join("out", b.file.replace(/\.ts$/, ".js"))
-          : b.file;
-        const r = await runExample(project, file);
-        ran++;
-        if (r.hung) problems.push(`${b.doc}:${b.line}: did not exit within ${EXIT_LIMIT_MS} ms`);
-        else if (r.code !== 0) problems.push(`${b.doc}:${b.line}: exit ${r.code}\n${r.output}`);
+      const file = b.file.endsWith(".ts")
+        ? path.join("out", b.file.replace(/\.ts$/, ".js"))
+        : b.file;
+      if (NETWORK.test(b.code)) {
+        const code = readFileSync(path.join(project.dir, file), "utf8");
+        project.write(file, code.replace(SITES, site.origin).replaceAll(EXAMPLE_REDIS, redis.url));
       }
-    });
+      const r = await runExample(project, file);
+      ran++;
+      if (r.hung) problems.push(`${b.doc}:${b.line}: did not exit within ${EXIT_LIMIT_MS} ms`);
+      else if (r.code !== 0) problems.push(`${b.doc}:${b.line}: exit ${r.code}\n${r.output}`);
+    }
   } finally {
     await site.close();
     await redis.stop();
   }
   t.diagnostic(`compiled only: ${compiledOnly.join(", ") || "none"}`);
   assert.ok(ran >= 10, `ran ${ran} examples`);
-  assert.deepEqual(problems, [], "examples that fail or do not exit");
+  return problems;
+}
+
+test("README.md's and docs/*.md's examples, in one consumer project of the packed package", async (t) => {
+  const blocks = docFiles().flatMap(blocksOf);
+  assert.ok(
+    blocks.filter((b) => b.doc === "README.md").length >= 3 && blocks.length >= 10,
+    `the examples were found (${blocks.length})`,
+  );
+  await withConsumerProject(async (project) => {
+    for (const b of blocks) project.write(b.file, b.code);
+    if (!existsSync(path.join(REPO_ROOT, "node_modules", "crawlee", "package.json"))) {
+      for (const [file, text] of Object.entries(CRAWLEE_STAND_IN)) project.write(file, text);
+    }
+    // The consumer's own robots.txt, which docs/diagnostics.md's example lints.
+    project.write("robots.txt", "User-agent: *\nDisallow: wp-login.php\n");
+    // One tsc run checks every block as written and emits what runs (it
+    // emits even when a fragment has errors). Every block is a module, even
+    // one without imports. This package's own declarations are checked by
+    // consumer-types.test.ts; those of crawlee and playwright are not this
+    // test's to check (they would triple its time).
+    const r = await project.typeCheck(
+      blocks.map((b) => b.file),
+      {
+        moduleDetection: "force",
+        allowJs: true,
+        checkJs: true,
+        skipLibCheck: true,
+        noEmit: false,
+        outDir: "out",
+        rootDir: ".",
+      },
+    );
+    await t.test("every ```ts and ```js example compiles against the packed package", () => {
+      const problems = compileProblems(blocks, r);
+      const fragments = blocks.filter((b) => b.fragment).map((b) => `${b.doc}:${b.line}`);
+      assert.equal(
+        problems.length,
+        0,
+        `${problems.length} problem(s) in ${blocks.length} examples:\n${problems.join("\n")}\n` +
+          `Fragments (\`\`\`ts fragment: undeclared names allowed): ${fragments.join(", ") || "none"}`,
+      );
+    });
+    await t.test("every example that is not a fragment runs and exits", async (t) => {
+      assert.deepEqual(
+        await runExamples(project, blocks, t),
+        [],
+        "examples that fail or do not exit",
+      );
+    });
+  });
 });

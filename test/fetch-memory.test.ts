@@ -42,7 +42,8 @@ function fill(head: string, line: (k: number) => string, tail = ""): string {
   return parts.join("");
 }
 
-const HEAD = "User-agent: *\nDisallow: /private\n";
+/** The `*` group's rule is longer than V8 copies when slicing (13 characters). */
+const HEAD = "User-agent: *\nDisallow: /private/area/\n";
 
 /** A rule of 4,000 `*` (~12 KB): every `*` may start a segment of a compiled glob. */
 const manyStars = (o: number, k: number) =>
@@ -155,7 +156,7 @@ const WARM_UP = 3;
  * and globs are built), explanations, and every part rebuilt on demand, read.
  */
 async function visit(client: RobotsClient, origin: string, i: number): Promise<void> {
-  assert.equal(await client.isAllowed(`${origin}/private/x`), false);
+  assert.equal(await client.isAllowed(`${origin}/private/area/x`), false);
   await client.isAllowedMany(links(origin, i));
   await client.sitemaps(origin);
   const robots = (await client.robots(origin)).robots!;

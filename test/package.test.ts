@@ -10,7 +10,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import * as core from "../src/entries/index.js";
+import { packedTarball } from "./helpers/consumer.js";
 import { REPO_ROOT } from "./helpers/shared.js";
+import { run } from "./helpers/subprocess.js";
 
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
   license: string;
@@ -19,15 +21,14 @@ const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"
   main: string;
 };
 
-/** The tarball's files, as `npm pack --dry-run` lists them (dist is already built). */
-function tarballFiles(): Set<string> {
-  const r = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-  });
-  assert.equal(r.status, 0, r.stderr);
-  const [info] = JSON.parse(r.stdout) as [{ files: { path: string }[] }];
-  return new Set(info.files.map((f) => f.path));
+/** The tarball's files, as `tar` lists the packed checkout (helpers/consumer.ts). */
+async function tarballFiles(): Promise<Set<string>> {
+  const r = await run(["tar", "-tzf", await packedTarball()]);
+  assert.equal(r.code, 0, r.stderr);
+  // npm's tarballs hold one top folder, package/, and files only.
+  const files = r.stdout.split("\n").filter((f) => f !== "");
+  assert.ok(files.every((f) => f.startsWith("package/") && !f.endsWith("/")));
+  return new Set(files.map((f) => f.slice("package/".length)));
 }
 
 describe("package", () => {
@@ -44,8 +45,8 @@ describe("package", () => {
     assert.equal(pkg.sideEffects, false);
   });
 
-  test("the tarball ships LICENSE, and every source map and example points at shipped files", () => {
-    const files = tarballFiles();
+  test("the tarball ships LICENSE, and every source map and example points at shipped files", async () => {
+    const files = await tarballFiles();
     assert.ok(files.has("LICENSE"));
     assert.ok(files.has(pkg.main.replace(/^\.\//, "")));
     let maps = 0;

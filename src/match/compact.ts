@@ -209,6 +209,16 @@ function charsOf(values: readonly number[]): string {
 }
 
 /**
+ * A copy of `s` that shares no memory with the string it was cut from.
+ * V8 keeps a slice of a long string (and a join of one part) as a view of
+ * the whole, so a pattern cut from a parsed file would keep every pattern
+ * of that file alive in the cache.
+ */
+function ownCopy(s: string): string {
+  return new TextDecoder().decode(new TextEncoder().encode(s));
+}
+
+/**
  * Each applied rule's pattern in one text, and how far each moved (by
  * rule number); null when the text is too long for 16-bit offsets.
  */
@@ -229,7 +239,7 @@ function patternText(
       at += pe - ps;
     }
   }
-  return at > U16 ? null : { text: parts.join(""), shift };
+  return at > U16 ? null : { text: ownCopy(parts.join("")), shift };
 }
 
 /**
@@ -277,7 +287,7 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
     let w = 0;
     if (value !== text.slice(ps, re)) {
       written ??= [];
-      written.push(value);
+      written.push(ownCopy(value));
       w = written.length;
     }
     const line = rows[r + R_LINE]!;
