@@ -37,10 +37,10 @@ function writeFailed(err) {
 process.on("uncaughtException", (err) => (err?.syscall === "write" ? writeFailed(err) : die(err)));
 process.on("unhandledRejection", (err) => (err?.syscall === "write" ? writeFailed(err) : die(err)));
 process.stdout.on("error", writeFailed);
-let runCli;
+let main;
 try {
-  ({ runCli } = await import("../dist/src/cli/main.js"));
+  ({ main } = await import("../dist/src/cli/main.js"));
 } catch (err) {
   die(new Error(`cannot load the built CLI (run "npm run build"): ${err?.message ?? err}`));
 }
-await runCli(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -14,7 +14,7 @@ import { listAgentsToCompare, VerdictComparer } from "../src/diff/diff-robots.js
 import { readAgentName } from "../src/match/agent-name.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import { agentNotes, computeDiff, computeGrid } from "../src/web/engine.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "robots-names-"));
 const FILE = "User-agent: MJ12bot\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g\n";

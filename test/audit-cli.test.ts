@@ -15,7 +15,8 @@ import { gzipSync } from "node:zlib";
 import { AUDIT_ROBOTS, GOOGLE_RANGES, generateLog, requestLine } from "./helpers/access-log.js";
 import { launchBrowser, outsideRequests } from "./helpers/chromium.js";
 import { startDnsServer } from "./helpers/dns-server.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
+import { robots as robotsProcess } from "./helpers/subprocess.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "robots-audit-cli-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,7 +83,7 @@ describe("robots audit", () => {
       ["audit", logFile, "--robots", "git:no/such/robots.txt"],
       ["audit", "-", "--robots", "-"],
     ]) {
-      const r = await robots(args, { cwd: dir });
+      const r = await robotsProcess(args, { cwd: dir });
       assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
       assert.ok(!r.stderr.includes("    at "), "no stack trace");
@@ -201,7 +202,9 @@ describe("robots audit", () => {
         requestLine("192.0.2.1", Date.UTC(2026, 10, 3), "/x/late", "LateBot/1.0", false),
       ].join("\n"),
     );
-    const r = await robots(["audit", "access.log", "--robots", "git:robots.txt"], { cwd: repo });
+    const r = await robotsProcess(["audit", "access.log", "--robots", "git:robots.txt"], {
+      cwd: repo,
+    });
     assert.equal(r.code, 1, r.stderr);
     assert.ok(r.stdout.includes("log line 2 /x/late disallowed by robots.txt line 2 in "));
     assert.ok(

@@ -26,8 +26,8 @@ import { asciiLower } from "../src/protocol/product-token.js";
 import { ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 import { checkBlock, isBlockedEverywhere, planBlock } from "../src/report/block-snippet.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
+import { robots } from "./helpers/in-process.js";
 import { CORPUS_DIR, hasShared } from "./helpers/shared.js";
-import { robots } from "./helpers/subprocess.js";
 
 const CATEGORIES = Object.keys(CRAWLER_CATEGORIES) as CrawlerCategory[];
 const SEARCH = CRAWLERS.filter((c) => c.category === "search");

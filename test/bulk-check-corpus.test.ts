@@ -16,8 +16,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { compileMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import { robots } from "./helpers/in-process.js";
 import { CORPUS_DIR, hasShared } from "./helpers/shared.js";
-import { robots } from "./helpers/subprocess.js";
 
 const ALL = process.env.ROBOTS_BULK_ALL === "1";
 /** Lists in the default sample: every STRIDE-th list of INDEX.tsv. */

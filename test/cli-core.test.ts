@@ -1,10 +1,10 @@
-/** The CLI contract of the core, run as a subprocess: `robots check` (file form) and `robots batch`. */
+/** The CLI contract of the core, run in-process: `robots check` (file form) and `robots batch`. */
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "robots-cli-"));
 const file = path.join(dir, "robots.txt");

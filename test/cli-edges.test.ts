@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startServer, type TestServer } from "./helpers/fetch-servers.js";
+import { robots } from "./helpers/in-process.js";
 import { CLI } from "./helpers/shared.js";
-import { type RunOptions, robots, run } from "./helpers/subprocess.js";
+import { type RunOptions, robots as robotsProcess, run } from "./helpers/subprocess.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-edges-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -196,14 +197,14 @@ describe("bounded reading: endless input neither hangs nor grows memory", () => 
   ];
   for (const [name, args, input] of cases) {
     test(name, async () => {
-      const r = await robots(args, { stdin: input, measureMemory: true });
+      const r = await robotsProcess(args, { stdin: input, measureMemory: true });
       assert.ok(r.code === 0 || r.code === 1, `${name}: exit ${r.code}: ${r.stderr}`);
       assert.ok(r.maxRssMiB < 300, `${name}: ${r.maxRssMiB} MiB`);
     });
   }
 
   test("--whole-file stops at 8 MiB with a clear error", async () => {
-    const r = await robots(["check", "/dev/zero", "FooBot", "/x", "--whole-file"]);
+    const r = await robotsProcess(["check", "/dev/zero", "FooBot", "/x", "--whole-file"]);
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
@@ -232,7 +233,7 @@ describe("bounded reading: endless input neither hangs nor grows memory", () => 
   ];
   for (const [name, args, message] of endless) {
     test(`${name} < /dev/zero: a one-line error, memory bounded`, async () => {
-      const r = await robots(args, {
+      const r = await robotsProcess(args, {
         stdin: { command: ["cat", "/dev/zero"] },
         measureMemory: true,
       });
@@ -244,7 +245,7 @@ describe("bounded reading: endless input neither hangs nor grows memory", () => 
   }
 
   test("test --record reads at most 8 MiB of URLs, as an expectations file may hold", async () => {
-    const r = await robots(["test", "examples/site/robots.txt", "--record", "-"], {
+    const r = await robotsProcess(["test", "examples/site/robots.txt", "--record", "-"], {
       stdin: { command: ["yes", "/"] },
     });
     assert.equal(r.code, 2, r.stderr);
@@ -267,7 +268,7 @@ describe("robots diff streams (memory flat in the number of URLs)", () => {
   });
   for (const format of ["text", "json"]) {
     test(`${N} changed URLs, --format ${format}`, async () => {
-      const r = await robots(
+      const r = await robotsProcess(
         [
           "diff",
           path.join(tmp, "open.txt"),
@@ -376,7 +377,7 @@ describe("errors say what went wrong", () => {
     ]) {
       const full = openSync("/dev/full", "w");
       try {
-        const r = await robots(args, { stdoutFd: full });
+        const r = await robotsProcess(args, { stdoutFd: full });
         assert.equal(r.code, 2, args[0]);
         assert.equal(r.stderr, "robots: cannot write the output: no space left on device\n");
       } finally {

@@ -9,13 +9,13 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compileMatcher, parseRobotsTxt, type RobotsMatcher } from "../src/entries/index.js";
 import { compileAlone } from "../src/match/alone.js";
+import { robots } from "./helpers/in-process.js";
 import {
   bodyOf,
   type ConformanceRecord,
   type ConformanceSet,
   conformanceSets,
 } from "./helpers/shared.js";
-import { robots } from "./helpers/subprocess.js";
 
 interface Answer {
   allowed: boolean;
@@ -106,7 +106,7 @@ describe("conformance with the reference (docs/protocol.md#matching, #deciding-l
     });
   }
 
-  test("robots check <file> <agent> <url>: a sample, one process per check", async () => {
+  test("robots check <file> <agent> <url>: a sample, one run per check", async () => {
     const set = sets[0]!;
     let n = 0;
     for (const rec of set.records.slice(0, 20)) {

@@ -22,8 +22,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { serveText, startServer, type TestServer } from "./helpers/fetch-servers.js";
+import { robots } from "./helpers/in-process.js";
 import { REPO_ROOT } from "./helpers/shared.js";
-import { robots, run } from "./helpers/subprocess.js";
+import { run } from "./helpers/subprocess.js";
 
 const fixture = (name: string) => readFileSync(path.join(REPO_ROOT, "test/fixtures/cli", name));
 const ROBOTS = fixture("gate-robots.txt");

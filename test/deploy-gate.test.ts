@@ -29,8 +29,9 @@ import {
   startServer,
   type TestServer,
 } from "./helpers/fetch-servers.js";
+import { robots } from "./helpers/in-process.js";
 import { CLI, REPO_ROOT } from "./helpers/shared.js";
-import { robots, run } from "./helpers/subprocess.js";
+import { run } from "./helpers/subprocess.js";
 
 const ROBOTS = readFileSync(path.join(REPO_ROOT, "test/fixtures/cli/gate-robots.txt"));
 const PASS = readFileSync(path.join(REPO_ROOT, "test/fixtures/cli/gate.expect"), "utf8");

@@ -11,7 +11,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { readSitemapLocs } from "../src/diff/sitemap-locs.js";
 import { startServer, type TestServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 describe("readSitemapLocs", () => {
   test("locs in order, entities and CDATA decoded, blanks trimmed", () => {

@@ -1,6 +1,6 @@
 /**
- * The docs/protocol.md#access-method scenarios again, through `robots check <url> --agent X` as a
- * subprocess (the same table as fetch-client.test.ts), plus the CLI's own
+ * The docs/protocol.md#access-method scenarios again, through `robots check <url> --agent X`
+ * run in-process (the same table as fetch-client.test.ts), plus the CLI's own
  * contract: exit 0 allowed, 1 disallowed (a server error is a disallow), 2
  * invalid input with a one-line message; and `robots fetch`.
  */
@@ -12,9 +12,9 @@ import { describe, it } from "node:test";
 import { crawlerView } from "../src/parse/crawler-view.js";
 import { ROBOTS, SCENARIOS } from "./helpers/fetch-scenarios.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
-describe("protocol.md#access-method: scenarios (robots check <url> subprocess)", {
+describe("protocol.md#access-method: scenarios (robots check <url>, in-process)", {
   concurrency: 4,
 }, () => {
   for (const sc of SCENARIOS) {

@@ -4,14 +4,14 @@
  * deflate with or without its zlib wrapper, `identity`/`none`/unknown
  * tokens passed through (and said so), an empty compressed body as an empty
  * file, and the decoded-size limit at every stage. Then the same through
- * `robots check <url>` as a subprocess.
+ * `robots check <url>` run in-process.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as zlib from "node:zlib";
 import { createFetchTransport, fetchRobotsTxt, RobotsClient } from "../src/entries/node.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const UA = "EncBot/1.0 (+http://127.0.0.1/bot)";
 const TEXT = "User-agent: *\nDisallow: /private\n";
@@ -156,7 +156,7 @@ describe("Content-Encoding is read as HTTP clients read it (docs/protocol.md#acc
   });
 });
 
-describe("robots check <url> and robots fetch read encodings the same way (subprocess)", () => {
+describe("robots check <url> and robots fetch read encodings the same way (in-process)", () => {
   it("none, raw deflate, stacked and empty gzip", { timeout: 60_000 }, async () => {
     const cases: [string, Buffer, boolean][] = [
       ["none", Buffer.from(TEXT), false],

@@ -12,7 +12,7 @@ import { createNodeTransport, fetchRobotsTxt, RobotsClient } from "../src/entrie
 import { RobotsError } from "../src/errors.js";
 import { classifyAddress } from "../src/fetch/address-class.js";
 import { serveText, startRawServer, startServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const UA = "SecBot/1.0 (+http://127.0.0.1/bot)";
 const RULES = "User-agent: *\nDisallow: /private\n";

@@ -1,5 +1,5 @@
 /**
- * `robots lint` as a user runs it: a subprocess, with its exit codes (0 no
+ * `robots lint` as a user runs it (in-process), with its exit codes (0 no
  * errors, 1 errors or --strict warnings, 2 usage/I/O), text and JSON Lines
  * output, stdin, URLs, colour rules and the progress line.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { serveRobots, startServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-lint-cli-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -14,8 +14,8 @@ import { after, test } from "node:test";
 import { applyLintFixes } from "../src/lint/apply-fixes.js";
 import { lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
 import { compareVerdicts } from "./helpers/fix-safety.js";
+import { robots } from "./helpers/in-process.js";
 import { CORPUS_DIR, hasShared, REPO_ROOT } from "./helpers/shared.js";
-import { robots } from "./helpers/subprocess.js";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "robots-lint-fix-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));

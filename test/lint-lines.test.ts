@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { type LineInfo, lintRobotsTxt } from "../src/lint/lint-robots-txt.js";
+import { robots } from "./helpers/in-process.js";
 import { bodyOf, hasShared, REPO_ROOT, readJsonLinesGz, SHARED_DIR } from "./helpers/shared.js";
-import { robots } from "./helpers/subprocess.js";
 
 interface LinesRecord {
   id: string;

@@ -1,5 +1,5 @@
 /**
- * `robots page` as a subprocess against real servers on 127.0.0.1: the
+ * `robots page` run in-process against real servers on 127.0.0.1: the
  * page's rules are read only after robots.txt allows it, a disallowed page
  * (or a redirect to one) is never requested — counted at the server — and
  * the JSON and text outputs say where each restriction came from.
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const ROBOTS = "User-agent: *\nDisallow: /private\n\nUser-agent: Bingbot\nDisallow: /\n";
 

@@ -19,7 +19,7 @@ import {
   startServer,
   type TestServer,
 } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 /** One `Disallow:` pattern and one request path, and whether the rule covers the path under rfc9309. */
 interface Case {

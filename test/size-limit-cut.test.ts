@@ -19,7 +19,7 @@ import { ROBOTS_TXT_SIZE_LIMIT } from "../src/protocol/size-limit.js";
 import { crawlerRobots } from "../src/web/engine.js";
 import { startServe } from "./helpers/chromium.js";
 import { serveText, startServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const UA = "FooBot/1.0 (+https://example.com/bot)";
 const enc = new TextEncoder();

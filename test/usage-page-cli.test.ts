@@ -1,5 +1,5 @@
 /**
- * `robots page` shows the AI usage preferences that apply, as a subprocess
+ * `robots page` shows the AI usage preferences that apply, run in-process
  * against a real server on 127.0.0.1: Content-Usage rules of the crawler's
  * robots.txt groups matched by path, Content-Signal lines, and the
  * response's Content-Usage / Content-Signal headers, combined; a disallowed
@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { serveRobots, startServer, type TestServer } from "./helpers/fetch-servers.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const ROBOTS = [
   "User-agent: *",

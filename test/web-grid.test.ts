@@ -17,8 +17,8 @@ import {
   setFields,
   startServe,
 } from "./helpers/chromium.js";
+import { robots } from "./helpers/in-process.js";
 import { bodyOf, type ConformanceRecord, conformanceSets } from "./helpers/shared.js";
-import { robots } from "./helpers/subprocess.js";
 
 interface GridCase {
   id: string;

@@ -24,7 +24,7 @@ import {
   setFields,
   waitFor,
 } from "./helpers/chromium.js";
-import { robots } from "./helpers/subprocess.js";
+import { robots } from "./helpers/in-process.js";
 
 const PAGE_URL = pathToFileURL(PAGE_FILE).href;
 

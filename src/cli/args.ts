@@ -6,6 +6,7 @@ import { type AgentName, readAgentName } from "../match/agent-name.js";
 import { isValidProductToken } from "../match/agent-token.js";
 import { CliError } from "./errors.js";
 import { esc, quoted } from "./escape.js";
+import { cliIo } from "./run-io.js";
 
 /**
  * A crawler name from --agent or an `<agent>` argument, read as every
@@ -44,7 +45,7 @@ export function agentOption(
       `invalid ${name} ${JSON.stringify(read.name)}: it names no crawler and starts with no product token (letters, "-" and "_"); pass e.g. ${pass}${example}`,
     );
   }
-  if (read.note !== undefined) process.stderr.write(`robots: note: ${esc(read.note)}\n`);
+  if (read.note !== undefined) cliIo().stderr.write(`robots: note: ${esc(read.note)}\n`);
   return read.token;
 }
 

@@ -14,6 +14,7 @@ import { describeGroups, describeRule, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";
 import { decideVerdict } from "./operator-rules.js";
 import { bodyNotes } from "./reading.js";
+import { cliIo } from "./run-io.js";
 import { asCliError, checkFetchUrl, cliClient, describeSource, outageOutlook } from "./source.js";
 import { parseTimeout, timeoutSpread } from "./timeout.js";
 
@@ -68,7 +69,7 @@ export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<n
     };
   }
   if (opts.format === "tsv")
-    for (const n of notes) process.stderr.write(`robots: note: ${esc(n)}\n`);
+    for (const n of notes) cliIo().stderr.write(`robots: note: ${esc(n)}\n`);
   await writeOut(formatUrlCheck(result, snap, opts.format, notes, groupsText));
   return result.allowed ? EXIT.allowed : EXIT.disallowed;
 }

@@ -9,6 +9,7 @@
 import { appendFileSync } from "node:fs";
 import { CliError } from "./errors.js";
 import { esc } from "./escape.js";
+import { cliIo, cliPath } from "./run-io.js";
 
 /** A workflow command's message: `%`, CR and LF are percent-encoded (GitHub's rule for data). */
 export function workflowData(text: string): string {
@@ -103,10 +104,10 @@ export function appendToEnvFile(
   variable: "GITHUB_STEP_SUMMARY" | "GITHUB_OUTPUT",
   text: string,
 ): void {
-  const file = process.env[variable];
+  const file = cliIo().env[variable];
   if (file === undefined || file === "") return;
   try {
-    appendFileSync(file, text);
+    appendFileSync(cliPath(file), text);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? "";
     throw new CliError(

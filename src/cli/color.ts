@@ -3,6 +3,7 @@
  * value (https://no-color.org). Output piped to a file or another program is
  * always plain, so golden files and scripts never see escape codes.
  */
+import { cliIo } from "./run-io.js";
 
 export interface Paint {
   readonly enabled: boolean;
@@ -15,8 +16,8 @@ export interface Paint {
 
 /** Should output written to `stream` be coloured? */
 export function colorEnabled(
-  stream: { isTTY?: boolean } = process.stdout,
-  env: Record<string, string | undefined> = process.env,
+  stream: { readonly isTTY?: boolean } = cliIo().stdout,
+  env: Readonly<Record<string, string | undefined>> = cliIo().env,
 ): boolean {
   const noColor = env.NO_COLOR;
   if (noColor !== undefined && noColor !== "") return false;

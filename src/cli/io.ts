@@ -3,6 +3,7 @@ import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { urlArgument } from "./args.js";
 import { CliError } from "./errors.js";
+import { cliIo, cliPath } from "./run-io.js";
 
 /**
  * The most a command reads of a robots.txt file or stdin when it reads the
@@ -30,7 +31,7 @@ export async function readBodyArg(arg: string, max = READ_CAP): Promise<BoundedB
 }
 
 export function readStdin(max = READ_CAP): Promise<BoundedBytes> {
-  return readBounded(process.stdin, max);
+  return readBounded(cliIo().stdin, max);
 }
 
 /** Read at most `max` bytes of `input`, then stop it (stdin is paused, a file closed). */
@@ -169,8 +170,9 @@ export async function* urlListLines(
 
 /** Write to stdout, waiting when the pipe is full (constant memory on long streams). */
 export function writeOut(text: string): Promise<void> | undefined {
-  if (process.stdout.write(text)) return undefined;
-  return new Promise((resolve) => process.stdout.once("drain", () => resolve()));
+  const out = cliIo().stdout;
+  if (out.write(text)) return undefined;
+  return new Promise((resolve) => out.once("drain", () => resolve()));
 }
 
 /** Does `arg` look like an http(s) URL rather than a file path? */
@@ -184,9 +186,9 @@ export function isUrlArg(arg: string): boolean {
  * output is written.
  */
 export async function openTextInput(arg: string): Promise<NodeJS.ReadableStream> {
-  if (arg === "-") return process.stdin;
+  if (arg === "-") return cliIo().stdin;
   try {
-    const handle = await open(arg, "r");
+    const handle = await open(cliPath(arg), "r");
     const info = await handle.stat();
     if (info.isDirectory()) {
       await handle.close();

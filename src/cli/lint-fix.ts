@@ -14,6 +14,7 @@ import type { Profile } from "../protocol/profile.js";
 import { CliError } from "./errors.js";
 import { esc } from "./escape.js";
 import { isUrlArg, READ_CAP, readBodyArg } from "./io.js";
+import { cliPath } from "./run-io.js";
 import { unifiedDiff } from "./unified-diff.js";
 
 export interface FixRun {
@@ -53,7 +54,7 @@ export function fixSummary(label: string, r: FixResult): string {
 
 /** Write `bytes` over `file` through a temporary file in its directory, keeping its mode. */
 async function writeInPlace(file: string, bytes: Uint8Array): Promise<void> {
-  const real = await realpath(file);
+  const real = await realpath(cliPath(file));
   const mode = (await stat(real)).mode & 0o7777;
   const tmp = path.join(
     path.dirname(real),

@@ -13,6 +13,7 @@ import { COMMANDS, loadCommand } from "./commands/index.js";
 import { CliError, EXIT } from "./errors.js";
 import { esc } from "./escape.js";
 import { packageVersion } from "./io.js";
+import { type CliIo, cliIo, processIo, withIo } from "./run-io.js";
 
 const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: "boolean", short: "h" },
@@ -81,12 +82,12 @@ async function helpCommand(argv: string[]): Promise<number> {
   }
   const topic = topics[0];
   if (topic === undefined || topic === "help") {
-    process.stdout.write(`${await mainHelp()}\n`);
+    cliIo().stdout.write(`${await mainHelp()}\n`);
     return EXIT.ok;
   }
   const command = await loadCommand(topic);
   if (command === undefined) throw unknownCommand(topic);
-  process.stdout.write(`${command.help}\n`);
+  cliIo().stdout.write(`${command.help}\n`);
   return EXIT.ok;
 }
 
@@ -101,7 +102,7 @@ function commandName(argv: string[]): string | undefined {
   return undefined;
 }
 
-export async function main(argv: string[]): Promise<number> {
+async function dispatch(argv: string[]): Promise<number> {
   const name = commandName(argv);
   // --version is about the tool, not a command: with anything else to run
   // it is a usage error, never a silently ignored argument.
@@ -131,20 +132,20 @@ export async function main(argv: string[]): Promise<number> {
     );
   }
   if (values.version === true) {
-    process.stdout.write(`${packageVersion()}\n`);
+    cliIo().stdout.write(`${packageVersion()}\n`);
     return EXIT.ok;
   }
   if (command === undefined) {
     // Asked for: help on stdout. A bare `robots` is a usage error: help on stderr.
     if (values.help === true) {
-      process.stdout.write(`${await mainHelp()}\n`);
+      cliIo().stdout.write(`${await mainHelp()}\n`);
       return EXIT.ok;
     }
-    process.stderr.write(`${await mainHelp()}\n`);
+    cliIo().stderr.write(`${await mainHelp()}\n`);
     return EXIT.usage;
   }
   if (values.help === true) {
-    process.stdout.write(`${command.help}\n`);
+    cliIo().stdout.write(`${command.help}\n`);
     return EXIT.ok;
   }
   const profile = typeof values.profile === "string" ? values.profile : "google";
@@ -199,27 +200,39 @@ function describeArgError(err: unknown): string {
   return oneLine(message.split(". ")[0] ?? message);
 }
 
-export async function runCli(argv: string[]): Promise<void> {
-  try {
-    process.exitCode = await main(argv);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException)?.syscall === "write") {
-      // A failed write to stdout (a full disk): said as such.
-      const code = (err as NodeJS.ErrnoException).code;
-      process.stderr.write(
-        `robots: cannot write the output: ${code === "ENOSPC" ? "no space left on device" : esc(oneLine(String((err as Error).message)))}\n`,
-      );
-      process.exitCode = 2;
-      return;
+/**
+ * Run `robots <argv>` on `io` (the process's streams by default) and return
+ * the exit status. Errors become one line on stderr, never a stack trace;
+ * nothing of the process (exit code, environment, working directory) is
+ * touched, so tests run it in-process.
+ */
+export function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  return withIo(io, async () => {
+    try {
+      return await dispatch(argv);
+    } catch (err) {
+      return reportError(err);
     }
-    // A RobotsError is an argument the library refused (its message says
-    // what to pass); anything else is a fault of the CLI itself.
-    const known = err instanceof CliError || err instanceof RobotsError;
-    // One line, never a stack trace, whatever was thrown.
-    const msg = oneLine(
-      known ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`,
+  });
+}
+
+/** The one line an error that ended a run is told as, and its exit status. */
+function reportError(err: unknown): number {
+  if ((err as NodeJS.ErrnoException)?.syscall === "write") {
+    // A failed write to stdout (a full disk): said as such.
+    const code = (err as NodeJS.ErrnoException).code;
+    cliIo().stderr.write(
+      `robots: cannot write the output: ${code === "ENOSPC" ? "no space left on device" : esc(oneLine(String((err as Error).message)))}\n`,
     );
-    process.stderr.write(`robots: ${esc(msg)}\n`);
-    process.exitCode = err instanceof CliError ? err.exitCode : EXIT.usage;
+    return EXIT.usage;
   }
+  // A RobotsError is an argument the library refused (its message says
+  // what to pass); anything else is a fault of the CLI itself.
+  const known = err instanceof CliError || err instanceof RobotsError;
+  // One line, never a stack trace, whatever was thrown.
+  const msg = oneLine(
+    known ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`,
+  );
+  cliIo().stderr.write(`robots: ${esc(msg)}\n`);
+  return err instanceof CliError ? err.exitCode : EXIT.usage;
 }

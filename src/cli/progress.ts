@@ -9,6 +9,7 @@
  */
 import { groupDigits } from "../protocol/size-limit.js";
 import { esc } from "./escape.js";
+import { type CliOutput, cliIo } from "./run-io.js";
 
 const SHOW_AFTER_MS = 1000;
 const REDRAW_MS = 200;
@@ -20,9 +21,7 @@ const LONG_LIST = 20;
 const ERASE = "\r\u001b[2K";
 
 /** Where the line goes: a terminal, or anything else (then nothing is drawn). */
-export type ProgressStream = Pick<NodeJS.WriteStream, "isTTY" | "write"> & {
-  readonly columns?: number;
-};
+export type ProgressStream = Pick<CliOutput, "isTTY" | "write" | "columns">;
 
 /** A progress line: `1,024 URLs checked (5,120/s)`, `12/30 files linted (40/s): robots.txt`. */
 export class Progress {
@@ -34,7 +33,7 @@ export class Progress {
   #shown = false;
 
   /** `now` is the clock the delays are read on (ms); tests inject one. */
-  constructor(what: string, stream: ProgressStream = process.stderr, now: () => number = Date.now) {
+  constructor(what: string, stream: ProgressStream = cliIo().stderr, now: () => number = Date.now) {
     this.#what = what;
     this.#stream = stream.isTTY === true ? stream : null;
     this.#now = now;

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { CliError } from "./errors.js";
+import { cliIo } from "./run-io.js";
 import { createFetchApi, type FetchApiOptions } from "./serve-fetch.js";
 
 /** The same policy as the page's own meta tag: nothing from outside, fetches to this server only. */
@@ -134,7 +135,7 @@ export async function serveTester(options: ServeOptions): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
-  process.stdout.write(
+  cliIo().stdout.write(
     `http://${shown}:${port}/\n` +
       `Serving the robots.txt tester. Live fetch reaches ${options.allowPrivate ? "any address" : "public addresses only (--allow-private allows others)"}. Ctrl-C stops.\n`,
   );

@@ -24,6 +24,7 @@ import {
 import { describeGroups, plural, ruleText, verdictWord } from "./format.js";
 import { writeOut } from "./io.js";
 import type { Reading } from "./reading.js";
+import { cliIo } from "./run-io.js";
 
 /** One (agent, URL) of an expectation, checked. */
 export interface Check {
@@ -131,10 +132,10 @@ export async function printProblems(
       ),
     );
   }
-  for (const p of shown) process.stderr.write(`${esc(`${label}:${p.line}: ${p.message}`)}\n`);
+  for (const p of shown) cliIo().stderr.write(`${esc(`${label}:${p.line}: ${p.message}`)}\n`);
   if (rest > 0)
-    process.stderr.write(`${esc(label)}: … and ${plural(rest, "more malformed line")}\n`);
-  process.stderr.write(
+    cliIo().stderr.write(`${esc(label)}: … and ${plural(rest, "more malformed line")}\n`);
+  cliIo().stderr.write(
     `robots: ${esc(`${plural(problems.length, "malformed expectation")} in ${label}: nothing was checked`)}\n`,
   );
   return EXIT.usage;

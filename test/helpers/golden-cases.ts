@@ -2,14 +2,15 @@
  * The golden-output cases: every command's output, byte for byte, for fixed
  * inputs under test/fixtures/cli/. test/golden.test.ts compares; the explicit
  * `npm run golden:update` (test/helpers/update-golden.ts) rewrites test/golden/.
- * The CLI runs as a subprocess from the repository root, so labels in the
- * output are the relative fixture paths, and with pipes (not a terminal), so
+ * The CLI runs in-process from the repository root, so labels in the
+ * output are the relative fixture paths, and not on a terminal, so
  * there is never colour or a progress line.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { robots } from "./in-process.js";
 import { REPO_ROOT } from "./shared.js";
-import { type Run, robots, robotsSync } from "./subprocess.js";
+import { type Run, robotsSync } from "./subprocess.js";
 
 export const GOLDEN_DIR = path.join(REPO_ROOT, "test/golden");
 const F = "test/fixtures/cli";

@@ -118,9 +118,14 @@ export function robotsSync(args: readonly string[], options: SpawnPlace = {}): R
 type SpawnPlace = Pick<RunOptions, "env" | "cwd">;
 
 function spawnOptions(options: SpawnPlace): SpawnOptions {
-  const env = { ...process.env, ...options.env };
+  return { cwd: options.cwd ?? REPO_ROOT, env: envWith(options.env) };
+}
+
+/** This process's environment with `changes` made (`undefined` removes a variable). */
+export function envWith(changes: RunOptions["env"]): Record<string, string> {
+  const env: Record<string, string | undefined> = { ...process.env, ...changes };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  return { cwd: options.cwd ?? REPO_ROOT, env };
+  return env as Record<string, string>;
 }
 
 function cliCommand(args: readonly string[], options: CliOptions): string[] {

@@ -17,10 +17,11 @@ import { EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { writeOut } from "../io.js";
 import { loadReading } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import { timeoutSpread } from "../timeout.js";
 
 function say(lines: readonly string[]): void {
-  for (const l of lines) process.stderr.write(`${l}\n`);
+  for (const l of lines) cliIo().stderr.write(`${l}\n`);
 }
 
 function checkText(check: BlockCheck, label: string): string[] {

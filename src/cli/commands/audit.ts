@@ -4,7 +4,9 @@
  * reads the options, loads robots.txt versions and verification data, and
  * prints the report.
  */
+
 import { readFile, stat, writeFile } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { readRanges } from "../../audit/ip.js";
 import type { LogFields, LogFormat } from "../../audit/log-line.js";
 import type { AuditCrawler, AuditResult, RobotsVersion } from "../../audit/tally.js";
@@ -24,6 +26,7 @@ import { CliError } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { isUrlArg, writeOut } from "../io.js";
 import { Progress } from "../progress.js";
+import { cliIo } from "../run-io.js";
 import { asCliError, loadRobotsSource } from "../source.js";
 
 export const auditHelp = `Usage: robots audit <log>... --robots <robots.txt | url | git:<path> | dir>
@@ -93,7 +96,7 @@ async function robotsVersions(spec: string, profile: "google" | "rfc9309" | "leg
     if (isUrlArg(spec) || spec === "-") {
       const src = await loadRobotsSource(spec, { profile });
       if (src.note !== undefined)
-        process.stderr.write(`robots audit: ${esc(spec)}: ${esc(src.note)}\n`);
+        cliIo().stderr.write(`robots audit: ${esc(spec)}: ${esc(src.note)}\n`);
       const v: RobotsVersion = {
         body: src.body,
         since: Number.NEGATIVE_INFINITY,
@@ -212,7 +215,11 @@ async function runAudit(
   let ticked = 0;
   let result: AuditResult;
   try {
-    result = await auditLogs(logs, {
+    // "-" is the run's stdin (the process's own, or a test's).
+    const inputs = logs.map((l) =>
+      l === "-" ? { stream: cliIo().stdin as Readable, label: "<stdin>" } : l,
+    );
+    result = await auditLogs(inputs, {
       robots: versions,
       profile: context.profile,
       all: values.all === true,

@@ -9,6 +9,7 @@ import { parseRobotsTxt } from "../../parse/parse-robots-txt.js";
 import type { Command } from "../command.js";
 import { CliError } from "../errors.js";
 import { boundedLines, writeOut } from "../io.js";
+import { cliIo } from "../run-io.js";
 
 export const batchHelp = `Usage: robots batch [--profile google|rfc9309|legacy1996] < input.jsonl
 
@@ -77,7 +78,7 @@ function decodeRecord(text: string, lineNo: number): { body: Uint8Array; checks:
 }
 
 export async function runBatch(profile: "google" | "rfc9309" | "legacy1996"): Promise<number> {
-  const rl = boundedLines(process.stdin, {
+  const rl = boundedLines(cliIo().stdin, {
     maxLine: BATCH_LINE_CAP,
     tooLong: (n) =>
       `batch input line ${n}: longer than 64 MiB (one robots.txt of up to 8 MiB a line); stopped there`,

@@ -32,6 +32,7 @@ import {
   WHOLE_FILE_HELP,
   WHOLE_FILE_OPTION,
 } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import type { RobotsSource } from "../source.js";
 import { parseTimeout, TIMEOUT_OPTION, timeoutHelp, timeoutSpread } from "../timeout.js";
 
@@ -226,7 +227,7 @@ export async function runCheck(positionals: string[], opts: CheckOptions): Promi
     if (d.note !== undefined) notes.push(d.note);
     notes.push(...urlNotes(m, v, url, otherReading(reading, opts.profile, agent)));
   }
-  if (format === "tsv") for (const n of notes) process.stderr.write(`robots: note: ${esc(n)}\n`);
+  if (format === "tsv") for (const n of notes) cliIo().stderr.write(`robots: note: ${esc(n)}\n`);
   await writeOut(formatOne(v, url, robots, format, format === "tsv" ? [] : notes, groupsText));
   return v.allowed ? EXIT.allowed : EXIT.disallowed;
 }
@@ -284,14 +285,14 @@ async function bulk(
   const matcherFor = (t: string): RobotsMatcher => matchers.get(t);
   const origin = source.note === undefined ? null : originOf(source.label);
   for (const n of [...sourceNotes(source), ...reading.notes]) {
-    process.stderr.write(`robots: note: ${esc(n)}\n`);
+    cliIo().stderr.write(`robots: note: ${esc(n)}\n`);
   }
   if (failed) {
-    process.stderr.write(
+    cliIo().stderr.write(
       `robots: ${esc(source.label)} could not be fetched: every URL is disallowed for now (docs/protocol.md#access-method)\n`,
     );
   }
-  const rl = boundedLines(process.stdin, urlLineBounds("<stdin>"));
+  const rl = boundedLines(cliIo().stdin, urlLineBounds("<stdin>"));
   const counts = { allowed: 0, disallowed: 0, otherOrigin: 0, invalid: 0 };
   let n = 0;
   const progress = new Progress("URLs checked");
@@ -334,7 +335,7 @@ async function bulk(
   const parts = [`${counts.allowed} allowed`, `${counts.disallowed} disallowed`];
   if (counts.otherOrigin > 0) parts.push(`${counts.otherOrigin} of another origin (not checked)`);
   if (counts.invalid > 0) parts.push(`${counts.invalid} not URLs (not checked)`);
-  process.stderr.write(
+  cliIo().stderr.write(
     `robots: checked ${plural(n, "URL")}: ${parts.join(", ")}${failed ? "; the robots.txt could not be fetched" : ""}\n`,
   );
   // A URL left unchecked makes the run incomplete; a failed fetch is a

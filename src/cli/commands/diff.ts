@@ -33,6 +33,7 @@ import {
   WHOLE_FILE_HELP,
   WHOLE_FILE_OPTION,
 } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import { sitemapUrls } from "../sitemap-source.js";
 import type { RobotsSource } from "../source.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
@@ -323,7 +324,7 @@ function exitStatus(run: DiffRun, counts: Counts): number {
     return counts.changed > 0 ? EXIT.findings : EXIT.ok;
   }
   // The output says it in a note; standard error says why the status is 2.
-  process.stderr.write(
+  cliIo().stderr.write(
     `robots: ${esc(run.skipped.count > 0 ? skippedText(run.skipped) : `${run.urlKind}: none, so nothing was compared`)}\n`,
   );
   return EXIT.usage;

@@ -17,6 +17,7 @@ import { plural } from "../format.js";
 import { writeOut } from "../io.js";
 import { fixFile, readFileToFix } from "../lint-fix.js";
 import { Progress } from "../progress.js";
+import { cliIo } from "../run-io.js";
 import { loadRobotsSource, type RobotsSource } from "../source.js";
 import { TIMEOUT_OPTION, timeoutHelp, timeoutOption, timeoutSpread } from "../timeout.js";
 
@@ -190,7 +191,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
     if (!loaded.ok) {
       failed++;
       progress.clear();
-      process.stderr.write(`robots: ${esc(loaded.message)}\n`);
+      cliIo().stderr.write(`robots: ${esc(loaded.message)}\n`);
       out = format === "json" ? `${jsonText({ file: arg, error: loaded.message })}\n` : "";
     } else {
       const { body, label, more } = loaded.source;
@@ -211,7 +212,7 @@ export async function runLint(args: string[], opts: LintCommandOptions): Promise
         fixes = fixed.result;
         linted = fixed.result.body;
         fixOut = format === "text" || opts.fix === "dry-run" ? fixed.output : "";
-        if (fixed.notes !== "") process.stderr.write(fixed.notes);
+        if (fixed.notes !== "") cliIo().stderr.write(fixed.notes);
       }
       const result = lintRobotsTxt(linted, { profile: opts.profile, lines: format === "json" });
       totals.error += result.counts.error;

@@ -42,6 +42,7 @@ import {
   WHOLE_FILE_HELP,
   WHOLE_FILE_OPTION,
 } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import { CLI_AGENT } from "../source.js";
 import {
   type Check,
@@ -150,7 +151,7 @@ export const testCommand: Command = {
       const reading = await loadReading(positionals[0]!, readingOptions);
       return runRecord(reading, list, agents, context.profile, reference);
     }
-    const fallback = process.env.GITHUB_ACTIONS === "true" ? "github" : "text";
+    const fallback = cliIo().env.GITHUB_ACTIONS === "true" ? "github" : "text";
     const format = formatOption(context.format, FORMATS, fallback);
     const origin = originOption(str(values, "origin"));
     if (str(values, "agent") !== undefined) {
@@ -397,7 +398,7 @@ async function readUrlList(
     else problems.push(l.problem);
   }
   if (problems.length > 0) {
-    for (const p of problems) process.stderr.write(`${esc(p)}\n`);
+    for (const p of problems) cliIo().stderr.write(`${esc(p)}\n`);
     throw new CliError(
       `${plural(problems.length, "line")} of ${label} ${problems.length === 1 ? "is" : "are"} not a URL or a path: nothing was recorded`,
     );
@@ -441,7 +442,7 @@ async function runRecord(
   );
   if (problems.length > 0) {
     for (const p of problems)
-      process.stderr.write(`${esc(`${list.label}:${p.line}: ${p.message}`)}\n`);
+      cliIo().stderr.write(`${esc(`${list.label}:${p.line}: ${p.message}`)}\n`);
     throw new CliError("URLs of another origin: nothing was recorded");
   }
   const matchers = new Matchers(robots);
