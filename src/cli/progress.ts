@@ -33,7 +33,11 @@ export class Progress {
   #shown = false;
 
   /** `now` is the clock the delays are read on (ms); tests inject one. */
-  constructor(what: string, stream: ProgressStream = cliIo().stderr, now: () => number = Date.now) {
+  constructor(
+    what: string,
+    stream: ProgressStream = cliIo().stderr,
+    now: () => number = cliIo().now,
+  ) {
     this.#what = what;
     this.#stream = stream.isTTY === true ? stream : null;
     this.#now = now;

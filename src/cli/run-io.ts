@@ -30,6 +30,8 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The directory relative file arguments are read from and written to. */
   readonly cwd: string;
+  /** The clock: ms since the epoch (Date.now for the process). */
+  readonly now: () => number;
 }
 
 /** The process's own streams and environment. */
@@ -44,6 +46,7 @@ export function processIo(): CliIo {
     },
     env,
     cwd: process.cwd(),
+    now: Date.now,
   };
 }
 

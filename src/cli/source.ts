@@ -8,6 +8,7 @@ import { RobotsError } from "../errors.js";
 import type { Profile } from "../protocol/profile.js";
 import { CliError } from "./errors.js";
 import { isUrlArg, readBodyArg } from "./io.js";
+import { cliIo } from "./run-io.js";
 import { serverErrorOutlook } from "./timeline-text.js";
 
 export interface RobotsSource {
@@ -61,6 +62,7 @@ export async function cliClient(options: SourceOptions): Promise<RobotsClient> {
     return new RobotsClient(`${token} (robots-exclusion CLI)`, {
       productToken: token,
       profile: options.profile,
+      now: cliIo().now,
       ...timeouts,
     });
   } catch (err) {

@@ -14,9 +14,11 @@ import type { CliIo, CliOutput } from "../../src/cli/run-io.js";
 import { REPO_ROOT } from "./shared.js";
 import { type CliOptions, envWith, type Run } from "./subprocess.js";
 
-/** What an in-process run takes of CliOptions: input, environment and terminal-ness. */
+/** What an in-process run takes of CliOptions (input, environment, terminal-ness), and its clock. */
 export type InProcessOptions = Pick<CliOptions, "env" | "tty" | "cwd"> & {
   readonly stdin?: Exclude<CliOptions["stdin"], { readonly command: readonly string[] }>;
+  /** The run's clock (default Date.now). */
+  readonly now?: () => number;
 };
 
 /** `robots <args>` in this process; stdout and stderr collected whole. */
@@ -33,6 +35,7 @@ export async function robots(
     env: envWith(options.env),
     // Relative paths from the repository root, as subprocess.ts runs its children.
     cwd: options.cwd ?? REPO_ROOT,
+    now: options.now ?? Date.now,
   };
   const code = await main([...args], io);
   return { code, stdout: stdout.text(), stderr: stderr.text(), maxRssMiB: Number.NaN };

@@ -14,6 +14,7 @@ import { CliError, EXIT } from "../errors.js";
 import { esc, jsonText } from "../escape.js";
 import { isUrlArg, writeOut } from "../io.js";
 import { bodyNotes } from "../reading.js";
+import { cliIo } from "../run-io.js";
 import {
   asCliError,
   checkFetchUrl,
@@ -164,7 +165,7 @@ export async function runFetch(
   } catch (err) {
     throw asCliError(err);
   }
-  const now = Date.now();
+  const now = cliIo().now();
   if (format === "json") {
     const f = snap.lastFetch;
     const good = snap.entry.good;
