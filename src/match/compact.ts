@@ -33,7 +33,13 @@ import {
 import type { Group } from "../parse/types.js";
 import { disallows } from "../protocol/empty-rule.js";
 import { hasIndexHtmlRule } from "../protocol/index-html.js";
-import { type MatchedRule, matchedRule, type PathMatcher, type Verdict } from "./matcher.js";
+import {
+  type MatchedRule,
+  matchedRule,
+  type PathMatcher,
+  type Verdict,
+  verdictOf,
+} from "./matcher.js";
 import { compilePattern, matchRest, PatternShape } from "./pattern.js";
 import type { GroupSource } from "./select-groups.js";
 import { withoutDollar } from "./trie/entry-text.js";
@@ -554,15 +560,7 @@ export class CompactMatcher implements PathMatcher {
     const path = readPath(form);
     const p = this.#decide(form);
     const rule = p < 0 ? null : this.#matched(p);
-    return {
-      allowed: this.#allows(p),
-      line: rule?.line ?? 0,
-      rule,
-      source: this.source,
-      groups: this.groups,
-      agent: this.agent,
-      path,
-    };
+    return verdictOf(this, this.#allows(p), rule, path);
   }
 
   /** Every entry that matches `url`, best first. Not a hot path. */

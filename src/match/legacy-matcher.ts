@@ -8,7 +8,13 @@
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Rule } from "../parse/types.js";
-import { type MatchedRule, matchedRule, type PathMatcher, type Verdict } from "./matcher.js";
+import {
+  type MatchedRule,
+  matchedRule,
+  type PathMatcher,
+  type Verdict,
+  verdictOf,
+} from "./matcher.js";
 import { type GroupSource, selectGroups } from "./select-groups.js";
 import { notAString, readPath } from "./url-path.js";
 
@@ -127,15 +133,7 @@ export class LegacyMatcher implements PathMatcher {
   check(url: string): Verdict {
     const e = this.#decide(url);
     const rule = e === null ? null : matchedRule(e.rule, e.rule.pattern, false);
-    return {
-      allowed: e === null || e.rule.kind === "allow",
-      line: rule?.line ?? 0,
-      rule,
-      source: this.source,
-      groups: this.groups,
-      agent: this.agent,
-      path: readPath(url),
-    };
+    return verdictOf(this, e === null || e.rule.kind === "allow", rule, readPath(url));
   }
 
   matches(url: string): readonly MatchedRule[] {

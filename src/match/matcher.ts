@@ -81,6 +81,17 @@ export interface PathMatcher extends RobotsMatcher {
   isAllowedAt(url: string, pathStart: number): boolean;
 }
 
+/** The Verdict of `matcher` on `path`, decided by `rule` (null: no rule matched). */
+export function verdictOf(
+  matcher: Pick<RobotsMatcher, "source" | "groups" | "agent">,
+  allowed: boolean,
+  rule: MatchedRule | null,
+  path: string,
+): Verdict {
+  const { source, groups, agent } = matcher;
+  return { allowed, line: rule?.line ?? 0, rule, source, groups, agent, path };
+}
+
 /** A MatchedRule for `rule`, matched with `matchedPattern`. */
 export function matchedRule(
   rule: Rule,

@@ -22,7 +22,13 @@ import type { ParsedGroup } from "../../parse/rule-table.js";
 import type { Group } from "../../parse/types.js";
 import { hasIndexHtmlRule } from "../../protocol/index-html.js";
 import { type CopyArea, copyAreaOf, type MatchCache, NO_COPY } from "../match-cache.js";
-import { type MatchedRule, matchedRule, type PathMatcher, type Verdict } from "../matcher.js";
+import {
+  type MatchedRule,
+  matchedRule,
+  type PathMatcher,
+  type Verdict,
+  verdictOf,
+} from "../matcher.js";
 import { decided, decideIn, type GlobData, RuleIndex, VARIES } from "../rule-index.js";
 import { type GroupSource, globalGroups, namedGroups, sourceOf } from "../select-groups.js";
 import { locatePath, locatePathLazyEnd, notAString, type PathSpan, readPath } from "../url-path.js";
@@ -295,15 +301,7 @@ export class TrieMatcher implements PathMatcher {
     const v = this.#decide(url);
     const id = v >> 1;
     const rule = v < 0 ? null : matchedRule(ix.rule(id), ix.pattern(id), ix.viaIndexHtml(id));
-    return {
-      allowed: v < 0 || (v & 1) !== 0,
-      line: rule?.line ?? 0,
-      rule,
-      source: this.source,
-      groups: this.groups,
-      agent: this.agent,
-      path,
-    };
+    return verdictOf(this, v < 0 || (v & 1) !== 0, rule, path);
   }
 
   /**
