@@ -58,7 +58,7 @@ interface ParsedFileAccess {
 }
 let access: ParsedFileAccess;
 
-/** The constructor's parameters (the constructor is private: parseRobotsTxt makes files). */
+/** The constructor's parameters, named once (the constructor is private: parseRobotsTxt makes files). */
 type RobotsTxtParts = [
   profile: Profile,
   groups: Group[],
@@ -128,14 +128,16 @@ export class RobotsTxt {
   readonly #lineBits: string;
 
   private constructor(
-    profile: Profile,
-    groups: Group[],
-    ruleTable: RuleTable,
-    orphanCount: number,
-    values: ValueTable,
-    lineBits: string,
-    lineCount: number,
-    byteLength: number,
+    ...[
+      profile,
+      groups,
+      ruleTable,
+      orphanCount,
+      values,
+      lineBits,
+      lineCount,
+      byteLength,
+    ]: RobotsTxtParts
   ) {
     this.profile = profile;
     this.groups = groups;
