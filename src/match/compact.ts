@@ -221,8 +221,14 @@ function charsOf(values: readonly number[]): string {
  * of that file alive in the cache.
  */
 function ownCopy(s: string): string {
-  return new TextDecoder().decode(new TextEncoder().encode(s));
+  // Exact: the parser's strings come from UTF-8 decoding, so they hold no
+  // lone surrogate for the round trip to replace.
+  return UTF8_DECODER.decode(UTF8_ENCODER.encode(s));
 }
+
+const UTF8_ENCODER = new TextEncoder();
+// ignoreBOM keeps a leading U+FEFF (a default decoder drops it).
+const UTF8_DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Each applied rule's pattern in one text, and how far each moved (by
