@@ -97,6 +97,30 @@ describe("the compact matcher answers as the trie matcher", () => {
     });
   }
 
+  test("values with a U+FEFF inside, non-ASCII or escapes keep every character in their rule", () => {
+    // Long values: a copy of the pattern text, not a view into the file's.
+    const values = [
+      "/bom\uFEFF-inside/and-long",
+      "/caf\u00e9/long-enough-path",
+      "/%7euser/long/path",
+    ];
+    const robots = parseRobotsTxt(
+      `User-agent: *\n${values.map((v) => `Disallow: ${v}\n`).join("")}`,
+    );
+    const alone = compileAlone(robots, "CompactBot");
+    assert.ok(alone instanceof CompactMatcher);
+    const ref = compilePathMatcher(robots, "CompactBot");
+    for (const u of [
+      "/bom%EF%BB%BF-inside/and-long/x",
+      "/caf%C3%A9/long-enough-path",
+      "/%7Euser/long/path",
+    ]) {
+      const v = alone.check(u);
+      assert.deepEqual(v, ref.check(u), u);
+      assert.ok(v.rule !== null && values.includes(v.rule.value), u);
+    }
+  });
+
   test("a file of many rules in few groups by second character keeps the compact form", () => {
     const lines = ["User-agent: *"];
     for (let k = 0; k < 360; k++)
