@@ -61,7 +61,7 @@ export interface RobotsClientOptions extends FetchLimitOptions {
   readonly maxCrawlDelayMs?: number;
   /** Performs one HTTP GET. Default: createNodeTransport() (robots-exclusion/node) or createFetchTransport(fetch) (robots-exclusion/fetch). */
   readonly transport?: Transport;
-  /** The clock for lifetimes, the server-error timeline, turns and pauses, and a fleet's wait for a shared fetch (ms since the epoch). Default Date.now. */
+  /** The clock for lifetimes, the server-error timeline, turns and pauses, and a fleet's wait for a shared fetch (ms since the epoch), read on every check. Default Date.now, which warm checks read once per 10 ms window (docs/fetching.md "Speed"). */
   readonly now?: () => number;
   /**
    * For a crawler of the public web: a URL whose host is a non-public

@@ -43,6 +43,7 @@ import {
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { STORE_TIMEOUT_MS } from "./store-guard.js";
 import { rulesInForce } from "./timeline.js";
+import { systemWarmClock } from "./warm-clock.js";
 
 /**
  * The crawler-facing client over the transport its options give: fetches, caches and applies each
@@ -83,6 +84,8 @@ export class RobotsClient {
   readonly #closing = new AbortController();
   #closed = false;
   readonly #now: () => number;
+  /** The warm path's clock: #now, or a reading per window of the system clock (warm-clock.ts). */
+  readonly #warmNow: () => number;
   readonly #transport: Transport;
   readonly #fetch: ReturnType<typeof resolveFetchOptions>;
   readonly #turns: Politeness;
@@ -131,6 +134,7 @@ export class RobotsClient {
     const store = options.store ?? null;
     this.#compiled = new OriginCache<Compiled>(maxEntries, maxBytes);
     this.#now = options.now ?? Date.now;
+    this.#warmNow = options.now ?? systemWarmClock().now;
     if (typeof options.transport !== "function") {
       throw new RobotsError(
         "invalid-option",
@@ -264,7 +268,7 @@ export class RobotsClient {
     // async method would.
     let hot: boolean | undefined;
     try {
-      hot = this.#hotVerdict(url, this.#now());
+      hot = this.#hotVerdict(url, this.#warmNow());
     } catch (error) {
       return Promise.reject(error);
     }
@@ -298,8 +302,8 @@ export class RobotsClient {
     const out = new Array<boolean>(urls.length);
     let pending: Promise<void>[] | null = null;
     // One instant for the whole call: the verdicts of a page's links are
-    // decided together, and the clock read was a tenth of a warm check.
-    const now = this.#now();
+    // decided together.
+    const now = this.#warmNow();
     for (let i = 0; i < urls.length; i++) {
       const url = urls[i]!;
       const hot = this.#hotVerdict(url, now);
