@@ -61,24 +61,30 @@ const TTY_HOOK = "data:text/javascript,process.stdout.isTTY=true;process.stderr.
 export function run(command: readonly string[], options: RunOptions = {}): Promise<Run> {
   const { stdin, stdoutFd, untilFirstLine = false } = options;
   return new Promise((resolve, reject) => {
+    // A feeding command's stdout is the child's stdin itself: the pipe runs
+    // between the two processes, its bytes never passing through this one.
+    const feeder =
+      stdin !== undefined && typeof stdin === "object" && "command" in stdin
+        ? spawn(stdin.command[0]!, stdin.command.slice(1), { stdio: ["ignore", "pipe", "ignore"] })
+        : undefined;
+    feeder?.on("error", reject);
     const child = spawn(command[0]!, command.slice(1), {
       ...spawnOptions(options),
-      stdio: [stdin === undefined ? "ignore" : "pipe", stdoutFd ?? "pipe", "pipe"],
+      stdio: [
+        feeder?.stdout ?? (stdin === undefined ? "ignore" : "pipe"),
+        stdoutFd ?? "pipe",
+        "pipe",
+      ],
     });
-    let feeder: ReturnType<typeof spawn> | undefined;
-    if (stdin !== undefined) {
+    // The child holds its own copy of the pipe's reading end.
+    feeder?.stdout?.destroy();
+    if (stdin !== undefined && feeder === undefined) {
       // The child may exit before reading all of it (EPIPE is not a failure).
       child.stdin!.on("error", () => {});
       if (typeof stdin === "string" || stdin instanceof Uint8Array) {
         child.stdin!.end(stdin);
       } else if ("chunks" in stdin) {
         Readable.from(stdin.chunks).on("error", reject).pipe(child.stdin!);
-      } else {
-        feeder = spawn(stdin.command[0]!, stdin.command.slice(1), {
-          stdio: ["ignore", "pipe", "ignore"],
-        });
-        feeder.stdout!.on("error", () => {});
-        feeder.stdout!.pipe(child.stdin!);
       }
     }
     const out: Buffer[] = [];
