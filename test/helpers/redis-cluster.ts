@@ -54,7 +54,7 @@ export async function within30s(what: string, done: () => Promise<string | null>
 async function servingMasters(
   node: RedisServer,
 ): Promise<{ address: string; ranges: [number, number][] }[]> {
-  const text = await node.cli("CLUSTER", "NODES");
+  const text = await node.command("CLUSTER", "NODES");
   return text
     .split("\n")
     .map((line) => line.trim().split(" "))
@@ -124,14 +124,14 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<R
       waitHealthy: () =>
         within30s("the cluster did not become healthy", async () => {
           const states = await Promise.all(
-            running().map((n) => n.cli("CLUSTER", "INFO").catch((err: Error) => err.message)),
+            running().map((n) => n.command("CLUSTER", "INFO").catch((err: Error) => err.message)),
           );
           return states.every((s) => s.includes("cluster_state:ok")) ? null : states.join(" | ");
         }),
       masters: async () => (await servingMasters(running()[0]!)).map((m) => m.address),
       ownerOf: async (key) => {
         const node = running()[0]!;
-        const slot = Number(await node.cli("CLUSTER", "KEYSLOT", key));
+        const slot = Number(await node.command("CLUSTER", "KEYSLOT", key));
         const owner = (await servingMasters(node)).find((m) =>
           m.ranges.some(([from, to]) => from <= slot && slot <= to),
         );
@@ -149,14 +149,14 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<R
     // Every node knows every other (the replicas joined): the topology the
     // clients read is complete.
     await within30s("the nodes did not all meet", async () => {
-      const known = await Promise.all(nodes.map((n) => n.cli("CLUSTER", "NODES")));
+      const known = await Promise.all(nodes.map((n) => n.command("CLUSTER", "NODES")));
       const short = known.filter((k) => k.split("\n").length < nodes.length);
       return short.length === 0 ? null : `${short.length} nodes know fewer than ${nodes.length}`;
     });
     // Every replica has synced with its master: a replica whose link never
     // came up is too far behind to be promoted.
     await within30s("the replicas did not sync", async () => {
-      const info = await Promise.all(nodes.map((n) => n.cli("INFO", "replication")));
+      const info = await Promise.all(nodes.map((n) => n.command("INFO", "replication")));
       const waiting = info.filter(
         (i) => i.includes("role:slave") && !i.includes("master_link_status:up"),
       );
