@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `robots` command. The TypeScript sources are built into dist/ by
-// `npm ci` (the "prepare" script) or `npm run build`.
+// `npm run build`, or by `npm pack` (the "prepack" script) for the package.
 // Whatever goes wrong, a person sees one line and exit status 2, never a
 // stack trace (set ROBOTS_DEBUG=1 to see it).
 /** One line, with control, C1 and bidi characters shown as escapes (src/cli/escape.ts, which may not load). */
