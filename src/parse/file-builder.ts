@@ -22,6 +22,7 @@ import {
   R_META,
   R_START,
   ROW,
+  type RuleRows,
   RuleTable,
 } from "./rule-table.js";
 import type { AgentLine } from "./types.js";
@@ -154,9 +155,9 @@ function exactList<T>(list: T[]): T[] {
 /** No directive or sitemap rows: shared, as a ValueTable never changes its rows. */
 const NO_ROWS: readonly number[] = [];
 
-/** A ValueTable's rows: the first `n` of a scratch list, the empty ones shared. */
-function keptValueRows(rows: number[], n: number): readonly number[] {
-  return n === 0 ? NO_ROWS : rows.slice(0, n);
+/** A ValueTable's rows: the first `n` of a scratch list as keptRows keeps them, the empty ones shared. */
+function keptValueRows(rows: number[], n: number): RuleRows {
+  return n === 0 ? NO_ROWS : keptRows(rows, n);
 }
 
 /** `[A-Za-z][A-Za-z0-9_. -]*`: a key that can name a directive. */

@@ -13,6 +13,10 @@
  * in-process A/B: 363 against 388 ms, min of 15).
  */
 import { decodeText } from "./bytes.js";
+
+/** A table's rows: a list, or an Int32Array for a big file (keptRows in rule-table.ts). */
+type ValueRows = readonly number[] | Int32Array;
+
 import type { Directive, Sitemap } from "./types.js";
 
 /**
@@ -48,12 +52,12 @@ function lowerKey(name: string): string {
 export class ValueTable {
   /** Every value's bytes (and each directive's key before it), one character per byte. */
   readonly #text: string;
-  readonly #directiveRows: readonly number[];
-  readonly #sitemapRows: readonly number[];
+  readonly #directiveRows: ValueRows;
+  readonly #sitemapRows: ValueRows;
   #directives: Directive[] | null = null;
   #sitemaps: Sitemap[] | null = null;
 
-  constructor(text: string, directiveRows: readonly number[], sitemapRows: readonly number[]) {
+  constructor(text: string, directiveRows: ValueRows, sitemapRows: ValueRows) {
     this.#text = text;
     this.#directiveRows = directiveRows;
     this.#sitemapRows = sitemapRows;
