@@ -210,6 +210,34 @@ describe("reading lines", () => {
     }
   });
 
+  test("times read one after another: same minute, other seconds, zone, day or bad bytes", () => {
+    const reader = new LogReader(new Auditor(robots), "clf", DEFAULT_LOG_FIELDS);
+    const cases: [string, number][] = [
+      ["02/Nov/2026:10:00:00 +0000", Date.UTC(2026, 10, 2, 10)],
+      ["02/Nov/2026:10:00:59 +0000", Date.UTC(2026, 10, 2, 10, 0, 59)],
+      ["02/Nov/2026:10:00:5x +0000", Number.NaN],
+      ["02/Nov/2026:10:00:07 -0130", Date.UTC(2026, 10, 2, 11, 30, 7)],
+      ["02/Nov/2026:10:01:07 -0130", Date.UTC(2026, 10, 2, 11, 31, 7)],
+      ["02/Nov/2026:10:01:08 +0130", Date.UTC(2026, 10, 2, 8, 31, 8)],
+      ["02/Nov/2026:10:01:07 -013x", Number.NaN],
+      ["02/Nov/2026:1x:01:08 -0130", Number.NaN],
+      ["02/Nov/2026:1x:01:09 -0130", Number.NaN],
+      ["03/Nov/2026:10:01:09 -0130", Date.UTC(2026, 10, 3, 11, 31, 9)],
+      ["03/Nox/2026:10:01:09 -0130", Number.NaN],
+    ];
+    const text = cases.map(([t]) => `1.2.3.4 - - [${t}] "GET /a HTTP/1.1" 200 5 "-" "x"`);
+    const bytes = Buffer.from(text.join("\n"));
+    let start = 0;
+    for (const [i, line] of text.entries()) {
+      const end = start + Buffer.byteLength(line);
+      const read = reader.read(bytes, start, end);
+      // A line whose time is no CLF time is no record.
+      assert.equal(read, !Number.isNaN(cases[i]![1]), line);
+      if (read) assert.equal(reader.time, cases[i]![1], line);
+      start = end + 1;
+    }
+  });
+
   test("a stream without line ends is read in bounded memory, as malformed lines", async () => {
     const chunk = "x".repeat(1 << 20);
     const stream = Readable.from(
