@@ -270,8 +270,8 @@ export function retainsAtMost16Times(names: readonly string[]): void {
           const transport = createNodeTransport({ lookup: loopbackLookup });
           const client = new RobotsClient("MemBot/1.0", { maxBytes: 2 ** 40, transport });
           await visit(client, `http://o100.mem.test:${server.port}`, 100);
-          const base = await used();
           const scratch = Buffer.alloc(BODY_ROOM);
+          const base = await used();
           let bytes = 0;
           for (let i = 0; i < 3; i++) {
             await visit(client, `http://o${i}.mem.test:${server.port}`, i);
