@@ -11,7 +11,7 @@
  * the rules, every glob compiled with one segment per `*`, every rule
  * object an explanation makes (the compact matcher builds nothing).
  * Per-item costs are measured on V8 (node 22, pointer compression off) and
- * rounded up; test/fetch-memory.test.ts holds a client's real growth to
+ * rounded up; test/fetch-memory-*.test.ts hold a client's real growth to
  * 1.5 × maxBytes for every costly file shape, and
  * docs/performance-decisions.md records the figures.
  */

@@ -2,7 +2,7 @@
  * Typed accessors for the directives that are not access control (docs/protocol.md#other-directives), with the same group selection as rules (docs/protocol.md#choosing-rules): the groups that
  * name the crawler, else the `*` groups.
  */
-import type { RobotsTxt } from "../parse/parse-robots-txt.js";
+import { hasDirectiveKey, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Directive } from "../parse/types.js";
 import { delaySeconds } from "../protocol/crawl-delay.js";
 import { selectGroups } from "./select-groups.js";
@@ -14,6 +14,9 @@ export function readDirectives(
   key: string,
 ): readonly Directive[] {
   const k = key.toLowerCase();
+  // Most files have no such line: then no directive is made (a file of
+  // thousands of other lines made them all for one Crawl-delay).
+  if (!hasDirectiveKey(robots, k)) return [];
   const out: Directive[] = [];
   for (const g of selectGroups(robots, agent).groups) {
     for (const d of g.directives) if (d.key === k) out.push(d);

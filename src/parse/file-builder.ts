@@ -22,10 +22,11 @@ import {
   R_META,
   R_START,
   ROW,
+  type RuleRows,
   RuleTable,
 } from "./rule-table.js";
 import type { AgentLine } from "./types.js";
-import { DIRECTIVE_ROW, ValueTable } from "./value-table.js";
+import { DIRECTIVE_ROW, SITEMAP_ROW, ValueTable } from "./value-table.js";
 
 /** `0`–`9`, `A`–`F` as bytes: the digits of a `%XX` escape (docs/protocol.md#rule-values). */
 const HEX_DIGITS = new Uint8Array([
@@ -54,6 +55,9 @@ const PATTERN_BYTE: Uint8Array = (() => {
  */
 export interface Scratch {
   rows: number[];
+  /** Directive rows and sitemap rows (ValueTable), grown in place like `rows`. */
+  dirRows: number[];
+  siteRows: number[];
   pat: Uint8Array;
   patView: DataView;
   bits: Uint8Array;
@@ -64,6 +68,8 @@ function newScratch(size: number, rows: number): Scratch {
   const pat = new Uint8Array(size);
   return {
     rows: zeros(rows * ROW),
+    dirRows: zeros(rows),
+    siteRows: zeros(rows),
     pat,
     patView: viewOf(pat),
     bits: new Uint8Array(size),
@@ -99,6 +105,8 @@ export function withScratch<T>(run: (scratch: Scratch) => T): T {
 /** Drop the shared buffers a parse grew past SCRATCH_MAX elements. */
 function trimShared(): void {
   if (shared.rows.length > SCRATCH_MAX) shared.rows = zeros(SCRATCH_ROWS * ROW);
+  if (shared.dirRows.length > SCRATCH_MAX) shared.dirRows = zeros(SCRATCH_ROWS);
+  if (shared.siteRows.length > SCRATCH_MAX) shared.siteRows = zeros(SCRATCH_ROWS);
   if (shared.pat.length > SCRATCH_MAX) {
     shared.pat = new Uint8Array(SCRATCH_SIZE);
     shared.patView = viewOf(shared.pat);
@@ -147,9 +155,9 @@ function exactList<T>(list: T[]): T[] {
 /** No directive or sitemap rows: shared, as a ValueTable never changes its rows. */
 const NO_ROWS: readonly number[] = [];
 
-/** A ValueTable's rows (exactList), the empty ones shared. */
-function keptValueRows(rows: number[]): readonly number[] {
-  return rows.length === 0 ? NO_ROWS : rows.slice();
+/** A ValueTable's rows: the first `n` of a scratch list as keptRows keeps them, the empty ones shared. */
+function keptValueRows(rows: number[], n: number): RuleRows {
+  return n === 0 ? NO_ROWS : keptRows(rows, n);
 }
 
 /** `[A-Za-z][A-Za-z0-9_. -]*`: a key that can name a directive. */
@@ -191,10 +199,15 @@ export class FileBuilder {
   pat: Uint8Array;
   patView: DataView;
   // Sitemaps and other directives: their bytes end to end, and a row of
-  // offsets each (see ValueTable).
+  // offsets each (see ValueTable), written like the rule rows into lists
+  // reused by the next parse: a file of many of them grew a list past
+  // 128 KiB by copies, each a new large object.
   vals: Uint8Array;
-  readonly dirRows: number[] = [];
-  readonly siteRows: number[] = [];
+  readonly dirRows: number[];
+  readonly siteRows: number[];
+  /** Integers written to dirRows and siteRows. */
+  dn = 0;
+  sn = 0;
   rn = 0;
   pn = 0;
   vn = 0;
@@ -216,6 +229,8 @@ export class FileBuilder {
     this.#view = view;
     this.#decodeUnreserved = profile === "rfc9309";
     this.rows = scratch.rows;
+    this.dirRows = scratch.dirRows;
+    this.siteRows = scratch.siteRows;
     this.pat = scratch.pat;
     this.patView = scratch.patView;
     this.vals = scratch.vals;
@@ -236,7 +251,7 @@ export class FileBuilder {
     const current = this.current;
     if (current === null || this.afterRule) {
       const group = new ParsedGroup(this.groups.length, this.rn, agent);
-      group.directiveFrom = group.directiveTo = this.dirRows.length / DIRECTIVE_ROW;
+      group.directiveFrom = group.directiveTo = this.dn / DIRECTIVE_ROW;
       this.groups.push(group);
       this.current = group;
       this.afterRule = false;
@@ -370,7 +385,13 @@ export class FileBuilder {
     let vn = this.vn;
     if (vn + (ve - vs) > this.vals.length) this.vals = grownBytes(this.vals, vn + (ve - vs));
     const vals = this.vals;
-    this.siteRows.push(line, vn, vn + (ve - vs));
+    const rows = this.siteRows;
+    let sn = this.sn;
+    if (sn + SITEMAP_ROW > rows.length) growRows(rows, sn + SITEMAP_ROW);
+    rows[sn++] = line;
+    rows[sn++] = vn;
+    rows[sn++] = vn + (ve - vs);
+    this.sn = sn;
     for (let i = vs; i < ve; i++) vals[vn++] = bytes[i]!;
     this.vn = vn;
   }
@@ -394,11 +415,19 @@ export class FileBuilder {
     const valueAt = vn + (ke - ks);
     const current = this.current;
     // A directive row (ValueTable): line, group, key, value, end.
-    this.dirRows.push(line, current === null ? -1 : current.index, vn, valueAt, need);
+    const rows = this.dirRows;
+    let dn = this.dn;
+    if (dn + DIRECTIVE_ROW > rows.length) growRows(rows, dn + DIRECTIVE_ROW);
+    rows[dn++] = line;
+    rows[dn++] = current === null ? -1 : current.index;
+    rows[dn++] = vn;
+    rows[dn++] = valueAt;
+    rows[dn++] = need;
+    this.dn = dn;
     for (let i = ks; i < ke; i++) vals[vn++] = bytes[i]!;
     for (let i = vs; i < ve; i++) vals[vn++] = bytes[i]!;
     this.vn = vn;
-    if (current !== null) current.directiveTo = this.dirRows.length / DIRECTIVE_ROW;
+    if (current !== null) current.directiveTo = dn / DIRECTIVE_ROW;
     return isUnusedKey(bytes, ks, ke);
   }
 
@@ -416,8 +445,8 @@ export class FileBuilder {
     );
     const values = new ValueTable(
       latin1(this.vals, 0, this.vn),
-      keptValueRows(this.dirRows),
-      keptValueRows(this.siteRows),
+      keptValueRows(this.dirRows, this.dn),
+      keptValueRows(this.siteRows, this.sn),
     );
     // The grown buffers serve the next parse (rows grew in place).
     scratch.pat = this.pat;

@@ -55,6 +55,7 @@ interface ParsedFileAccess {
   compiled(robots: RobotsTxt): unknown;
   keepCompiled(robots: RobotsTxt, value: unknown): void;
   sizeFacts(robots: RobotsTxt): RobotsSizeFacts;
+  hasDirective(robots: RobotsTxt, key: string): boolean;
 }
 let access: ParsedFileAccess;
 
@@ -97,6 +98,14 @@ export function sizeFactsOf(robots: RobotsTxt): RobotsSizeFacts {
   return access.sizeFacts(robots);
 }
 
+/**
+ * Some directive of the file has `key` (lowercase), found without making
+ * the directives (match/directives.ts reads one key).
+ */
+export function hasDirectiveKey(robots: RobotsTxt, key: string): boolean {
+  return access.hasDirective(robots, key);
+}
+
 /** A parsed robots.txt. Plain data plus a few read-only views; made by parseRobotsTxt. */
 export class RobotsTxt {
   static {
@@ -108,6 +117,7 @@ export class RobotsTxt {
         robots.#compiled = value;
       },
       sizeFacts: (robots) => robots.#sizeFacts(),
+      hasDirective: (robots, key) => robots.#values.hasKey(key),
     };
   }
   #compiled: unknown = undefined;

@@ -13,6 +13,10 @@
  * in-process A/B: 363 against 388 ms, min of 15).
  */
 import { decodeText } from "./bytes.js";
+
+/** A table's rows: a list, or an Int32Array for a big file (keptRows in rule-table.ts). */
+type ValueRows = readonly number[] | Int32Array;
+
 import type { Directive, Sitemap } from "./types.js";
 
 /**
@@ -28,7 +32,7 @@ const D_KEY = 2;
 const D_VALUE = 3;
 const D_END = 4;
 /** Integers per sitemap in `sitemapRows`, in this order: line, URL start, URL end. */
-const SITEMAP_ROW = 3;
+export const SITEMAP_ROW = 3;
 const S_LINE = 0;
 const S_URL = 1;
 const S_END = 2;
@@ -48,12 +52,12 @@ function lowerKey(name: string): string {
 export class ValueTable {
   /** Every value's bytes (and each directive's key before it), one character per byte. */
   readonly #text: string;
-  readonly #directiveRows: readonly number[];
-  readonly #sitemapRows: readonly number[];
+  readonly #directiveRows: ValueRows;
+  readonly #sitemapRows: ValueRows;
   #directives: Directive[] | null = null;
   #sitemaps: Sitemap[] | null = null;
 
-  constructor(text: string, directiveRows: readonly number[], sitemapRows: readonly number[]) {
+  constructor(text: string, directiveRows: ValueRows, sitemapRows: ValueRows) {
     this.#text = text;
     this.#directiveRows = directiveRows;
     this.#sitemapRows = sitemapRows;
@@ -79,6 +83,27 @@ export class ValueTable {
       this.#directives = out;
     }
     return this.#directives;
+  }
+
+  /**
+   * Some directive's key, ASCII-lowercased, is `key`: found without making
+   * the directives (a reader of one key need not make every one).
+   */
+  hasKey(key: string): boolean {
+    const rows = this.#directiveRows;
+    const text = this.#text;
+    const n = key.length;
+    search: for (let r = 0; r < rows.length; r += DIRECTIVE_ROW) {
+      const ks = rows[r + D_KEY]!;
+      if (rows[r + D_VALUE]! - ks !== n) continue;
+      for (let i = 0; i < n; i++) {
+        let c = text.charCodeAt(ks + i);
+        if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+        if (c !== key.charCodeAt(i)) continue search;
+      }
+      return true;
+    }
+    return false;
   }
 
   /**
