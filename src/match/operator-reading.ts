@@ -12,7 +12,7 @@ import { CRAWLERS, type CrawlerInfo } from "../data/crawlers.js";
 import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
 import { sameAgent } from "../protocol/product-token.js";
 import { compileMatcher, type RobotsMatcher } from "./compile.js";
-import { namesAgent } from "./select-groups.js";
+import { namesAgent, selectGroups } from "./select-groups.js";
 
 /** The documented exception that applies to an agent under a file. */
 export type OperatorException =
@@ -41,7 +41,8 @@ function documenting(agent: string): CrawlerInfo | undefined {
  * The exception `agent`'s operator documents that changes which groups
  * apply under `robots`, or null when the reference's group selection
  * stands (the file names the crawler, or it documents no exception).
- * `matcher` is the reference's matcher for `agent`, when the caller has one.
+ * `matcher` is the reference's matcher for `agent`, when the caller has one
+ * (else the groups are selected, not compiled).
  */
 export function operatorException(
   robots: RobotsTxt,
@@ -50,7 +51,7 @@ export function operatorException(
 ): OperatorException | null {
   const crawler = documenting(agent);
   if (crawler === undefined) return null;
-  const source = (matcher ?? compileMatcher(robots, agent)).source;
+  const source = matcher?.source ?? selectGroups(robots, agent).source;
   if (source === "named") return null;
   const fallback = crawler.fallback;
   if (fallback !== undefined && robots.groups.some((g) => namesAgent(g, fallback))) {
@@ -103,6 +104,17 @@ export function exceptionVerdict(
   if (e.kind === "ignores-global") return { allowed: true, line: 0 };
   const v = compileMatcher(robots, e.token).check(url);
   return { allowed: v.allowed, line: v.line };
+}
+
+/**
+ * The agent whose groups decide for `agent` as its operator documents it
+ * reads `robots` (operatorException): `agent` itself, the fallback
+ * crawler, or null when no group applies. compileAsOperatorDocuments
+ * compiles that agent's groups.
+ */
+export function operatorReadingAgent(robots: RobotsTxt, agent: string): string | null {
+  const e = operatorException(robots, agent);
+  return e === null ? agent : e.kind === "fallback" ? e.token : null;
 }
 
 /** A file with no group: what a crawler that ignores `*` reads when no group names it. */

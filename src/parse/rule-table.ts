@@ -148,7 +148,7 @@ export class RuleTable {
    * copied into a text of their own: what a matcher for one selection of
    * groups keeps once the file is dropped. Rule lines and groups stay.
    */
-  select(ranges: readonly { readonly ruleFrom: number; readonly ruleTo: number }[]): RuleTable {
+  select(ranges: readonly RuleRange[]): RuleTable {
     let count = 0;
     for (const g of ranges) count += g.ruleTo - g.ruleFrom;
     const rows: number[] = new Array<number>(count * ROW + 1);
@@ -181,12 +181,52 @@ export class RuleTable {
     return new RuleTable(kept, count, parts.join(""), written);
   }
 
+  /**
+   * Do `ranges` here and `theirs` in `other` hold, range by range, the
+   * same rules: the same patterns, kinds and lines, in the same order?
+   * Then a matcher compiled from either answers every path alike (groups
+   * and values as written are not compared: no verdict or deciding line
+   * reads them). Ranges split otherwise count as different.
+   */
+  sameRules(ranges: readonly RuleRange[], other: RuleTable, theirs: readonly RuleRange[]): boolean {
+    if (ranges.length !== theirs.length) return false;
+    const a = this.rows;
+    const b = other.rows;
+    const low = (1 << M_GROUP_SHIFT) - 1;
+    for (let i = 0; i < ranges.length; i++) {
+      const { ruleFrom, ruleTo } = ranges[i]!;
+      const d = (theirs[i]!.ruleFrom - ruleFrom) * ROW;
+      if (theirs[i]!.ruleTo - theirs[i]!.ruleFrom !== ruleTo - ruleFrom) return false;
+      // Patterns lie end to end: equal lengths and an equal run of text are equal patterns.
+      const as = a[ruleFrom * ROW + R_START]!;
+      const bs = b[ruleFrom * ROW + d + R_START]!;
+      for (let r = ruleFrom * ROW; r < ruleTo * ROW; r += ROW) {
+        if (
+          a[r + R_LINE] !== b[r + d + R_LINE] ||
+          (a[r + R_META]! & low) !== (b[r + d + R_META]! & low) ||
+          a[r + R_END]! - as !== b[r + d + R_END]! - bs
+        ) {
+          return false;
+        }
+      }
+      const n = a[ruleTo * ROW + R_START]! - as;
+      if (this.text.slice(as, as + n) !== other.text.slice(bs, bs + n)) return false;
+    }
+    return true;
+  }
+
   /** Rules `from` to `to` (exclusive) as objects. */
   rules(from: number, to: number): Rule[] {
     const out: Rule[] = [];
     for (let no = from; no < to; no++) out.push(this.rule(no));
     return out;
   }
+}
+
+/** Rules `ruleFrom` to `ruleTo` (exclusive) of a table: a group's. */
+export interface RuleRange {
+  readonly ruleFrom: number;
+  readonly ruleTo: number;
 }
 
 /** A group as the parser builds it: its rules are a range of the file's rule table. */

@@ -14,10 +14,17 @@ import {
 } from "../diff/diff-robots.js";
 import { probePaths } from "../diff/probe-paths.js";
 import { readAgentName } from "../match/agent-name.js";
-import { compileAsOperatorDocuments, operatorException } from "../match/operator-reading.js";
+import type { RobotsMatcher } from "../match/compile.js";
+import {
+  compileAsOperatorDocuments,
+  operatorException,
+  operatorReadingAgent,
+} from "../match/operator-reading.js";
+import { selectGroups } from "../match/select-groups.js";
 import { encodeUtf8 } from "../parse/bytes.js";
 import { crawlerView } from "../parse/crawler-view.js";
-import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import { parseRobotsTxt, type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
+import type { ParsedGroup } from "../parse/rule-table.js";
 import type { Profile } from "../protocol/profile.js";
 
 /** Columns of the grid: more crawlers than this are not shown (the page says so). */
@@ -33,8 +40,98 @@ export const MAX_PROBES = 5000;
  * also records every line's position (for explanations) and so takes half
  * as long again on a rule-heavy file.
  */
-export function crawlerRobots(text: string, profile: Profile): RobotsTxt {
-  return parseRobotsTxt(crawlerView(encodeUtf8(text), undefined, profile).bytes, { profile });
+export function crawlerRobots(
+  text: string,
+  profile: Profile,
+  bytes: TextBytes = new TextBytes(),
+): RobotsTxt {
+  return parseRobotsTxt(crawlerView(bytes.of(text), undefined, profile).bytes, { profile });
+}
+
+/** Room kept past an ASCII text's bytes for edits that lengthen it. */
+const SLACK = 4096;
+const utf8 = new TextEncoder();
+
+/**
+ * The UTF-8 bytes of each new version of a text. While the text is ASCII
+ * they are kept in one buffer and an edit rewrites, in place, only the run
+ * between the old and new text's common head and tail: encoding a whole
+ * 500 KiB text, or even allocating its bytes afresh, costs a big file's
+ * edit more than that (docs/performance-decisions.md, Tester page).
+ */
+export class TextBytes {
+  #text = "";
+  /** The bytes of `#text` and room to spare, while it is ASCII; else null. */
+  #buf: Uint8Array | null = null;
+
+  /** encodeUtf8(text), valid until the next call (which may rewrite it in place). */
+  of(text: string): Uint8Array {
+    const was = this.#text;
+    this.#text = text;
+    if (this.#buf !== null && text.length <= this.#buf.length) {
+      const bytes = patch(was, this.#buf, text);
+      if (bytes !== null) return bytes;
+    }
+    const buf = new Uint8Array(text.length + SLACK);
+    const r = utf8.encodeInto(text, buf);
+    const ascii = r.read === text.length && r.written === text.length;
+    this.#buf = ascii ? buf : null;
+    return ascii ? buf.subarray(0, text.length) : encodeUtf8(text);
+  }
+}
+
+/**
+ * Rewrite `buf`, holding the bytes of the ASCII text `was`, into those of
+ * `text` (no longer than `buf`); null when `text` is not ASCII (`buf` is
+ * then spoilt).
+ */
+function patch(was: string, buf: Uint8Array, text: string): Uint8Array | null {
+  const head = commonHead(was, text);
+  const tail = commonTail(was, text, Math.min(was.length, text.length) - head);
+  const end = text.length - tail;
+  buf.copyWithin(end, was.length - tail, was.length);
+  const r = utf8.encodeInto(text.slice(head, end), buf.subarray(head, end));
+  if (r.read !== end - head || r.written !== end - head) return null;
+  return buf.subarray(0, text.length);
+}
+
+/** The length of the longest common head of `a` and `b`, by halving: string equality is a fast compare. */
+function commonHead(a: string, b: string): number {
+  let lo = 0;
+  let hi = Math.min(a.length, b.length);
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a.slice(lo, mid) === b.slice(lo, mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The length, at most `max`, of the longest common tail of `a` and `b`. */
+function commonTail(a: string, b: string, max: number): number {
+  let lo = 0;
+  let hi = max;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a.slice(a.length - mid, a.length - lo) === b.slice(b.length - mid, b.length - lo)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The last value and list of a list input: the list is made again only when the input changed. */
+export class ListInput {
+  #text: string | null = null;
+  #list: string[] = [];
+  constructor(readonly split: (text: string) => string[]) {}
+
+  of(text: string): string[] {
+    if (text !== this.#text) {
+      this.#text = text;
+      this.#list = this.split(text);
+    }
+    return this.#list;
+  }
 }
 
 /** A comma-separated crawler list: trimmed, empty entries and repeats dropped. */
@@ -68,28 +165,81 @@ export interface GridCell {
   readonly line: number;
 }
 
+/** A matcher GridMatchers keeps, and the rules it was compiled from. */
+interface KeptMatcher {
+  readonly robots: RobotsTxt;
+  readonly groups: readonly ParsedGroup[];
+  readonly matcher: RobotsMatcher;
+}
+
+/**
+ * The grid's matchers, kept from one version of the file to the next: an
+ * edit recompiles only the crawlers whose groups' rules it changed, since
+ * compiling (and the first checks, which build the index) is most of an
+ * edit's work on a big file, and an edit mostly touches one group.
+ */
+export class GridMatchers {
+  /** By agent token: the matchers of the last call. */
+  #kept = new Map<string, KeptMatcher>();
+
+  /**
+   * compileAsOperatorDocuments(robots, agent) for each of `agents` (tokens),
+   * or the matcher kept from the last call when the groups read that way
+   * hold the same rules (same patterns, kinds and lines,
+   * RuleTable#sameRules): it answers alike. Keeps only these agents'.
+   */
+  matchers(robots: RobotsTxt, agents: readonly string[]): RobotsMatcher[] {
+    const kept = new Map<string, KeptMatcher>();
+    const out = agents.map((agent) => {
+      const k = kept.get(agent) ?? this.#matcher(robots, agent);
+      kept.set(agent, k);
+      return k.matcher;
+    });
+    this.#kept = kept;
+    return out;
+  }
+
+  #matcher(robots: RobotsTxt, agent: string): KeptMatcher {
+    const was = this.#kept.get(agent);
+    if (was?.robots === robots) return was;
+    const reading = operatorReadingAgent(robots, agent);
+    const groups = (reading === null ? [] : selectGroups(robots, reading).groups) as ParsedGroup[];
+    if (
+      was !== undefined &&
+      was.robots.profile === robots.profile &&
+      ruleTableOf(robots).sameRules(groups, ruleTableOf(was.robots), was.groups)
+    ) {
+      return { robots, groups, matcher: was.matcher };
+    }
+    return { robots, groups, matcher: compileAsOperatorDocuments(robots, agent) };
+  }
+}
+
 /**
  * The verdict and deciding line for every URL (rows) × agent (columns),
- * row by row. One matcher per agent; a name that is not a product token is
- * read as a `User-agent:` line with it is (`MJ12bot` as `MJ`, readAgentName),
- * as `explain`, `diff` and the crawler report read it; agentNotes says so.
+ * row by row. One matcher per agent (from `matchers`, which keeps them for
+ * the next edit); a name that is not a product token is read as a
+ * `User-agent:` line with it is (`MJ12bot` as `MJ`, readAgentName), as
+ * `explain`, `diff` and the crawler report read it; agentNotes says so.
  */
 export function computeGrid(
   robots: RobotsTxt,
   agents: readonly string[],
   urls: readonly string[],
+  matchers: GridMatchers = new GridMatchers(),
 ): GridCell[] {
   // As the crawler's operator documents it reads the file (AdsBot-Google
   // ignores *…), as robots check does by default; agentNotes says where.
-  const matchers = agents.map((agent) =>
-    compileAsOperatorDocuments(robots, readAgentName(agent).token),
+  const compiled = matchers.matchers(
+    robots,
+    agents.map((agent) => readAgentName(agent).token),
   );
   const cells: GridCell[] = [];
   for (const url of urls) {
     for (let i = 0; i < agents.length; i++) {
       // Two walks of the index cost less than check(), which also builds
       // the explanation's objects (docs/performance-decisions.md, Tester page).
-      const m = matchers[i]!;
+      const m = compiled[i]!;
       cells.push({ agent: agents[i]!, url, allowed: m.isAllowed(url), line: m.decidingLine(url) });
     }
   }

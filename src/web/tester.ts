@@ -25,8 +25,11 @@ import {
   computeGrid,
   crawlerRobots,
   type GridCell,
+  GridMatchers,
+  ListInput,
   MAX_AGENTS,
   MAX_URLS,
+  TextBytes,
   urlList,
 } from "./engine.js";
 import { renderHint, renderWhy } from "./explanation.js";
@@ -94,6 +97,12 @@ interface Selection {
 let robots: RobotsTxt = crawlerRobots("", "google");
 /** The text and profile `robots` was parsed from. */
 let parsed = { text: "", profile: "google" as Profile };
+/** The grid's matchers, kept across edits: an edit recompiles only the crawlers whose rules it changed. */
+const matchers = new GridMatchers();
+/** The file's bytes, kept across edits: an edit re-encodes only what it changed. */
+const fileBytes = new TextBytes();
+const agentInput = new ListInput(agentList);
+const urlInput = new ListInput(urlList);
 /** The same file with its lines' positions, for explanations: made when one is shown. */
 let doc: RobotsDocument | null = null;
 
@@ -168,12 +177,12 @@ function update(): void {
   const text = robotsTa.value;
   if (text !== parsed.text || profile() !== parsed.profile) {
     parsed = { text, profile: profile() };
-    robots = crawlerRobots(text, parsed.profile);
+    robots = crawlerRobots(text, parsed.profile, fileBytes);
     doc = null;
   }
   const t1 = performance.now();
-  const allAgents = agentList(agentsIn.value);
-  const allUrls = urlList(urlsTa.value);
+  const allAgents = agentInput.of(agentsIn.value);
+  const allUrls = urlInput.of(urlsTa.value);
   agents = allAgents.slice(0, MAX_AGENTS);
   urls = allUrls.slice(0, MAX_URLS);
   const cut: string[] = [];
@@ -184,7 +193,7 @@ function update(): void {
   if (cut.length > 0) notes.unshift(`Showing ${cut.join(" and ")}.`);
   const gridNote = notes.join(" ");
   if (changed("gridNote", gridNote)) byId("grid-note").textContent = gridNote;
-  const cells = computeGrid(robots, agents, urls);
+  const cells = computeGrid(robots, agents, urls, matchers);
   const t2 = performance.now();
   renderGrid(cells);
   renderGutter(text);
