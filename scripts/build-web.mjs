@@ -17,7 +17,7 @@ const out = path.join(root, "dist/web/robots-tester.html");
 const result = await build({
   entryPoints: [path.join(web, "main.ts")],
   bundle: true,
-  minify: process.env.WEB_NOMINIFY !== "1",
+  minify: true,
   format: "iife",
   target: "es2022",
   platform: "browser",
