@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import * as net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createClient, ErrorReply } from "redis";
 
 export interface RedisServer {
   readonly port: number;
@@ -62,76 +63,33 @@ export function runCommand(
   });
 }
 
-/** An error reply of the server (`-ERR …`, `-NOAUTH …`). */
-export class ReplyError extends Error {}
-
 /**
- * `args` as one command on a new connection to `port`, closed after the
- * reply: simple and bulk strings as they are, integers in decimal, nil as
- * "", arrays one element a line (as redis-cli prints them to a pipe).
+ * `args` as one command on a connection of its own (node-redis, no retry),
+ * closed after the reply: the reply as redis-cli prints it to a pipe
+ * (strings as they are, integers in decimal, nil as "", arrays one element
+ * a line). An error reply of the server rejects with node-redis's
+ * ErrorReply; a server that is not there, with the connection's error.
  */
-export function redisCommand(port: number, args: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1");
-    let buffer = Buffer.alloc(0);
-    const finish = (err: Error | null, text = "") => {
-      socket.destroy();
-      if (err === null) resolve(text);
-      else reject(err);
-    };
-    socket.on("error", (err) => finish(err));
-    socket.on("close", () => finish(new Error(`redis on port ${port} closed before replying`)));
-    socket.on("data", (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      const reply = readReply(buffer, 0);
-      if (reply === undefined) return;
-      if (reply.error !== undefined) finish(new ReplyError(reply.error));
-      else finish(null, reply.text);
-    });
-    const parts = args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`);
-    socket.write(`*${args.length}\r\n${parts.join("")}`);
+export async function redisCommand(port: number, args: readonly string[]): Promise<string> {
+  const client = createClient({
+    socket: { host: "127.0.0.1", port, reconnectStrategy: false, connectTimeout: 2000 },
   });
-}
-
-interface Reply {
-  text: string;
-  error?: string;
-  end: number;
-}
-
-/** The RESP2 reply starting at `at`, or undefined while it is incomplete. */
-function readReply(b: Buffer, at: number): Reply | undefined {
-  const eol = b.indexOf("\r\n", at);
-  if (eol < 0) return undefined;
-  const head = b.toString("utf8", at + 1, eol);
-  switch (b[at]) {
-    case 0x2b: // +
-    case 0x3a: // :
-      return { text: head, end: eol + 2 };
-    case 0x2d: // -
-      return { text: "", error: head, end: eol + 2 };
-    case 0x24: {
-      // $
-      const n = Number(head);
-      if (n < 0) return { text: "", end: eol + 2 };
-      if (b.length < eol + 2 + n + 2) return undefined;
-      return { text: b.toString("utf8", eol + 2, eol + 2 + n), end: eol + 2 + n + 2 };
-    }
-    case 0x2a: {
-      // *
-      const lines: string[] = [];
-      let end = eol + 2;
-      for (let i = 0; i < Number(head); i++) {
-        const item = readReply(b, end);
-        if (item === undefined) return undefined;
-        lines.push(item.error ?? item.text);
-        end = item.end;
-      }
-      return { text: lines.join("\n"), end };
-    }
-    default:
-      return { text: "", error: `unexpected reply: ${head}`, end: eol + 2 };
+  client.on("error", () => {
+    // Reported by connect() or sendCommand(), which reject.
+  });
+  try {
+    await client.connect();
+    return replyText(await client.sendCommand([...args]));
+  } finally {
+    client.destroy();
   }
+}
+
+/** A reply as redis-cli prints it to a pipe. */
+function replyText(reply: unknown): string {
+  if (reply === null || reply === undefined) return "";
+  if (Array.isArray(reply)) return reply.map(replyText).join("\n");
+  return String(reply);
 }
 
 async function waitReady(port: number, child: ChildProcess, log: () => string): Promise<void> {
@@ -141,7 +99,7 @@ async function waitReady(port: number, child: ChildProcess, log: () => string): 
       throw new Error(`redis-server exited (${child.exitCode ?? child.signalCode}): ${log()}`);
     }
     const out = await redisCommand(port, ["PING"]).catch((err: Error) =>
-      err instanceof ReplyError ? err.message : "",
+      err instanceof ErrorReply ? err.message : "",
     );
     // A server with requirepass answers NOAUTH: it is up.
     if (/^(PONG|NOAUTH)/.test(out)) return;
