@@ -124,11 +124,13 @@ const NO_GROUPS: RobotsTxt = parseRobotsTxt("");
  * A matcher for `agent` under `robots` as its operator documents it reads
  * the file: the reference's, the fallback crawler's when that applies, or
  * one that allows everything for a crawler that ignores `*` (no group
- * applies). For comparing many URLs (diff).
+ * applies). For comparing many URLs (diff). `reading` is
+ * operatorReadingAgent(robots, agent), when the caller has it.
  */
-export function compileAsOperatorDocuments(robots: RobotsTxt, agent: string): RobotsMatcher {
-  const m = compileMatcher(robots, agent);
-  const e = operatorException(robots, agent, m);
-  if (e === null) return m;
-  return e.kind === "fallback" ? compileMatcher(robots, e.token) : compileMatcher(NO_GROUPS, agent);
+export function compileAsOperatorDocuments(
+  robots: RobotsTxt,
+  agent: string,
+  reading: string | null = operatorReadingAgent(robots, agent),
+): RobotsMatcher {
+  return reading === null ? compileMatcher(NO_GROUPS, agent) : compileMatcher(robots, reading);
 }

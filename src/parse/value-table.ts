@@ -13,11 +13,10 @@
  * in-process A/B: 363 against 388 ms, min of 15).
  */
 import { decodeText } from "./bytes.js";
+import type { Directive, Sitemap } from "./types.js";
 
 /** A table's rows: a list, or an Int32Array for a big file (keptRows in rule-table.ts). */
 type ValueRows = readonly number[] | Int32Array;
-
-import type { Directive, Sitemap } from "./types.js";
 
 /**
  * Integers per directive in `directiveRows`, in this order (the parser

@@ -211,7 +211,7 @@ export class GridMatchers {
     ) {
       return { robots, groups, matcher: was.matcher };
     }
-    return { robots, groups, matcher: compileAsOperatorDocuments(robots, agent) };
+    return { robots, groups, matcher: compileAsOperatorDocuments(robots, agent, reading) };
   }
 }
 
