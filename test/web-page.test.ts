@@ -39,8 +39,7 @@ after(async () => {
 });
 
 async function open(url = PAGE_URL): Promise<Page> {
-  const page = await browser.context.newPage();
-  await page.goto(url);
+  const page = await browser.page(url);
   await waitFor(page, `document.documentElement.dataset.ready === "1"`);
   return page;
 }
@@ -93,7 +92,7 @@ test("file://: the page works with no server; live fetch is off and says why", a
   assert.deepEqual(await grid(page), libraryGrid(RULES, agents, urls));
   assert.equal(await page.getByTestId("fetch").isDisabled(), true);
   assert.match((await page.getByTestId("fetch-status").textContent()) ?? "", /robots serve/);
-  await page.close();
+  browser.handBack(page);
 });
 
 test("lint: every finding at its line with its fix, as lintRobotsTxt reports it (docs/protocol.md#directive-keys, #other-directives)", async () => {
@@ -117,7 +116,7 @@ test("lint: every finding at its line with its fix, as lintRobotsTxt reports it 
     `document.querySelectorAll("#marks .mark:not(.decide)").length`,
   )) as number;
   assert.equal(marked, new Set(expected.map((d) => d[1])).size);
-  await page.close();
+  browser.handBack(page);
 });
 
 test("explain: a cell shows why, and its deciding line is marked (docs/protocol.md#deciding-line)", async () => {
@@ -150,7 +149,7 @@ test("explain: a cell shows why, and its deciding line is marked (docs/protocol.
   await page.keyboard.press("Enter");
   assert.equal(await second.getAttribute("aria-pressed"), "true");
   assert.equal(await cell.getAttribute("aria-pressed"), "false");
-  await page.close();
+  browser.handBack(page);
 });
 
 test("crawler report: every crawler's status equals reportCrawlers (robots agents)", async () => {
@@ -167,7 +166,7 @@ test("crawler report: every crawler's status equals reportCrawlers (robots agent
   assert.deepEqual(shown, expected);
   const statuses = new Set(shown.map((s) => s[1]));
   assert.ok(statuses.has("blocked") && statuses.has("partial"), [...statuses].join());
-  await page.close();
+  browser.handBack(page);
 });
 
 test("at 375 px the crawler report's status is in view without scrolling sideways; targets ≥ 24 px", async () => {
@@ -215,7 +214,7 @@ test("names that are not product tokens are read as a User-agent line reads them
   const note = (await page.locator("#grid-note").textContent()) ?? "";
   assert.match(note, /"MJ12bot" is not a product token: read as "MJ"/);
   assert.match(note, /read as "Googlebot"/);
-  await page.close();
+  browser.handBack(page);
 });
 
 test("diff: every verdict that changes from the deployed version is listed, and only those", async () => {
@@ -248,7 +247,7 @@ test("diff: every verdict that changes from the deployed version is listed, and 
   }
   assert.ok(expected.length >= 3, `${expected.length} changes`);
   assert.deepEqual(shown, expected);
-  await page.close();
+  browser.handBack(page);
 });
 
 test("profiles: the grid equals robots batch --profile for each (docs/protocol.md#profiles)", async () => {
@@ -278,7 +277,7 @@ test("profiles: the grid equals robots batch --profile for each (docs/protocol.m
   }
   // The sample file is read differently under the 1996 draft: the selector does something.
   assert.notEqual(grids.get("google"), grids.get("legacy1996"));
-  await page.close();
+  browser.handBack(page);
 });
 
 test("size limit: the grid reads the first 500 KiB, as robots check does, and says so (docs/protocol.md#access-method)", async () => {
@@ -307,7 +306,7 @@ test("size limit: the grid reads the first 500 KiB, as robots check does, and sa
     note.includes(`end in line ${doc.lastLineRead} of ${doc.lineCount.toLocaleString("en")}`),
     note,
   );
-  await page.close();
+  browser.handBack(page);
 });
 
 test("fragment: a link reproduces the inputs and the grid in a new page", async () => {
@@ -336,7 +335,7 @@ test("fragment: a link reproduces the inputs and the grid in a new page", async 
   // A damaged fragment falls back to the sample instead of failing.
   const broken = await open(`${PAGE_URL}#s1=not-deflate!!`);
   assert.ok((await grid(broken)).length > 0);
-  await Promise.all([page.close(), other.close(), broken.close()]);
+  browser.handBack(page, other, broken);
 });
 
 /** The lint list as shown: [id, line] per finding. */
@@ -387,7 +386,7 @@ test("rapid edits: the grid, lint and link end consistent with the final text", 
   assert.deepEqual(await grid(other), expected);
   await settled(other);
   assert.deepEqual(await findings(other), lint);
-  await Promise.all([page.close(), other.close()]);
+  browser.handBack(page, other);
 });
 
 test("without a worker the page computes lint, report and link itself", async () => {

@@ -36,6 +36,17 @@ export interface Browser {
   readonly context: BrowserContext;
   /** Every URL the browser requested, in order. */
   readonly requests: string[];
+  /**
+   * A page showing `url`: a tab handed back by an earlier test when there is
+   * one, else a new tab. A new tab costs Chromium a renderer process, more
+   * than loading the tester page itself; a handed-back tab goes through
+   * about:blank first, so `url` always loads as a new document, fragment or
+   * not. For pages whose set-up outlives a navigation (a viewport size, an
+   * init script, listeners), use `context.newPage()` and close them.
+   */
+  page(url: string): Promise<Page>;
+  /** Give a page from page() back for the next test, instead of closing it. */
+  handBack(...pages: Page[]): void;
   close(): Promise<void>;
 }
 
@@ -60,9 +71,20 @@ export async function launchBrowser(
   }
   const requests: string[] = [];
   context.on("request", (r) => requests.push(r.url()));
+  const idle: Page[] = [];
   return {
     context,
     requests,
+    async page(url) {
+      const reused = idle.pop();
+      const page = reused ?? (await context.newPage());
+      if (reused !== undefined) await page.goto("about:blank");
+      await page.goto(url);
+      return page;
+    },
+    handBack(...pages) {
+      idle.push(...pages);
+    },
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
