@@ -58,8 +58,7 @@ async function fetchIn(page: Page, url: string, button = "fetch"): Promise<strin
 }
 
 test("live fetch: redirects followed, status and size shown, the body is edited and tested", async () => {
-  const page = await browser.context.newPage();
-  await page.goto(open.url);
+  const page = await browser.page(open.url);
   await waitFor(page, `document.documentElement.dataset.ready === "1"`);
   const status = await fetchIn(page, `${origin.origin}/some/page`);
   assert.match(status, /^ok: /);
@@ -81,12 +80,11 @@ test("live fetch: redirects followed, status and size shown, the body is edited 
   await page.getByTestId("compare-txt").fill("");
   await fetchIn(page, `${origin.origin}/`, "fetch-compare");
   assert.equal(await page.getByTestId("compare-txt").inputValue(), BODY);
-  await page.close();
+  browser.handBack(page);
 });
 
 test("live fetch: a 404 means no robots.txt, a closed port a server error (RFC 9309 §2.3.1.3-4)", async () => {
-  const page = await browser.context.newPage();
-  await page.goto(open.url);
+  const page = await browser.page(open.url);
   await waitFor(page, `document.documentElement.dataset.ready === "1"`);
   // The sample file blocks GPTBot: after each fetch the grid must show what
   // crawlers got from the site instead.
@@ -108,12 +106,11 @@ test("live fetch: a 404 means no robots.txt, a closed port a server error (RFC 9
   assert.match(standIn, /^# Stand-in: .* must assume everything is disallowed/);
   assert.equal(await page.evaluate("document.documentElement.dataset.fetched"), "unreachable");
   assert.deepEqual(await verdicts(), ["disallowed", "disallowed", "disallowed", "disallowed"]);
-  await page.close();
+  browser.handBack(page);
 });
 
 test("live fetch: private addresses are refused without --allow-private", async () => {
-  const page = await browser.context.newPage();
-  await page.goto(guarded.url);
+  const page = await browser.page(guarded.url);
   await waitFor(page, `document.documentElement.dataset.ready === "1"`);
   const hits = origin.hits();
   const paths = origin.paths.length;
@@ -124,7 +121,7 @@ test("live fetch: private addresses are refused without --allow-private", async 
   }
   assert.equal(origin.hits(), hits);
   assert.equal(origin.paths.length, paths);
-  await page.close();
+  browser.handBack(page);
 });
 
 test("live fetch: a redirect into private space is unreachable, to an IP literal or a name", async () => {
@@ -153,7 +150,7 @@ test("live fetch: a redirect into private space is unreachable, to an IP literal
     lookup: lookup as never,
   });
   const base = `http://127.0.0.1:${(tester.server.address() as AddressInfo).port}/`;
-  const page = await browser.context.newPage();
+  const page = await browser.page("about:blank");
   try {
     const answers = [];
     for (const site of [byAddress, byName]) {
@@ -192,7 +189,7 @@ test("live fetch: a redirect into private space is unreachable, to an IP literal
     assert.equal(JSON.parse(direct.body).kind, "refused");
     assert.equal(inner.hits(), 0, "nothing reached the private address");
   } finally {
-    await page.close();
+    browser.handBack(page);
     await new Promise<void>((resolve) => {
       tester.server.close(() => resolve());
       tester.server.closeAllConnections();
