@@ -12,17 +12,17 @@ import { encodeUtf8 } from "../src/parse/bytes.js";
 import { PROFILES } from "../src/protocol/profile.js";
 import { computeGrid, crawlerRobots, GridMatchers, TextBytes } from "../src/web/engine.js";
 import { seededRandom } from "./helpers/prng.js";
-import { bodyOf, conformanceSets } from "./helpers/shared.js";
+import { bodyOf, conformanceSetLines } from "./helpers/shared.js";
 
 const latin1 = new TextDecoder("latin1");
 
 /** Texts of conformance records, with their checks' agents and URLs (a few per set). */
 function cases(): { text: string; agents: string[]; urls: string[] }[] {
   const out: { text: string; agents: string[]; urls: string[] }[] = [];
-  for (const set of conformanceSets()) {
-    const step = Math.max(1, Math.floor(set.records.length / 25));
-    for (let i = 0; i < set.records.length; i += step) {
-      const rec = set.records[i]!;
+  for (const set of conformanceSetLines()) {
+    const step = Math.max(1, Math.floor(set.length / 25));
+    for (let i = 0; i < set.length; i += step) {
+      const rec = set.record(i);
       const body = bodyOf(rec);
       if (body.length > 64 * 1024) continue;
       out.push({

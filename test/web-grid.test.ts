@@ -18,7 +18,7 @@ import {
   startServe,
 } from "./helpers/chromium.js";
 import { robots } from "./helpers/in-process.js";
-import { bodyOf, type ConformanceRecord, conformanceSets } from "./helpers/shared.js";
+import { bodyOf, type ConformanceRecord, conformanceSetLines } from "./helpers/shared.js";
 
 interface GridCase {
   id: string;
@@ -60,12 +60,12 @@ function typeable(rec: ConformanceRecord): GridCase | null {
 
 function sample(): GridCase[] {
   const out: GridCase[] = [];
-  for (const set of conformanceSets()) {
+  for (const set of conformanceSetLines()) {
     const want = set.name.includes("corpus") ? 12 : 40;
-    const step = Math.max(1, Math.floor(set.records.length / (want * 3)));
+    const step = Math.max(1, Math.floor(set.length / (want * 3)));
     let taken = 0;
-    for (let i = 0; i < set.records.length && taken < want; i += step) {
-      const c = typeable(set.records[i]!);
+    for (let i = 0; i < set.length && taken < want; i += step) {
+      const c = typeable(set.record(i));
       if (c === null) continue;
       // robots batch gives the reference's reading; the grid lets a
       // documented exception (AdsBot-Google ignores *) decide, which

@@ -83,3 +83,46 @@ export function conformanceSets(): ConformanceSet[] {
     records: readJsonLinesGz<ConformanceRecord>(path.join(dir, f)),
   }));
 }
+
+/** One conformance set whose records are parsed only when asked for. */
+export interface ConformanceLines {
+  name: string;
+  /** How many records the set holds. */
+  length: number;
+  /** Record `i` (0-based), parsed now. */
+  record(i: number): ConformanceRecord;
+}
+
+/**
+ * The sets conformanceSets() gives, for a test that samples a few of their
+ * records: each record's JSON is parsed only when record(i) asks for it,
+ * where conformanceSets() parses all of them.
+ */
+export function conformanceSetLines(): ConformanceLines[] {
+  const lazy = (name: string, file: string): ConformanceLines => {
+    const lines = gunzipSync(readFileSync(file))
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    return {
+      name,
+      length: lines.length,
+      record: (i) => JSON.parse(lines[i]!) as ConformanceRecord,
+    };
+  };
+  if (!hasShared()) {
+    console.log(
+      `# ${SHARED_DIR} is absent: running the committed sample of the synthetic set instead`,
+    );
+    return [
+      lazy(
+        "sample (test/fixtures/conformance-sample.jsonl.gz)",
+        path.join(REPO_ROOT, "test/fixtures/conformance-sample.jsonl.gz"),
+      ),
+    ];
+  }
+  const dir = path.join(SHARED_DIR, "conformance");
+  return ["checks-synthetic.jsonl.gz", "checks-corpus.jsonl.gz"].map((f) =>
+    lazy(f, path.join(dir, f)),
+  );
+}
