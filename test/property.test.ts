@@ -17,6 +17,7 @@ import { type LineEvent, scanLines, setQuickLines } from "../src/parse/scan-line
 import { MAX_LINE_BYTES } from "../src/protocol/line-length.js";
 import type { Profile } from "../src/protocol/profile.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
+import { codePoint } from "./helpers/fc-text.js";
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.FUZZ_RUNS ?? 300)) || 300);
 
@@ -280,13 +281,8 @@ describe("property: a string body is its UTF-8 bytes (docs/protocol.md#vocabular
       { weight: 2, arbitrary: fc.integer({ min: 0x80, max: 0xffff }) },
       { weight: 1, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }) },
     );
-    // Any code point but a surrogate, as fc.string({ unit: "binary" }) draws
-    // them (index i of 0x10f800 is i, or i + 0x800 past U+D7FF), without the
-    // map of every code point that fast-check builds for that unit, in this
-    // process, to shrink without context.
-    const codePoint = fc
-      .integer({ min: 0, max: 0x10ffff - 0x800 })
-      .map((i) => String.fromCodePoint(i < 0xd800 ? i : i + 0x800));
+    // Strings of any code point but a surrogate (fc-text.ts: as
+    // fc.string({ unit: "binary" }) draws them).
     const text = fc.oneof(
       fc.array(unit, { maxLength: 80 }).map((u) => String.fromCharCode(...u)),
       fc.string({ unit: codePoint }),
