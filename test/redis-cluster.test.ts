@@ -47,12 +47,7 @@ function fresh(): RedisRobotsStore {
 
 /** The keys under `prefix` on each master (SCAN on every node). */
 async function keysPerNode(prefix: string): Promise<string[][]> {
-  return Promise.all(
-    cluster.nodes.map(async (node) => {
-      const out = await node.cli("--scan", "--pattern", `${prefix}*`);
-      return out === "" ? [] : out.split("\n");
-    }),
-  );
+  return Promise.all(cluster.nodes.map((node) => node.scan(`${prefix}*`)));
 }
 
 const body = (s: string) => new TextEncoder().encode(s);
