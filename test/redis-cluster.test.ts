@@ -20,7 +20,7 @@ import {
 } from "../src/entries/redis.js";
 import { originKeys } from "../src/redis/key-schema.js";
 import { runStoreSuite, sampleEntry } from "./helpers/cache-store-suite.js";
-import { startFleet, stopFleet } from "./helpers/fleet.js";
+import { configureFleet, startFleet, stopFleet, type Worker } from "./helpers/fleet.js";
 import {
   assertVerdicts,
   type Checked,
@@ -178,12 +178,24 @@ async function sitesOnBothSides(
 }
 
 describe("a fleet of processes on a Redis Cluster", () => {
+  /** 3 processes for both tests; each test gives them a new client and store. */
+  let workers: Worker[] = [];
+  before(async () => {
+    workers = await startFleet(3, { cluster: cluster.rootNodes, prefix: "unused:" });
+  });
+  after(async () => {
+    await stopFleet(workers);
+  });
   const config = () => ({ cluster: cluster.rootNodes, prefix: `fc${n++}:` });
+  const fleetOn = async (cfg: Record<string, unknown>) => {
+    await configureFleet(workers, cfg);
+    return workers;
+  };
 
   it("3 processes, 24 origins: one robots.txt fetch per origin, keys on every master", async () => {
     const sites = await startSites(24);
     const cfg = config();
-    const fleet = await startFleet(3, cfg);
+    const fleet = await fleetOn(cfg);
     try {
       const answers = await Promise.all(
         fleet.map((w) => w.ask<Checked>({ op: "check", urls: urlsOf(sites) })),
@@ -202,7 +214,6 @@ describe("a fleet of processes on a Redis Cluster", () => {
         assert.equal(s.store.errors, 0);
       }
     } finally {
-      await stopFleet(fleet);
       await Promise.all(sites.map((s) => s.close()));
     }
   });
@@ -218,7 +229,7 @@ describe("a fleet of processes on a Redis Cluster", () => {
       await startSite("rules", { crawlDelay: 0.05 }),
     ]);
     const phaseB = await startSites(12);
-    const fleet = await startFleet(3, cfg);
+    const fleet = await fleetOn(cfg);
     let restarted = false;
     try {
       const answers = await Promise.all(
@@ -303,7 +314,6 @@ describe("a fleet of processes on a Redis Cluster", () => {
       }
     } finally {
       if (!restarted) await victim.restart();
-      await stopFleet(fleet);
       await Promise.all([...before, ...during.all, ...paced.all, ...phaseB].map((s) => s.close()));
     }
   });
