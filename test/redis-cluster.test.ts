@@ -56,12 +56,25 @@ before(async () => {
   cluster = await startRedisCluster({ masters: 3 });
 });
 
+/** Close the stores made so far. */
+async function closeStores(): Promise<void> {
+  for (const s of stores.splice(0)) await s.close();
+}
+
 after(async () => {
-  for (const s of stores) await s.close();
+  await closeStores();
   await cluster.stop();
 });
 
-runStoreSuite("RedisRobotsStore on a 3-master Redis Cluster", () => fresh());
+/**
+ * One store (one cluster connection) for the contract's tests, which use
+ * origins of their own: a connection costs more than the tests' calls.
+ */
+let suiteStore: RedisRobotsStore | undefined;
+runStoreSuite("RedisRobotsStore on a 3-master Redis Cluster", () => {
+  suiteStore ??= fresh();
+  return suiteStore;
+});
 
 describe("Redis Cluster: keys and slots", () => {
   it("one origin's keys live on one master; 48 origins spread over all three", async () => {
@@ -181,6 +194,9 @@ describe("a fleet of processes on a Redis Cluster", () => {
   /** 3 processes for both tests; each test gives them a new client and store. */
   let workers: Worker[] = [];
   before(async () => {
+    // The in-process tests are done: their stores, closed, do not keep
+    // reconnecting to the master a test below kills.
+    await closeStores();
     workers = await startFleet(3, { cluster: cluster.rootNodes, prefix: "unused:" });
   });
   after(async () => {
