@@ -52,8 +52,19 @@ async function keysPerNode(prefix: string): Promise<string[][]> {
 
 const body = (s: string) => new TextEncoder().encode(s);
 
+/** 3 processes for the fleet tests; each test gives them a new client and store. */
+let workers: Worker[] = [];
+
 before(async () => {
-  cluster = await startRedisCluster({ masters: 3 });
+  // The processes start while the cluster does (a worker's first store
+  // never connects: it makes no call).
+  const [c, w] = await Promise.allSettled([
+    startRedisCluster({ masters: 3 }),
+    startFleet(3, { redisUrl: "redis://127.0.0.1:1", prefix: "unused:" }),
+  ]);
+  if (c.status === "fulfilled") cluster = c.value;
+  if (w.status === "fulfilled") workers = w.value;
+  for (const r of [c, w]) if (r.status === "rejected") throw r.reason;
 });
 
 /** Close the stores made so far. */
@@ -62,8 +73,9 @@ async function closeStores(): Promise<void> {
 }
 
 after(async () => {
+  await stopFleet(workers);
   await closeStores();
-  await cluster.stop();
+  await cluster?.stop();
 });
 
 /**
@@ -191,16 +203,10 @@ async function sitesOnBothSides(
 }
 
 describe("a fleet of processes on a Redis Cluster", () => {
-  /** 3 processes for both tests; each test gives them a new client and store. */
-  let workers: Worker[] = [];
   before(async () => {
     // The in-process tests are done: their stores, closed, do not keep
     // reconnecting to the master a test below kills.
     await closeStores();
-    workers = await startFleet(3, { cluster: cluster.rootNodes, prefix: "unused:" });
-  });
-  after(async () => {
-    await stopFleet(workers);
   });
   const config = () => ({ cluster: cluster.rootNodes, prefix: `fc${n++}:` });
   const fleetOn = async (cfg: Record<string, unknown>) => {
