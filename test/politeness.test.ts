@@ -205,6 +205,9 @@ describe("waitForTurn with the Redis store (fleet-wide)", () => {
     n++;
     const a = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0 });
     const b = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0 });
+    // b holds the rules first: its turn after the report is one Redis call,
+    // not a robots.txt fetch as well, inside the 500 ms the check allows.
+    assert.equal(await b.isAllowed(`${site.origin}/b`), true);
     await a.reportResponse(`${site.origin}/a`, 429, { "retry-after": "1" });
     // The turn Redis plans for b, without waiting for it (the hand-out
     // meeting a pause is the test after the next).
@@ -219,6 +222,9 @@ describe("waitForTurn with the Redis store (fleet-wide)", () => {
     const a = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0, now });
     const b = new RobotsClient("FleetBot/1.0", { store: shared(), maxCrawlDelayMs: 0, now });
     const url = `${site.origin}/a`;
+    // a holds the rules first: its turn below is one Redis call, not a
+    // robots.txt fetch as well, inside the 500 ms the check allows.
+    assert.equal(await a.isAllowed(url), true);
     assert.equal(await a.reportResponse(url, 500), 1000);
     assert.equal(await b.reportResponse(url, 502), 2000, "b's is the second in a row");
     const t = await a.takeTurn(url);
