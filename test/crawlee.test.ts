@@ -14,7 +14,7 @@ import { BasicCrawler } from "@crawlee/basic";
 import { CheerioCrawler } from "@crawlee/cheerio";
 import { HttpCrawler } from "@crawlee/http";
 import { PlaywrightCrawler } from "@crawlee/playwright";
-import { chromium } from "playwright";
+import { type BrowserServer, type BrowserType, chromium } from "playwright";
 import { RobotsError, respectRobots } from "../src/entries/crawlee.js";
 import { type AccessCheck, RobotsClient } from "../src/entries/node.js";
 import { createRedisStore } from "../src/entries/redis.js";
@@ -95,7 +95,26 @@ const BURST_MS = (DELAY_S * 1000) / 2;
  */
 describe("crawlee", { concurrency: 3 }, () => {
   describe("crawlee: PlaywrightCrawler, Debian's Chromium", { concurrency: true }, () => {
-    /** Debian's Chromium through playwright, offline; a launch failure fails the test. */
+    /**
+     * One Chromium for both crawlers, started once; a launch failure fails
+     * the suite. Each crawler's launcher connects to it: its browser is a
+     * connection of its own, whose close() (crawlee closes the browser when
+     * its run ends) closes that connection's contexts and leaves the other
+     * crawler's alone.
+     */
+    let server: BrowserServer;
+    before(async () => {
+      server = await chromium.launchServer({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [...CHROMIUM_ARGS],
+      });
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    /** Debian's Chromium through playwright, offline. */
     function playwrightCrawler(
       handled: string[],
       skipped: Skipped[],
@@ -113,8 +132,9 @@ describe("crawlee", { concurrency: 3 }, () => {
             // crawler only to read its version, and a new one whenever a
             // blocked status (the 429 below) retires the page's session.
             useIncognitoPages: true,
-            launcher: chromium,
-            launchOptions: { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] },
+            launcher: Object.assign(Object.create(chromium) as BrowserType, {
+              launch: () => chromium.connect(server.wsEndpoint()),
+            }),
           },
           browserPoolOptions: { useFingerprints: false },
           onSkippedRequest: ({ url, reason }) => {
