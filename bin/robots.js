@@ -41,15 +41,18 @@ process.on("unhandledRejection", (err) => (err?.syscall === "write" ? writeFaile
 process.stdout.on("error", writeFailed);
 /**
  * The CLI bundled by `npm run build:cli` (it starts faster), unless tsc
- * built dist/src after it: then the bundle may be of older sources, and
- * tsc's modules run instead.
+ * compiled after it (its build record, tsconfig.json's tsBuildInfoFile, is
+ * newer; the incremental compile rewrites only what changed): then the
+ * bundle may be of older sources, and tsc's modules run instead. A
+ * package has no record.
  */
 function builtCli() {
   const bundle = new URL("../dist/src/cli-bundle/main.js", import.meta.url);
   const modules = new URL("../dist/src/cli/main.js", import.meta.url);
+  const record = new URL("../dist/tsconfig.tsbuildinfo", import.meta.url);
   const built = (url) => statSync(url, { throwIfNoEntry: false })?.mtimeMs ?? -1;
   const at = built(bundle);
-  return at >= 0 && at >= built(modules) ? bundle.href : modules.href;
+  return at >= 0 && at >= built(record) ? bundle.href : modules.href;
 }
 let main;
 try {

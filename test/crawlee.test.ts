@@ -629,6 +629,11 @@ describe("crawlee: PlaywrightCrawler, Debian's Chromium", () => {
         maxConcurrency: options.maxConcurrency ?? 2,
         maxRequestRetries: options.maxRequestRetries ?? 0,
         launchContext: {
+          // One browser, each page in a fresh context of it. crawlee's
+          // default, a persistent context, launches a second browser per
+          // crawler only to read its version, and a new one whenever a
+          // blocked status (the 429 below) retires the page's session.
+          useIncognitoPages: true,
           launcher: chromium,
           launchOptions: { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] },
         },

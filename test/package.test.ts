@@ -92,8 +92,9 @@ describe("package", () => {
     assert.ok(maps > 0, "source maps are shipped, with the sources they point at");
   });
 
-  test("bin/robots.js runs the bundle, unless tsc built dist/src after it", () => {
-    // A copy of bin/ beside two stand-ins: which one answers, at which mtimes.
+  test("bin/robots.js runs the bundle, unless tsc compiled after it", () => {
+    // A copy of bin/ beside two stand-ins and a build record: which one
+    // answers, at which mtimes.
     const root = mkdtempSync(path.join(tmpdir(), "robots-bin-"));
     try {
       mkdirSync(path.join(root, "bin"));
@@ -113,15 +114,19 @@ describe("package", () => {
       const modules = standIn("cli");
       assert.equal(ran(), "cli", "no bundle");
       const bundle = standIn("cli-bundle");
-      utimesSync(modules, 1000, 1000);
+      assert.equal(ran(), "cli-bundle", "no build record (a package, the GitHub Action's build)");
+      const record = path.join(root, "dist/tsconfig.tsbuildinfo");
+      writeFileSync(record, "{}");
+      utimesSync(record, 1000, 1000);
       utimesSync(bundle, 2000, 2000);
       assert.equal(ran(), "cli-bundle", "the bundle built after tsc");
       utimesSync(bundle, 1000, 1000);
-      assert.equal(ran(), "cli-bundle", "built together (npm gives a tarball's files one mtime)");
-      utimesSync(modules, 3000, 3000);
-      assert.equal(ran(), "cli", "tsc ran after the bundle was built");
+      assert.equal(ran(), "cli-bundle", "built in the same second");
+      utimesSync(record, 3000, 3000);
+      assert.equal(ran(), "cli", "tsc compiled after the bundle was built");
       rmSync(modules);
-      assert.equal(ran(), "cli-bundle", "a bundle alone (the GitHub Action's build)");
+      rmSync(record);
+      assert.equal(ran(), "cli-bundle", "a bundle alone");
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
