@@ -24,6 +24,7 @@ import {
   outsideRequests,
   PAGE_FILE,
   setFields,
+  type Viewport,
   waitFor,
 } from "./helpers/chromium.js";
 import { robots } from "./helpers/in-process.js";
@@ -41,8 +42,8 @@ after(async () => {
   await browser?.close();
 });
 
-async function open(url = PAGE_URL): Promise<Page> {
-  const page = await browser.page(url);
+async function open(url = PAGE_URL, viewport?: Viewport): Promise<Page> {
+  const page = await browser.page(url, viewport);
   await waitFor(page, `document.documentElement.dataset.ready === "1"`);
   return page;
 }
@@ -173,10 +174,7 @@ test("crawler report: every crawler's status equals reportCrawlers (robots agent
 });
 
 test("at 375 px the crawler report's status is in view without scrolling sideways; targets ≥ 24 px", async () => {
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.goto(PAGE_URL);
-  await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+  const page = await open(PAGE_URL, { width: 375, height: 800 });
   await setFields(page, { "robots-txt": RULES });
   await settled(page);
   const boxes = (await page.evaluate(`(() => {
@@ -202,7 +200,7 @@ test("at 375 px the crawler report's status is in view without scrolling sideway
   assert.equal(boxes.scrollLeft, 0);
   assert.ok(boxes.docWidth <= 375, `the page scrolls sideways: ${boxes.docWidth}`);
   assert.deepEqual(boxes.small, []);
-  await page.close();
+  browser.handBack(page);
 });
 
 /*
@@ -282,10 +280,7 @@ for (const [width, height] of [
 ] as const) {
   test(`${width}×${height}: the first URL's verdicts in view, names whole, no empty rows`, async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    const page = await browser.context.newPage();
-    await page.setViewportSize({ width, height });
-    await page.goto(pathToFileURL(PAGE_FILE).href);
-    await waitFor(page, `document.documentElement.dataset.ready === "1"`);
+    const page = await open(PAGE_URL, { width, height });
     await setFields(page, {
       agents: PHONE_AGENTS,
       urls: PHONE_URLS,
@@ -318,7 +313,7 @@ for (const [width, height] of [
     assert.ok(m.docWidth <= m.innerWidth, `the page scrolls sideways: ${info}`);
     assert.deepEqual(m.broken, [], "crawler names broken inside a word");
     assert.deepEqual(m.tall, [], "rows taller than their content");
-    await page.close();
+    browser.handBack(page);
   });
 }
 

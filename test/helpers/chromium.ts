@@ -41,19 +41,27 @@ export interface Browser {
    * one, else a new tab. A new tab costs Chromium a renderer process, more
    * than loading the tester page itself; a handed-back tab goes through
    * about:blank first, so `url` always loads as a new document, fragment or
-   * not. For pages whose set-up outlives a navigation (a viewport size, an
-   * init script, listeners), use `context.newPage()` and close them.
+   * not. The page has the `viewport` asked for, else the browser's own. For
+   * pages whose set-up outlives a navigation (an init script, listeners),
+   * use `context.newPage()` and close them.
    */
-  page(url: string): Promise<Page>;
+  page(url: string, viewport?: Viewport): Promise<Page>;
   /** Give a page from page() back for the next test, instead of closing it. */
   handBack(...pages: Page[]): void;
   close(): Promise<void>;
+}
+
+/** A page's size in CSS pixels. */
+export interface Viewport {
+  width: number;
+  height: number;
 }
 
 export async function launchBrowser(
   options: { colorScheme?: "light" | "dark"; width?: number; height?: number } = {},
 ): Promise<Browser> {
   const profile = mkdtempSync(path.join(tmpdir(), "robots-chromium-"));
+  const size: Viewport = { width: options.width ?? 1280, height: options.height ?? 900 };
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(profile, {
@@ -61,7 +69,7 @@ export async function launchBrowser(
       headless: true,
       args: CHROMIUM_ARGS,
       colorScheme: options.colorScheme ?? "light",
-      viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+      viewport: size,
     });
   } catch (err) {
     rmSync(profile, { recursive: true, force: true });
@@ -75,10 +83,14 @@ export async function launchBrowser(
   return {
     context,
     requests,
-    async page(url) {
+    async page(url, viewport = size) {
       const reused = idle.pop();
       const page = reused ?? (await context.newPage());
       if (reused !== undefined) await page.goto("about:blank");
+      const now = page.viewportSize();
+      if (now?.width !== viewport.width || now.height !== viewport.height) {
+        await page.setViewportSize(viewport);
+      }
       await page.goto(url);
       return page;
     },
