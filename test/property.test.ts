@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { compileMatcher, parseRobotsTxt, readPath } from "../src/entries/index.js";
+import { legacyForm } from "../src/match/legacy-matcher.js";
 import { matchesPattern } from "../src/match/pattern.js";
 import { locatePath, locatePathLazyEnd } from "../src/match/url-path.js";
 import { encodeUtf8, normalizePattern } from "../src/parse/bytes.js";
@@ -582,6 +583,49 @@ describe("property: agreement with an obviously-correct model (docs/protocol.md#
       propertyRuns(RUNS * 2),
     );
     assert.ok(decidedByRule > total * 0.2, `only ${decidedByRule}/${total} decided by a rule`);
+  });
+
+  test("the 1996 draft's matcher over many rules (its key index) equals the first-prefix model", () => {
+    // Past 32 rules the legacy matcher looks prefixes up by key length
+    // (src/match/legacy-matcher.ts): the model tries every rule in order.
+    const part = fc.constantFrom(
+      ..."abcdefx/*$~".split(""),
+      ...["%61", "%2F", "%2f", "é", "%C3%A9"],
+    );
+    const legacyPath = (minLength: number) =>
+      fc.array(part, { minLength, maxLength: 5 }).map((parts) => `/${parts.join("")}`);
+    // Keys of two parts or more, so that short keys do not decide every
+    // path before the longer ones are looked up.
+    const legacyRule = fc
+      .tuple(fc.constantFrom("allow", "disallow"), legacyPath(2))
+      .map(([k, p]) => `${k}: ${p}`);
+    let decided = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(
+        fc.array(legacyRule, { minLength: 33, maxLength: 120 }),
+        fc.array(legacyPath(0), { minLength: 1, maxLength: 8 }),
+        (rules, paths) => {
+          const robots = parseRobotsTxt(encode(["user-agent: *", ...rules]), {
+            profile: "legacy1996",
+          });
+          const m = compileMatcher(robots, "z");
+          const applied = robots.groups.flatMap((g) => g.rules).filter((r) => r.pattern !== "");
+          // Paths of the rules themselves too, so that long keys decide.
+          for (const u of [...paths, ...rules.slice(0, 8).map((r) => r.slice(r.indexOf("/")))]) {
+            const path = legacyForm(readPath(u));
+            const first = applied.find((r) => path.startsWith(legacyForm(r.pattern)));
+            const want = [first === undefined || first.kind === "allow", first?.line ?? 0];
+            const v = m.check(u);
+            assert.deepEqual([v.allowed, v.line], want, `${JSON.stringify(rules)} ${u}`);
+            total++;
+            if (first !== undefined) decided++;
+          }
+        },
+      ),
+      propertyRuns(Math.max(10, Math.ceil(RUNS / 8))),
+    );
+    assert.ok(decided > total * 0.2, `only ${decided}/${total} decided by a rule`);
   });
 
   test("pattern matching equals the position-set model", () => {

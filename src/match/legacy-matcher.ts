@@ -4,7 +4,8 @@
  * decides, both compared in one form: `%xx` decoded except `%2F`, and
  * non-ASCII as UTF-8 bytes, one character per byte. No wildcards, no
  * index.html rule, no ranking: a list, not a trie, and no copy in a match
- * cache.
+ * cache. Past SCAN_MAX rules, a check looks its path's prefixes up in a
+ * map of keys instead of trying every rule.
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Rule } from "../parse/types.js";
@@ -85,6 +86,29 @@ export function legacyForm(s: string): string {
   return out;
 }
 
+/**
+ * Up to this many rules, a check tries each in turn; past it, it looks up
+ * one prefix of the path per distinct key length (a file of a thousand
+ * rules has a few dozen lengths).
+ */
+const SCAN_MAX = 32;
+
+/** The first rule of each key and the keys' distinct lengths, ascending: the prefixes a check looks up. */
+interface KeyIndex {
+  readonly first: ReadonlyMap<string, number>;
+  readonly lengths: readonly number[];
+}
+
+function keyIndex(rules: readonly LegacyRule[]): KeyIndex {
+  const first = new Map<string, number>();
+  const lengths = new Set<number>();
+  rules.forEach((e, i) => {
+    if (!first.has(e.key)) first.set(e.key, i);
+    lengths.add(e.key.length);
+  });
+  return { first, lengths: [...lengths].sort((a, b) => a - b) };
+}
+
 export class LegacyMatcher implements PathMatcher {
   readonly agent: string;
   readonly source: GroupSource;
@@ -92,6 +116,8 @@ export class LegacyMatcher implements PathMatcher {
   readonly ruleCount: number;
   /** The applied rules with a pattern, in file order. */
   readonly #rules: readonly LegacyRule[];
+  /** Past SCAN_MAX rules, their keys' index; else null. */
+  readonly #index: KeyIndex | null;
 
   /** Made by compileMatcher. */
   constructor(robots: RobotsTxt, agent: string) {
@@ -102,6 +128,7 @@ export class LegacyMatcher implements PathMatcher {
     this.#rules = rules
       .filter((r) => r.pattern.length > 0)
       .map((rule) => ({ rule, key: legacyForm(rule.pattern) }));
+    this.#index = this.#rules.length > SCAN_MAX ? keyIndex(this.#rules) : null;
     this.agent = agent;
     this.source = selection.source;
     this.groups = selection.groups.map((g) => g.index);
@@ -112,8 +139,20 @@ export class LegacyMatcher implements PathMatcher {
   #decide(url: string): LegacyRule | null {
     if (typeof url !== "string") throw notAString(url);
     const path = legacyForm(readPath(url));
-    for (const e of this.#rules) if (path.startsWith(e.key)) return e;
-    return null;
+    const index = this.#index;
+    if (index === null) {
+      for (const e of this.#rules) if (path.startsWith(e.key)) return e;
+      return null;
+    }
+    // The first rule whose key is a prefix: the earliest of the rules
+    // whose key is the path's prefix of that key's length.
+    let best = -1;
+    for (const n of index.lengths) {
+      if (n > path.length) break;
+      const i = index.first.get(path.slice(0, n));
+      if (i !== undefined && (best < 0 || i < best)) best = i;
+    }
+    return best < 0 ? null : this.#rules[best]!;
   }
 
   isAllowed(url: string): boolean {
