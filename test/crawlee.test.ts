@@ -564,7 +564,12 @@ describe("crawlee: a fleet sharing Redis (docs/fleet.md)", () => {
       text(res, `User-agent: *\nCrawl-delay: ${DELAY_S}\nDisallow: /private\n`),
     );
     const stores = [0, 1].map(() => createRedisStore({ url: redis.url, prefix: "crawlee-fleet:" }));
-    const clients = stores.map((store) => new RobotsClient(AGENT, { store }));
+    // A store call over its bound makes a client fetch by itself (store
+    // trouble never stops a crawl): on a loaded machine the 2 s default can
+    // pass, so these get 10 s. A bound, not a timing assertion.
+    const clients = stores.map(
+      (store) => new RobotsClient(AGENT, { store, storeTimeoutMs: 10_000 }),
+    );
     const setups = [0, 1].map(() => quietCrawlee());
     const handled: string[] = [];
     const crawlers = setups.map(
@@ -629,6 +634,11 @@ describe("crawlee: PlaywrightCrawler, Debian's Chromium", () => {
         maxConcurrency: options.maxConcurrency ?? 2,
         maxRequestRetries: options.maxRequestRetries ?? 0,
         launchContext: {
+          // One browser, each page in a fresh context of it. crawlee's
+          // default, a persistent context, launches a second browser per
+          // crawler only to read its version, and a new one whenever a
+          // blocked status (the 429 below) retires the page's session.
+          useIncognitoPages: true,
           launcher: chromium,
           launchOptions: { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] },
         },
