@@ -19,6 +19,7 @@
  * A selection whose offsets, lines or groups do not fit in 16 bits, or
  * with a group longer than MAX_SCAN, gets the trie matcher instead.
  */
+import { ownCopy } from "../parse/bytes.js";
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import {
   indexHtmlSlashOf,
@@ -177,32 +178,30 @@ interface Built {
 const ALWAYS = -1;
 
 /**
- * How many characters every key of `order[from, to)` shares with the
- * first one (a group's keys share at least two, apart from its first
- * character): a check compares them once for the group.
+ * How many characters every key of the entries `order[from, to)` shares
+ * with the first one (`entries` holds ENTRY_CHARS values an entry; a
+ * group's keys share at least two, apart from its first character): a
+ * check compares them once for the group.
  */
 function sharedPrefix(
   text: string,
-  order: readonly { readonly row: Row }[],
+  entries: readonly number[],
+  order: readonly number[],
   from: number,
   to: number,
 ): number {
-  const first = order[from]!.row.values;
-  let shared = first[M_KEY_LEN]!;
+  const first = order[from]! * ENTRY_CHARS;
+  const firstKey = entries[first + M_KEY]!;
+  let shared = entries[first + M_KEY_LEN]!;
   for (let p = from + 1; p < to; p++) {
-    const v = order[p]!.row.values;
-    shared = Math.min(shared, v[M_KEY_LEN]!);
+    const e = order[p]! * ENTRY_CHARS;
+    const key = entries[e + M_KEY]!;
+    shared = Math.min(shared, entries[e + M_KEY_LEN]!);
     let k = 0;
-    while (k < shared && text.charCodeAt(first[M_KEY]! + k) === text.charCodeAt(v[M_KEY]! + k)) k++;
+    while (k < shared && text.charCodeAt(firstKey + k) === text.charCodeAt(key + k)) k++;
     shared = k;
   }
   return shared;
-}
-
-/** One entry while building: its record (M_*) and its group. */
-interface Row {
-  readonly values: readonly number[];
-  readonly bucket: number;
 }
 
 /** `values` as a string of 16-bit characters, made in slices (one argument a value would overflow the stack). */
@@ -215,43 +214,34 @@ function charsOf(values: readonly number[]): string {
 }
 
 /**
- * A copy of `s` that shares no memory with the string it was cut from.
- * V8 keeps a slice of a long string (and a join of one part) as a view of
- * the whole, so a pattern cut from a parsed file would keep every pattern
- * of that file alive in the cache.
- */
-function ownCopy(s: string): string {
-  // Exact: the parser's strings come from UTF-8 decoding, so they hold no
-  // lone surrogate for the round trip to replace.
-  return UTF8_DECODER.decode(UTF8_ENCODER.encode(s));
-}
-
-const UTF8_ENCODER = new TextEncoder();
-// ignoreBOM keeps a leading U+FEFF (a default decoder drops it).
-const UTF8_DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/**
- * Each applied rule's pattern in one text, and how far each moved (by
- * rule number); null when the text is too long for 16-bit offsets.
+ * Each applied rule's pattern in one text, and how far each group's
+ * patterns moved (by group, in `ranges` order); null when the text is too
+ * long for 16-bit offsets. A group's patterns lie end to end in the
+ * file's table: its text is one slice.
  */
 function patternText(
   robots: RobotsTxt,
   ranges: readonly ParsedGroup[],
-): { text: string; shift: Map<number, number> } | null {
+): { text: string; shifts: number[] } | null {
   const table = ruleTableOf(robots);
-  const shift = new Map<number, number>();
+  const shifts: number[] = [];
   const parts: string[] = [];
   let at = 0;
   for (const g of ranges) {
-    for (let no = g.ruleFrom; no < g.ruleTo; no++) {
-      const ps = table.rows[no * ROW + R_START]!;
-      const pe = table.rows[no * ROW + R_END]!;
-      shift.set(no, at - ps);
-      parts.push(table.text.slice(ps, pe));
-      at += pe - ps;
-    }
+    const ps = table.rows[g.ruleFrom * ROW + R_START]!;
+    const pe = table.rows[g.ruleTo * ROW + R_START]!;
+    shifts.push(at - ps);
+    parts.push(table.text.slice(ps, pe));
+    at += pe - ps;
   }
-  return at > U16 ? null : { text: ownCopy(parts.join("")), shift };
+  return at > U16 ? null : { text: ownCopy(parts.join("")), shifts };
+}
+
+/** How far rule `no`'s pattern moved: its group's shift (patternText). */
+function shiftOf(ranges: readonly ParsedGroup[], shifts: readonly number[], no: number): number {
+  let i = 0;
+  while (no < ranges[i]!.ruleFrom || no >= ranges[i]!.ruleTo) i++;
+  return shifts[i]!;
 }
 
 /**
@@ -266,16 +256,19 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
   const ranges = groups as readonly ParsedGroup[];
   const pt = patternText(robots, ranges);
   if (pt === null) return null;
-  const { text, shift } = pt;
+  const { text, shifts } = pt;
   const ranked = rankEntries(table, ranges, ruleCount, hasIndexHtmlRule(robots.profile));
   const count = ranked.count;
-  const built: Row[] = [];
+  // Each entry's ENTRY_CHARS values and its group, by rank (best first):
+  // flat, so that building allocates nothing per entry.
+  const entries = new Array<number>(count * ENTRY_CHARS);
+  const buckets = new Array<number>(count);
   let written: string[] | null = null;
   for (let id = count - 1; id >= 0; id--) {
     const no2 = ranked.words[ENTRY_RECORD * id + E_RULE]!;
     const no = no2 >> 1;
     const r = no * ROW;
-    const d = shift.get(no)!;
+    const d = shiftOf(ranges, shifts, no);
     const ps = rows[r + R_START]! + d;
     const re = rows[r + R_END]! + d;
     const key = ranked.keys === null ? 0 : ranked.keys[id]!;
@@ -302,27 +295,36 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
       written.push(ownCopy(value));
       w = written.length;
     }
-    const line = rows[r + R_LINE]!;
     const rank = count - 1 - id;
-    built.push({
-      values: [ps, keyLen, flags, line, end, re, meta >> M_GROUP_SHIFT, w, rank],
-      bucket: keyLen < 2 ? ALWAYS : text.charCodeAt(ps + 1),
-    });
+    const e = rank * ENTRY_CHARS;
+    entries[e + M_KEY] = ps;
+    entries[e + M_KEY_LEN] = keyLen;
+    entries[e + M_FLAGS] = flags;
+    entries[e + M_LINE] = rows[r + R_LINE]!;
+    entries[e + M_END] = end;
+    entries[e + M_RULE_END] = re;
+    entries[e + M_GROUP] = meta >> M_GROUP_SHIFT;
+    entries[e + M_WRITTEN] = w;
+    entries[e + M_RANK] = rank;
+    buckets[rank] = keyLen < 2 ? ALWAYS : text.charCodeAt(ps + 1);
   }
-  // Stable: each group stays best first.
-  const order = built.map((row, rank) => ({ row, rank }));
-  order.sort((x, y) => x.row.bucket - y.row.bucket || x.rank - y.rank);
+  // Ranks by group, each group best first.
+  const order = Array.from(buckets.keys());
+  order.sort((x, y) => buckets[x]! - buckets[y]! || x - y);
   const values: number[] = [];
   const dir: number[] = [];
   let always = 0;
   let from = 0;
   for (let p = 0; p < order.length; p++) {
-    const { bucket } = order[p]!.row;
-    values.push(...order[p]!.row.values);
+    const rank = order[p]!;
+    const bucket = buckets[rank]!;
+    for (let k = rank * ENTRY_CHARS, e = k + ENTRY_CHARS; k < e; k++) values.push(entries[k]!);
     if (bucket === ALWAYS) always++;
-    if (p === order.length - 1 || order[p + 1]!.row.bucket !== bucket) {
+    if (p === order.length - 1 || buckets[order[p + 1]!] !== bucket) {
       if (p + 1 - from > MAX_SCAN && ranked.constant === VARIES) return null;
-      if (bucket !== ALWAYS) dir.push(bucket, from, sharedPrefix(text, order, from, p + 1));
+      if (bucket !== ALWAYS) {
+        dir.push(bucket, from, sharedPrefix(text, entries, order, from, p + 1));
+      }
       from = p + 1;
     }
   }
