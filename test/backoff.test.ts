@@ -22,8 +22,13 @@ const CRAWL_DELAY_S = 0.2;
  */
 const RETRY_AFTER_S = 1;
 const LOOPS = 8;
-/** Each loop's second page: the turns waiting when the 429 is reported include them. */
-const PAGES_PER_LOOP = 2;
+/**
+ * Three pages a loop: the turns waiting when the 429 is reported include
+ * each loop's next one, and a loaded machine that reports it late still
+ * leaves every loop a turn after it (with two, at load 20, one loop in
+ * three had none left).
+ */
+const PAGES_PER_LOOP = 3;
 /** The page request (in arrival order) that gets the 429. */
 const REFUSED_REQUEST = 5;
 
