@@ -185,7 +185,7 @@ const ALWAYS = -1;
  */
 function sharedPrefix(
   text: string,
-  entries: readonly number[],
+  entries: Int32Array,
   order: readonly number[],
   from: number,
   to: number,
@@ -215,33 +215,27 @@ function charsOf(values: readonly number[]): string {
 
 /**
  * Each applied rule's pattern in one text, and how far each group's
- * patterns moved (by group, in `ranges` order); null when the text is too
- * long for 16-bit offsets. A group's patterns lie end to end in the
- * file's table: its text is one slice.
+ * patterns moved (by the group's number in the file, which each rule's
+ * row holds); null when the text is too long for 16-bit offsets. A
+ * group's patterns lie end to end in the file's table: its text is one
+ * slice.
  */
 function patternText(
   robots: RobotsTxt,
   ranges: readonly ParsedGroup[],
-): { text: string; shifts: number[] } | null {
+): { text: string; shifts: Map<number, number> } | null {
   const table = ruleTableOf(robots);
-  const shifts: number[] = [];
+  const shifts = new Map<number, number>();
   const parts: string[] = [];
   let at = 0;
   for (const g of ranges) {
     const ps = table.rows[g.ruleFrom * ROW + R_START]!;
     const pe = table.rows[g.ruleTo * ROW + R_START]!;
-    shifts.push(at - ps);
+    shifts.set(g.index, at - ps);
     parts.push(table.text.slice(ps, pe));
     at += pe - ps;
   }
   return at > U16 ? null : { text: ownCopy(parts.join("")), shifts };
-}
-
-/** How far rule `no`'s pattern moved: its group's shift (patternText). */
-function shiftOf(ranges: readonly ParsedGroup[], shifts: readonly number[], no: number): number {
-  let i = 0;
-  while (no < ranges[i]!.ruleFrom || no >= ranges[i]!.ruleTo) i++;
-  return shifts[i]!;
 }
 
 /**
@@ -260,15 +254,18 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
   const ranked = rankEntries(table, ranges, ruleCount, hasIndexHtmlRule(robots.profile));
   const count = ranked.count;
   // Each entry's ENTRY_CHARS values and its group, by rank (best first):
-  // flat, so that building allocates nothing per entry.
-  const entries = new Array<number>(count * ENTRY_CHARS);
+  // flat, so that building allocates nothing per entry. Typed: a list of
+  // more than BIG_LIST values would be a large object (rule-table.ts).
+  const entries = new Int32Array(count * ENTRY_CHARS);
   const buckets = new Array<number>(count);
   let written: string[] | null = null;
   for (let id = count - 1; id >= 0; id--) {
     const no2 = ranked.words[ENTRY_RECORD * id + E_RULE]!;
     const no = no2 >> 1;
     const r = no * ROW;
-    const d = shiftOf(ranges, shifts, no);
+    const meta = rows[r + R_META]!;
+    // R_META holds the rule's group + 1 (rule-table.ts).
+    const d = shifts.get((meta >> M_GROUP_SHIFT) - 1)!;
     const ps = rows[r + R_START]! + d;
     const re = rows[r + R_END]! + d;
     const key = ranked.keys === null ? 0 : ranked.keys[id]!;
@@ -277,7 +274,6 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
     const twin = (no2 & 1) !== 0;
     const end = twin ? indexHtmlSlashOf(table.text, rows, no) + d + 1 : re;
     const shape = (kMeta >> 1) & 3;
-    const meta = rows[r + R_META]!;
     const ruleAllows = (meta & 1) !== 0;
     // An index.html twin allows; a rule by its kind and length (empty-rule.ts).
     const allows = twin || !disallows(ruleAllows ? "allow" : "disallow", re - ps);
