@@ -19,7 +19,7 @@ import { canonicalPathStart } from "../src/client/request-path.js";
 import { isValidProductToken } from "../src/entries/index.js";
 import robotsParser from "../src/entries/robots-parser.cjs";
 import { installPackedPackage } from "./helpers/consumer.js";
-import { BodyReader, conformanceSets, REPO_ROOT } from "./helpers/shared.js";
+import { bodyOf, conformanceSets, REPO_ROOT } from "./helpers/shared.js";
 import { run } from "./helpers/subprocess.js";
 
 // robots-parser's suite registers its tests with node:test as it loads.
@@ -221,10 +221,8 @@ describe("robots-parser drop-in: Google's verdict and deciding line on the confo
       let total = 0;
       let compared = 0;
       const bad: string[] = [];
-      // Each record's instances are done with before the next body is read.
-      const reader = new BodyReader();
       for (const rec of set.records) {
-        const body = reader.bodyOf(rec) as unknown as string;
+        const body = bodyOf(rec) as unknown as string;
         const byOrigin = new Map<string, ReturnType<typeof robotsParser>>();
         for (const c of rec.checks) {
           total++;
