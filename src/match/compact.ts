@@ -94,6 +94,8 @@ const F_RARE_SHIFT = 6;
 const U16 = 0xffff;
 /** Most entries (CompactMatcher#sizes). */
 const COUNT_MASK = 0x1fff;
+/** Bits of an entry's rank in its sort key (build): COUNT_MASK's. */
+const RANK_BITS = 13;
 
 /** Where a check locates the path; shared (a check never re-enters), so a check allocates nothing. */
 const sharedSpan: PathSpan = { str: "", start: 0, end: 0 };
@@ -178,23 +180,23 @@ interface Built {
 const ALWAYS = -1;
 
 /**
- * How many characters every key of the entries `order[from, to)` shares
- * with the first one (`entries` holds ENTRY_CHARS values an entry; a
- * group's keys share at least two, apart from its first character): a
- * check compares them once for the group.
+ * How many characters every key of the entries `order[from, to)` (their
+ * ranks in the low RANK_BITS) shares with the first one (`entries` holds
+ * ENTRY_CHARS values an entry; a group's keys share at least two, apart
+ * from its first character): a check compares them once for the group.
  */
 function sharedPrefix(
   text: string,
   entries: Int32Array,
-  order: readonly number[],
+  order: Int32Array,
   from: number,
   to: number,
 ): number {
-  const first = order[from]! * ENTRY_CHARS;
+  const first = (order[from]! & COUNT_MASK) * ENTRY_CHARS;
   const firstKey = entries[first + M_KEY]!;
   let shared = entries[first + M_KEY_LEN]!;
   for (let p = from + 1; p < to; p++) {
-    const e = order[p]! * ENTRY_CHARS;
+    const e = (order[p]! & COUNT_MASK) * ENTRY_CHARS;
     const key = entries[e + M_KEY]!;
     shared = Math.min(shared, entries[e + M_KEY_LEN]!);
     let k = 0;
@@ -253,11 +255,13 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
   const { text, shifts } = pt;
   const ranked = rankEntries(table, ranges, ruleCount, hasIndexHtmlRule(robots.profile));
   const count = ranked.count;
-  // Each entry's ENTRY_CHARS values and its group, by rank (best first):
-  // flat, so that building allocates nothing per entry. Typed: a list of
-  // more than BIG_LIST values would be a large object (rule-table.ts).
+  if (count > COUNT_MASK) return null;
+  // Each entry's ENTRY_CHARS values by rank (best first), and its sort
+  // key (its group + 1 above its rank): flat, so that building allocates
+  // nothing per entry. Typed: a list of more than BIG_LIST values would be
+  // a large object (rule-table.ts).
   const entries = new Int32Array(count * ENTRY_CHARS);
-  const buckets = new Array<number>(count);
+  const order = new Int32Array(count);
   let written: string[] | null = null;
   for (let id = count - 1; id >= 0; id--) {
     const no2 = ranked.words[ENTRY_RECORD * id + E_RULE]!;
@@ -284,9 +288,9 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
       const stop = twin ? end : withoutDollar(text, end);
       flags |= Math.max(0, rareChar(text, ps + keyLen + 1, stop)) << F_RARE_SHIFT;
     }
-    const value = table.rule(no).value;
+    const value = table.writtenValue(no);
     let w = 0;
-    if (value !== text.slice(ps, re)) {
+    if (value !== undefined && value !== text.slice(ps, re)) {
       written ??= [];
       written.push(ownCopy(value));
       w = written.length;
@@ -302,21 +306,21 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
     entries[e + M_GROUP] = meta >> M_GROUP_SHIFT;
     entries[e + M_WRITTEN] = w;
     entries[e + M_RANK] = rank;
-    buckets[rank] = keyLen < 2 ? ALWAYS : text.charCodeAt(ps + 1);
+    const bucket = keyLen < 2 ? ALWAYS : text.charCodeAt(ps + 1);
+    order[rank] = ((bucket + 1) << RANK_BITS) | rank;
   }
-  // Ranks by group, each group best first.
-  const order = Array.from(buckets.keys());
-  order.sort((x, y) => buckets[x]! - buckets[y]! || x - y);
+  // Ranks by group, each group best first: a numeric sort of the keys.
+  order.sort();
   const values: number[] = [];
   const dir: number[] = [];
   let always = 0;
   let from = 0;
   for (let p = 0; p < order.length; p++) {
-    const rank = order[p]!;
-    const bucket = buckets[rank]!;
+    const rank = order[p]! & COUNT_MASK;
+    const bucket = (order[p]! >> RANK_BITS) - 1;
     for (let k = rank * ENTRY_CHARS, e = k + ENTRY_CHARS; k < e; k++) values.push(entries[k]!);
     if (bucket === ALWAYS) always++;
-    if (p === order.length - 1 || buckets[order[p + 1]!] !== bucket) {
+    if (p === order.length - 1 || order[p + 1]! >> RANK_BITS !== bucket + 1) {
       if (p + 1 - from > MAX_SCAN && ranked.constant === VARIES) return null;
       if (bucket !== ALWAYS) {
         dir.push(bucket, from, sharedPrefix(text, entries, order, from, p + 1));
@@ -327,7 +331,6 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
   values.push(...dir);
   for (const g of groups) values.push(g.index);
   for (const v of values) if (v < 0 || v > U16) return null;
-  if (count > COUNT_MASK) return null;
   // The constant entry ranks first, so it is the ALWAYS group's first; a
   // check then scans nothing.
   const fixed = ranked.constant === VARIES ? VARIES : ranked.constant < 0 ? -1 : 0;

@@ -124,6 +124,11 @@ export class RuleTable {
     return this.text.slice(this.rows[r + R_START]!, this.rows[r + R_END]!);
   }
 
+  /** Rule `no`'s value as written when the parser kept it apart (it may differ from the pattern), else undefined. */
+  writtenValue(no: number): string | undefined {
+    return this.#written?.get(no);
+  }
+
   /** Rule `no` as an object, made once and then shared. */
   rule(no: number): Rule {
     if (this.#objects === null) this.#objects = new Array<Rule | undefined>(this.count);
