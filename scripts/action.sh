@@ -17,7 +17,8 @@
 #
 # The action's checkout, as GitHub fetches it for `uses:`, has the sources
 # only: no dist/, no node_modules/. The script installs its dependencies
-# and builds it once (`npm ci`, then the prepack build of dist/), then runs
+# and builds it once (`npm ci`, then scripts/build-cli.mjs: the JavaScript
+# of dist/src, transpiled without a type check, in a second or so), then runs
 # bin/robots.js. ROBOTS_ACTION_NODE_MODULES (tests only) names an installed
 # node_modules to link instead of running `npm ci`; the build still runs.
 #
@@ -58,9 +59,9 @@ install_here() {
   echo "Installing the robots CLI from $root (npm ci, then its build)"
   if [ -n "${ROBOTS_ACTION_NODE_MODULES:-}" ]; then
     ln -sfn "$ROBOTS_ACTION_NODE_MODULES" "$root/node_modules" &&
-      (cd "$root" && npm run --silent prepack)
+      (cd "$root" && node scripts/build-cli.mjs)
   else
-    (cd "$root" && npm ci --no-audit --no-fund && npm run --silent prepack)
+    (cd "$root" && npm ci --no-audit --no-fund && node scripts/build-cli.mjs)
   fi
 }
 

@@ -12,8 +12,8 @@ missing=()
 # redis-server: the fleet and Redis tests (test/fleet.test.ts,
 # test/redis-*.test.ts) start their own on free loopback ports, and kill and
 # restart them; test/redis-cluster.test.ts starts three in cluster mode.
-# redis-cli (redis-tools, which redis-server depends on) checks they are up
-# and joins the cluster (redis-cli --cluster create).
+# redis-cli (redis-tools, which redis-server depends on) joins the cluster
+# (redis-cli --cluster create).
 if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
   missing+=(redis-server redis-tools)
 fi

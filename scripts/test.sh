@@ -5,6 +5,8 @@
 # so they run at once on a machine's cores; then the files of dist/test/
 # four at a time, then those of dist/test/serial/ (gaps measured at a
 # server, which other processes' load would distort) one at a time.
+# The files start longest first, as the last run recorded them
+# (scripts/test-order.mjs, scripts/test-times.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-test-deps.sh
@@ -19,5 +21,9 @@ tsc -p tsconfig.json
 wait "$biome_pid"
 wait "$web_pid"
 node scripts/build-web.mjs
-node --test --test-reporter=spec --test-concurrency=4 dist/test/*.test.js
+mapfile -t files < <(node scripts/test-order.mjs dist/test/*.test.js)
+node --test --test-concurrency=4 \
+  --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=./scripts/test-times.mjs --test-reporter-destination=dist/test-times.json \
+  "${files[@]}"
 node --test --test-reporter=spec --test-concurrency=1 dist/test/serial/*.test.js

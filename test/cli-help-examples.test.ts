@@ -1,7 +1,8 @@
 /**
  * Every example in every `robots <command> --help` runs, as written, in a
  * shell: in a scratch directory holding the files the examples name, with
- * https://example.com served by a real server on loopback (no internet).
+ * https://example.com and https://staging.example.com served by a real
+ * server on loopback (no internet).
  * An example may answer "disallowed" or "changed" (exit 1); none may fail
  * with a usage or I/O error (exit 2, or a "robots: …" error line).
  */
@@ -27,6 +28,8 @@ import { run } from "./helpers/subprocess.js";
 const SITE = readFileSync(path.join(REPO_ROOT, "examples/site/robots.txt"));
 const PAGE =
   '<!doctype html><html><head><meta name="robots" content="noarchive"></head><body>x</body></html>\n';
+/** The sites the examples name, served here. */
+const SITES = /https:\/\/(?:staging\.)?example\.com/g;
 const dir = mkdtempSync(path.join(tmpdir(), "robots-help-examples-"));
 let server: TestServer;
 
@@ -125,7 +128,7 @@ describe("every --help example runs", () => {
       const command = await load();
       const env = { PATH: `${path.join(dir, "bin")}:${process.env.PATH}` };
       for (const example of helpExamples(command.help)) {
-        let line = example.replaceAll("https://example.com", server.origin);
+        let line = example.replace(SITES, server.origin);
         const serve = name === "serve";
         // Servers bind a free port here, so that examples never collide.
         if (serve) line = line.replace(/--port \d+/, "--port 0");

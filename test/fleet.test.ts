@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { startFleet, stopFleet } from "./helpers/fleet.js";
+import { configureFleet, startFleet, stopFleet, type Worker } from "./helpers/fleet.js";
 import {
   assertVerdicts,
   type Checked,
@@ -23,17 +23,28 @@ import { type RedisServer, startRedis } from "./helpers/redis-server.js";
 
 let redis: RedisServer;
 let prefixes = 0;
+/** The file's worker processes, started once; each test configures the ones it uses. */
+let workers: Worker[] = [];
 before(async () => {
   redis = await startRedis();
+  workers = await startFleet(4, { redisUrl: redis.url, prefix: "unused:" });
 });
 after(async () => {
+  await stopFleet(workers);
   await redis.stop();
 });
+
+/** `n` of the file's processes, each with a new client and store on `config` and a prefix of its own. */
+async function fleetOf(n: number, config: Record<string, unknown> = {}): Promise<Worker[]> {
+  const fleet = workers.slice(0, n);
+  await configureFleet(fleet, { redisUrl: redis.url, prefix: `f${prefixes++}:`, ...config });
+  return fleet;
+}
 
 describe("a fleet of crawler processes sharing Redis", () => {
   it("4 processes, 24 origins: one robots.txt fetch per origin, every verdict right", async () => {
     const sites = await startSites(24);
-    const fleet = await startFleet(4, { redisUrl: redis.url, prefix: `f${prefixes++}:` });
+    const fleet = await fleetOf(4);
     try {
       // Every process checks every URL at once: all race for every origin.
       const answers = await Promise.all(
@@ -50,7 +61,6 @@ describe("a fleet of crawler processes sharing Redis", () => {
         "the processes' fetch counts add up to one per origin",
       );
     } finally {
-      await stopFleet(fleet);
       await Promise.all(sites.map((s) => s.close()));
     }
   });
@@ -58,7 +68,7 @@ describe("a fleet of crawler processes sharing Redis", () => {
   it("Redis killed with SIGKILL mid-run: every verdict right, degraded state shown; after a restart sharing resumes", async () => {
     const phaseA = await startSites(32);
     const phaseB = await startSites(12);
-    const fleet = await startFleet(3, { redisUrl: redis.url, prefix: `f${prefixes++}:` });
+    const fleet = await fleetOf(3);
     let restarted = false;
     try {
       // Phase A: the processes work through the origins in batches; Redis
@@ -119,7 +129,6 @@ describe("a fleet of crawler processes sharing Redis", () => {
       }
     } finally {
       if (!restarted) await redis.restart();
-      await stopFleet(fleet);
       await Promise.all([...phaseA, ...phaseB].map((s) => s.close()));
     }
   });
@@ -128,9 +137,7 @@ describe("a fleet of crawler processes sharing Redis", () => {
     const site = await startSite("failing");
     // No lease: every process fetches on its own, so failures really race;
     // retries are due after 1 ms, so each check fetches again.
-    const fleet = await startFleet(4, {
-      redisUrl: redis.url,
-      prefix: `f${prefixes++}:`,
+    const fleet = await fleetOf(4, {
       noLease: true,
       clientOptions: { retryMs: 1, minRetryMs: 1, maxRetryMs: 1 },
     });
@@ -166,7 +173,6 @@ describe("a fleet of crawler processes sharing Redis", () => {
       );
       assert.equal(sinces.size, 1, `since never reset: ${[...sinces].join(", ")}`);
     } finally {
-      await stopFleet(fleet);
       await site.close();
     }
   });
@@ -174,7 +180,7 @@ describe("a fleet of crawler processes sharing Redis", () => {
   it("page requests of 3 processes are spaced at least Crawl-delay apart (the site's log)", async () => {
     const delaySeconds = 0.5;
     const site = await startSite("rules", { crawlDelay: delaySeconds });
-    const fleet = await startFleet(3, { redisUrl: redis.url, prefix: `f${prefixes++}:` });
+    const fleet = await fleetOf(3);
     try {
       const crawled = await Promise.all(
         fleet.map((w) =>
@@ -199,7 +205,6 @@ describe("a fleet of crawler processes sharing Redis", () => {
       const span = times.at(-1)! - times[0]!;
       assert.ok(span >= 8 * delaySeconds * 1000 - jitter, `span ${span} ms for 9 requests`);
     } finally {
-      await stopFleet(fleet);
       await site.close();
     }
   });

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { RedisStoreStats } from "../src/entries/redis.js";
 import { originKeys } from "../src/redis/key-schema.js";
-import { startFleet, stopFleet } from "./helpers/fleet.js";
+import { configureFleet, startFleet, stopFleet, type Worker } from "./helpers/fleet.js";
 import {
   assertVerdicts,
   type Checked,
@@ -21,13 +21,23 @@ import {
 import { type RedisCluster, startRedisCluster, within30s } from "./helpers/redis-cluster.js";
 
 let cluster: RedisCluster;
+let fleet: Worker[] = [];
 
 before(async () => {
-  cluster = await startRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 1000 });
+  // The processes start while the cluster does; the test gives them its
+  // store (a worker's first store never connects: it makes no call).
+  const [c, f] = await Promise.allSettled([
+    startRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 1000 }),
+    startFleet(3, { redisUrl: "redis://127.0.0.1:1", prefix: "unused:" }),
+  ]);
+  if (c.status === "fulfilled") cluster = c.value;
+  if (f.status === "fulfilled") fleet = f.value;
+  for (const r of [c, f]) if (r.status === "rejected") throw r.reason;
 });
 
 after(async () => {
-  await cluster.stop();
+  await stopFleet(fleet);
+  await cluster?.stop();
 });
 
 interface FleetStats {
@@ -43,7 +53,7 @@ const RESUME_WITHIN_MS = 10_000;
 describe("a fleet on a Redis Cluster with replicas", () => {
   it("a master killed: after its replica's promotion sharing resumes for every origin within 10 s", async (t) => {
     const prefix = "failover:";
-    const fleet = await startFleet(3, { cluster: cluster.rootNodes, prefix });
+    await configureFleet(fleet, { cluster: cluster.rootNodes, prefix });
     const sites: Site[] = [];
     try {
       const warm = await startSites(8);
@@ -104,7 +114,6 @@ describe("a fleet on a Redis Cluster with replicas", () => {
         assert.equal(s.store.nodes[promoted]?.state, "ok", seen);
       }
     } finally {
-      await stopFleet(fleet);
       await Promise.all(sites.map((s) => s.close()));
     }
   });

@@ -20,7 +20,7 @@ import {
 } from "../src/entries/redis.js";
 import { originKeys } from "../src/redis/key-schema.js";
 import { runStoreSuite, sampleEntry } from "./helpers/cache-store-suite.js";
-import { startFleet, stopFleet } from "./helpers/fleet.js";
+import { configureFleet, startFleet, stopFleet, type Worker } from "./helpers/fleet.js";
 import {
   assertVerdicts,
   type Checked,
@@ -47,26 +47,46 @@ function fresh(): RedisRobotsStore {
 
 /** The keys under `prefix` on each master (SCAN on every node). */
 async function keysPerNode(prefix: string): Promise<string[][]> {
-  return Promise.all(
-    cluster.nodes.map(async (node) => {
-      const out = await node.cli("--scan", "--pattern", `${prefix}*`);
-      return out === "" ? [] : out.split("\n");
-    }),
-  );
+  return Promise.all(cluster.nodes.map((node) => node.scan(`${prefix}*`)));
 }
 
 const body = (s: string) => new TextEncoder().encode(s);
 
+/** 3 processes for the fleet tests; each test gives them a new client and store. */
+let workers: Worker[] = [];
+
 before(async () => {
-  cluster = await startRedisCluster({ masters: 3 });
+  // The processes start while the cluster does (a worker's first store
+  // never connects: it makes no call).
+  const [c, w] = await Promise.allSettled([
+    startRedisCluster({ masters: 3 }),
+    startFleet(3, { redisUrl: "redis://127.0.0.1:1", prefix: "unused:" }),
+  ]);
+  if (c.status === "fulfilled") cluster = c.value;
+  if (w.status === "fulfilled") workers = w.value;
+  for (const r of [c, w]) if (r.status === "rejected") throw r.reason;
 });
+
+/** Close the stores made so far. */
+async function closeStores(): Promise<void> {
+  for (const s of stores.splice(0)) await s.close();
+}
 
 after(async () => {
-  for (const s of stores) await s.close();
-  await cluster.stop();
+  await stopFleet(workers);
+  await closeStores();
+  await cluster?.stop();
 });
 
-runStoreSuite("RedisRobotsStore on a 3-master Redis Cluster", () => fresh());
+/**
+ * One store (one cluster connection) for the contract's tests, which use
+ * origins of their own: a connection costs more than the tests' calls.
+ */
+let suiteStore: RedisRobotsStore | undefined;
+runStoreSuite("RedisRobotsStore on a 3-master Redis Cluster", () => {
+  suiteStore ??= fresh();
+  return suiteStore;
+});
 
 describe("Redis Cluster: keys and slots", () => {
   it("one origin's keys live on one master; 48 origins spread over all three", async () => {
@@ -183,12 +203,21 @@ async function sitesOnBothSides(
 }
 
 describe("a fleet of processes on a Redis Cluster", () => {
+  before(async () => {
+    // The in-process tests are done: their stores, closed, do not keep
+    // reconnecting to the master a test below kills.
+    await closeStores();
+  });
   const config = () => ({ cluster: cluster.rootNodes, prefix: `fc${n++}:` });
+  const fleetOn = async (cfg: Record<string, unknown>) => {
+    await configureFleet(workers, cfg);
+    return workers;
+  };
 
   it("3 processes, 24 origins: one robots.txt fetch per origin, keys on every master", async () => {
     const sites = await startSites(24);
     const cfg = config();
-    const fleet = await startFleet(3, cfg);
+    const fleet = await fleetOn(cfg);
     try {
       const answers = await Promise.all(
         fleet.map((w) => w.ask<Checked>({ op: "check", urls: urlsOf(sites) })),
@@ -207,7 +236,6 @@ describe("a fleet of processes on a Redis Cluster", () => {
         assert.equal(s.store.errors, 0);
       }
     } finally {
-      await stopFleet(fleet);
       await Promise.all(sites.map((s) => s.close()));
     }
   });
@@ -223,7 +251,7 @@ describe("a fleet of processes on a Redis Cluster", () => {
       await startSite("rules", { crawlDelay: 0.05 }),
     ]);
     const phaseB = await startSites(12);
-    const fleet = await startFleet(3, cfg);
+    const fleet = await fleetOn(cfg);
     let restarted = false;
     try {
       const answers = await Promise.all(
@@ -308,7 +336,6 @@ describe("a fleet of processes on a Redis Cluster", () => {
       }
     } finally {
       if (!restarted) await victim.restart();
-      await stopFleet(fleet);
       await Promise.all([...before, ...during.all, ...paced.all, ...phaseB].map((s) => s.close()));
     }
   });

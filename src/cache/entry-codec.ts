@@ -7,8 +7,8 @@
  * plausible entry for the asked origin is a miss with a reason, never a
  * TypeError deep inside a check (docs/protocol.md#caching).
  *
- * No `node:` imports: base64 goes through the `btoa`/`atob` globals that
- * every runtime with `fetch` has.
+ * No `node:` imports: base64 is encoded here and decoded through the
+ * `atob` global that every runtime with `fetch` has.
  */
 import type { UnavailableReason, UnreachableReason } from "../protocol/fetch-outcome.js";
 import { STORED_FORMAT, type StoredCopy, type StoredEntry, type StoredError } from "./store.js";
@@ -219,14 +219,39 @@ function short(v: unknown): string {
   return JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 }
 
-/** Base64 of `bytes` (RFC 4648 §4, with padding). */
+/** The base64 alphabet (RFC 4648 §4) as character codes, and "=". */
+const BASE64_CODES = new TextEncoder().encode(
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+);
+const PAD = 0x3d;
+const ASCII = new TextDecoder();
+
+/**
+ * Base64 of `bytes` (RFC 4648 §4, with padding), written into bytes and
+ * decoded once: no string a byte, so a body at the 500 KiB limit does not
+ * hold the event loop.
+ */
 export function encodeBase64(bytes: Uint8Array): string {
-  let binary = "";
-  // fromCharCode over slices: one argument per byte would overflow the stack on 500 KiB.
-  for (let i = 0; i < bytes.byteLength; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  const n = bytes.byteLength;
+  const out = new Uint8Array(Math.ceil(n / 3) * 4);
+  let o = 0;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out[o++] = BASE64_CODES[v >> 18]!;
+    out[o++] = BASE64_CODES[(v >> 12) & 63]!;
+    out[o++] = BASE64_CODES[(v >> 6) & 63]!;
+    out[o++] = BASE64_CODES[v & 63]!;
   }
-  return btoa(binary);
+  if (i < n) {
+    const two = i + 1 < n;
+    const v = (bytes[i]! << 16) | (two ? bytes[i + 1]! << 8 : 0);
+    out[o++] = BASE64_CODES[v >> 18]!;
+    out[o++] = BASE64_CODES[(v >> 12) & 63]!;
+    out[o++] = two ? BASE64_CODES[(v >> 6) & 63]! : PAD;
+    out[o++] = PAD;
+  }
+  return ASCII.decode(out);
 }
 
 /** The bytes of base64 `text`, or null when it is not base64. */

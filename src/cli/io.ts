@@ -113,18 +113,23 @@ export async function* boundedLines(
     let from = 0;
     if (afterCr && text.charCodeAt(0) === 0x0a) from = 1;
     afterCr = false;
-    for (let i = from; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c !== 0x0a && c !== 0x0d) continue;
+    // The next LF and CR at or after `from` (-1: none in this chunk), found
+    // by indexOf: a native search, not a loop over every character.
+    let lf = text.indexOf("\n", from);
+    let cr = text.indexOf("\r", from);
+    while (lf >= 0 || cr >= 0) {
+      const i = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
       check(pending.length + i - from);
       const line = pending + text.slice(from, i);
       pending = "";
       n++;
-      if (c === 0x0d) {
-        if (i + 1 === text.length) afterCr = true;
-        else if (text.charCodeAt(i + 1) === 0x0a) i++;
-      }
       from = i + 1;
+      if (i === cr) {
+        if (from === text.length) afterCr = true;
+        else if (text.charCodeAt(from) === 0x0a) from++;
+        cr = text.indexOf("\r", from);
+      }
+      if (lf >= 0 && lf < from) lf = text.indexOf("\n", from);
       yield line;
     }
     check(pending.length + text.length - from);

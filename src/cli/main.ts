@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { RobotsError } from "../errors.js";
 import { isProfile } from "../protocol/profile.js";
 import { oneLine } from "./args.js";
-import type { OptionSpec, OptionValues } from "./command.js";
+import type { Command, OptionSpec, OptionValues } from "./command.js";
 import { COMMANDS, loadCommand } from "./commands/index.js";
 import { CliError, EXIT } from "./errors.js";
 import { esc } from "./escape.js";
@@ -102,11 +102,10 @@ function commandName(argv: string[]): string | undefined {
   return undefined;
 }
 
-async function dispatch(argv: string[]): Promise<number> {
+async function dispatch(argv: string[], command: Command | undefined): Promise<number> {
   const name = commandName(argv);
   // --version is about the tool, not a command: with anything else to run
   // it is a usage error, never a silently ignored argument.
-  const command = name === undefined ? undefined : await loadCommand(name);
   const options = { ...COMMON_OPTIONS, ...(command?.options ?? {}) };
   if (name !== undefined && asksVersion(joinOptionValues(argv, options))) {
     throw new CliError(
@@ -206,10 +205,19 @@ function describeArgError(err: unknown): string {
  * nothing of the process (exit code, environment, working directory) is
  * touched, so tests run it in-process.
  */
-export function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  // The named command's modules load before the run's context is entered:
+  // once an AsyncLocalStorage has run, every promise pays for its hooks,
+  // and loading a command's modules makes hundreds of them.
+  const name = commandName(argv);
+  const loaded = await (name === undefined ? Promise.resolve(undefined) : loadCommand(name)).then(
+    (command) => ({ command }),
+    (error: unknown) => ({ error }),
+  );
   return withIo(io, async () => {
     try {
-      return await dispatch(argv);
+      if ("error" in loaded) throw loaded.error;
+      return await dispatch(argv, loaded.command);
     } catch (err) {
       return reportError(err);
     }

@@ -123,26 +123,30 @@ export function checkUserAgent(r: LineReporter, ev: LineEvent, b: Uint8Array): v
     );
     return;
   }
-  const col = columnOf(b, ev.start, vs);
+  // A line that is all one token or the wildcard has no finding: the text
+  // and columns a finding shows are made only for the others.
+  const global = isGlobalAgent(b, vs, ve);
+  if (global && ve === vs + 1) return;
+  let t = vs;
+  if (!global) {
+    while (t < ve && isProductTokenChar(b[t]!)) t++;
+    if (t === ve) return;
+  }
   const written = snippet(b, vs, ve, 50);
-  const tail = lineTail(ev, b);
-  if (isGlobalAgent(b, vs, ve)) {
-    if (ve === vs + 1) return;
+  if (global) {
+    const tail = lineTail(ev, b);
     const line = `User-agent: *${tail ?? ""}`;
     r.at(
       "user-agent-token-cut",
       "info",
       ev,
-      col,
+      columnOf(b, ev.start, vs),
       `${quote(written)} is read as "*": the text after the * is ignored`,
       `write ${quoteLine(line)}`,
       editOf(ev, tail === undefined ? undefined : [line]),
     );
     return;
   }
-  let t = vs;
-  while (t < ve && isProductTokenChar(b[t]!)) t++;
-  if (t === ve) return;
   const token = latin1(b, vs, t);
   const cutCol = columnOf(b, ev.start, t);
   if (token === "") {
@@ -162,7 +166,7 @@ export function checkUserAgent(r: LineReporter, ev: LineEvent, b: Uint8Array): v
     );
     return;
   }
-  const advice = describeCutAgent(written, token, String.fromCharCode(b[t]!), tail);
+  const advice = describeCutAgent(written, token, String.fromCharCode(b[t]!), lineTail(ev, b));
   r.at(
     "user-agent-token-cut",
     advice.severity,
@@ -198,9 +202,15 @@ export function checkRule(r: LineReporter, ev: LineEvent, b: Uint8Array): void {
     return;
   }
   const first = b[vs]!;
-  const tail = lineTail(ev, b);
+  // What the line keeps after its value, for the fixes that rewrite it:
+  // read only for a line that gets one (most rule lines get none).
+  let tail: string | undefined | null = null;
+  const tailOf = () => {
+    if (tail === null) tail = lineTail(ev, b);
+    return tail;
+  };
   if (first !== 0x2f && first !== 0x2a) {
-    const advice = describeRelativePattern(fullSnippet(b, vs, ve), name, tail);
+    const advice = describeRelativePattern(fullSnippet(b, vs, ve), name, tailOf());
     r.at(
       "pattern-without-leading-slash",
       "error",
@@ -215,7 +225,7 @@ export function checkRule(r: LineReporter, ev: LineEvent, b: Uint8Array): void {
   for (let i = vs; i < ve; i++) {
     if (b[i] === 0x20 || b[i] === 0x09) {
       // Fixed after the leading "/", if that is missing too: one change at a time.
-      const advice = describeSpacedPattern(fullSnippet(b, vs, ve), name, tail);
+      const advice = describeSpacedPattern(fullSnippet(b, vs, ve), name, tailOf());
       const edit = first === 0x2f || first === 0x2a ? editOf(ev, advice.lines) : undefined;
       r.at(
         "pattern-with-space",

@@ -15,6 +15,8 @@
  *   {"op":"sync","origins":[...]}         → waits until the store takes a write for each origin
  *                                           (each slot's master, in a cluster) → {"op":"synced"}
  *   {"op":"stats"}                        → {"op":"stats","client":…,"store":…,"events":…,"reasons":…,"nodes":…,"state":…}
+ *   {"op":"configure","config":{…}}       → closes the client and store, starts new ones with this
+ *                                           configuration (as at the start) → {"op":"configured"}
  *   {"op":"exit"}
  */
 import * as http from "node:http";
@@ -27,7 +29,7 @@ import { loopbackLookup } from "./fetch-servers.js";
 // (only test/helpers/fleet.ts starts it with one) this file does nothing.
 if (process.env.FLEET_WORKER === undefined) process.exit(0);
 
-const config = JSON.parse(process.env.FLEET_WORKER) as {
+interface Config {
   redisUrl?: string;
   /** Redis Cluster root nodes instead of `redisUrl`. */
   cluster?: { url: string }[];
@@ -41,46 +43,58 @@ const config = JSON.parse(process.env.FLEET_WORKER) as {
   loopbackLookup?: boolean;
   /** "none": no shared store at all (each process on its own), for the bench's comparison. */
   store?: "redis" | "none";
-};
+}
 
-const store = createRedisStore({
-  ...(config.cluster === undefined
-    ? { url: config.redisUrl ?? "" }
-    : { cluster: { rootNodes: config.cluster } }),
-  prefix: config.prefix,
-  // Generous on a loaded machine (a slow answer must not pass for an
-  // outage); a killed Redis refuses at once anyway.
-  timeoutMs: config.storeTimeoutMs ?? 5000,
-  retryMs: 200,
-});
-const events: string[] = [];
-const reasons: string[] = [];
-/** The node of each event, in the order of `events`. */
-const nodes: string[] = [];
-store.on("degraded", (reason: string, _error: unknown, node: string) => {
-  events.push("degraded");
-  reasons.push(reason);
-  nodes.push(node);
-});
-store.on("recovered", (node: string) => {
-  events.push("recovered");
-  nodes.push(node);
-});
-const shared: RobotsStore = config.noLease
-  ? ({
-      get: (o) => store.get(o),
-      set: (o, e) => store.set(o, e),
-      delete: (o) => store.delete(o),
-      update: (o: string, f: Parameters<typeof store.update>[1]) => store.update(o, f),
-    } as RobotsStore)
-  : store;
-const client = new RobotsClient("FleetBot/1.0 (+http://127.0.0.1/bot)", {
-  ...(config.store === "none" ? {} : { store: shared }),
-  ...(config.loopbackLookup ? { transport: createNodeTransport({ lookup: loopbackLookup }) } : {}),
-  // Generous on a loaded machine: a dead Redis refuses at once anyway.
-  storeTimeoutMs: config.storeTimeoutMs ?? 5000,
-  ...(config.clientOptions ?? {}),
-});
+/** A store and a client over it, and what the store said (its events, in order). */
+function crawler(config: Config) {
+  const store = createRedisStore({
+    ...(config.cluster === undefined
+      ? { url: config.redisUrl ?? "" }
+      : { cluster: { rootNodes: config.cluster } }),
+    prefix: config.prefix,
+    // Generous on a loaded machine (a slow answer must not pass for an
+    // outage); a killed Redis refuses at once anyway.
+    timeoutMs: config.storeTimeoutMs ?? 5000,
+    retryMs: 200,
+  });
+  const events: string[] = [];
+  const reasons: string[] = [];
+  /** The node of each event, in the order of `events`. */
+  const nodes: string[] = [];
+  store.on("degraded", (reason: string, _error: unknown, node: string) => {
+    events.push("degraded");
+    reasons.push(reason);
+    nodes.push(node);
+  });
+  store.on("recovered", (node: string) => {
+    events.push("recovered");
+    nodes.push(node);
+  });
+  const shared: RobotsStore = config.noLease
+    ? ({
+        get: (o) => store.get(o),
+        set: (o, e) => store.set(o, e),
+        delete: (o) => store.delete(o),
+        update: (o: string, f: Parameters<typeof store.update>[1]) => store.update(o, f),
+      } as RobotsStore)
+    : store;
+  const client = new RobotsClient("FleetBot/1.0 (+http://127.0.0.1/bot)", {
+    ...(config.store === "none" ? {} : { store: shared }),
+    ...(config.loopbackLookup
+      ? { transport: createNodeTransport({ lookup: loopbackLookup }) }
+      : {}),
+    // Generous on a loaded machine: a dead Redis refuses at once anyway.
+    storeTimeoutMs: config.storeTimeoutMs ?? 5000,
+    ...(config.clientOptions ?? {}),
+  });
+  return { store, client, events, reasons, nodes };
+}
+
+/**
+ * The process's crawler: the one of the start's configuration, replaced by
+ * each "configure" (a test of its own on a worker another test used).
+ */
+let current = crawler(JSON.parse(process.env.FLEET_WORKER) as Config);
 
 /** One GET with node:http (no client of its own to warm up: its first request is not slower). */
 function get(
@@ -89,7 +103,7 @@ function get(
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers: { "user-agent": client.userAgent, ...headers } }, (res) => {
+      .get(url, { headers: { "user-agent": current.client.userAgent, ...headers } }, (res) => {
         res.resume();
         res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
       })
@@ -110,8 +124,17 @@ async function handle(cmd: {
   warm?: number;
   loops?: number;
   workMs?: number;
+  config?: Config;
 }) {
+  const { store, client, events, reasons, nodes } = current;
   switch (cmd.op) {
+    case "configure": {
+      await client.close();
+      await store.close();
+      current = crawler(cmd.config!);
+      send({ op: "configured" });
+      return;
+    }
     case "bench": {
       // Cold: every origin loaded once, 32 at a time. Warm: `warm` checks
       // awaited one by one over the same URLs, timed, with the Redis
@@ -217,6 +240,7 @@ async function handle(cmd: {
  * each pause a report set, when the report started and ended.
  */
 async function crawlLoops(url: string, loops: number, pages: number, workMs: number) {
+  const { client } = current;
   const reports: { start: number; end: number; pauseMs: number }[] = [];
   const loop = async (l: number) => {
     for (let p = 0; p < pages; p++) {
@@ -241,7 +265,7 @@ let queue = Promise.resolve();
 const input = createInterface({ input: process.stdin });
 // The parent went away (or closed the pipe): nothing more will come.
 input.on("close", () => {
-  void queue.then(() => store.close()).then(() => process.exit(0));
+  void queue.then(() => current.store.close()).then(() => process.exit(0));
 });
 input.on("line", (line) => {
   queue = queue.then(() =>

@@ -58,6 +58,18 @@ export async function startFleet(n: number, config: Record<string, unknown>): Pr
   return Promise.all(Array.from({ length: n }, () => startWorker(config)));
 }
 
-export async function stopFleet(workers: Worker[]): Promise<void> {
+/**
+ * Give every worker a new client and store with `config` (as at its start):
+ * the tests of one file share their processes, each test with its own
+ * prefix and options, nothing kept from the test before but the process.
+ */
+export async function configureFleet(
+  workers: readonly Worker[],
+  config: Record<string, unknown>,
+): Promise<void> {
+  await Promise.all(workers.map((w) => w.ask({ op: "configure", config })));
+}
+
+export async function stopFleet(workers: readonly Worker[]): Promise<void> {
   for (const w of workers) w.kill();
 }

@@ -9,7 +9,7 @@
  * slots. When the cluster cannot start, startRedisCluster() throws: the
  * tests fail loudly, never skip.
  */
-import { type RedisServer, runCommand, startRedis } from "./redis-server.js";
+import { freePorts, type RedisServer, runCommand, startRedis } from "./redis-server.js";
 
 export interface RedisCluster {
   readonly nodes: readonly RedisServer[];
@@ -81,30 +81,39 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<R
     await Promise.all(nodes.map((n) => n.stop()));
   };
   try {
-    for (let i = 0; i < masters * (1 + replicas); i++) {
-      const node = await startRedis([
-        "--cluster-enabled",
-        "yes",
-        "--cluster-config-file",
-        "nodes.conf",
-        "--cluster-node-timeout",
-        String(options.nodeTimeoutMs ?? 2000),
-        "--cluster-require-full-coverage",
-        "no",
-      ]);
+    const ports = await freePorts(masters * (1 + replicas));
+    const started = await Promise.allSettled(
+      ports.map((port) =>
+        startRedis(
+          [
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+            "--cluster-node-timeout",
+            String(options.nodeTimeoutMs ?? 2000),
+            "--cluster-require-full-coverage",
+            "no",
+          ],
+          port,
+        ),
+      ),
+    );
+    for (const s of started) if (s.status === "fulfilled") nodes.push(s.value);
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
+    for (const node of nodes) {
       const { kill9, restart } = node;
-      nodes.push(
-        Object.assign(node, {
-          kill9: async () => {
-            down.add(node);
-            await kill9();
-          },
-          restart: async () => {
-            await restart();
-            down.delete(node);
-          },
-        }),
-      );
+      Object.assign(node, {
+        kill9: async () => {
+          down.add(node);
+          await kill9();
+        },
+        restart: async () => {
+          await restart();
+          down.delete(node);
+        },
+      });
     }
     const created = await redisCli([
       "--cluster",

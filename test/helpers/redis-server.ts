@@ -4,13 +4,16 @@
  * killed with SIGKILL and restarted on the same port by the tests that need
  * an outage. When the server cannot start, start() throws: the fleet tests
  * fail loudly, never skip (scripts/ensure-test-deps.sh installs it).
+ *
+ * The tests' own commands (setup, polling, assertions) go over a plain
+ * socket in RESP (redisCommand): no redis-cli process and no node-redis
+ * client per command, whose set-up costs more than the command.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import * as net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createClient, ErrorReply } from "redis";
 
 export interface RedisServer {
   readonly port: number;
@@ -23,25 +26,42 @@ export interface RedisServer {
   /** SIGSTOP / SIGCONT: the socket stays open but nothing answers (a stalled Redis). */
   pause(): void;
   resume(): void;
-  /** One command through redis-cli, for assertions (e.g. INFO, DBSIZE). */
-  cli(...args: string[]): Promise<string>;
   /**
-   * One command on a connection of its own, for polling (no redis-cli
-   * process): the reply as redis-cli prints it, trimmed; an error reply throws.
+   * One command for assertions (e.g. INFO, DBSIZE), on a connection of its
+   * own (redisCommand): the reply as redis-cli prints it, trimmed; an error
+   * reply throws.
    */
+  cli(...args: string[]): Promise<string>;
+  /** The same as cli(), for polling. */
   command(...args: string[]): Promise<string>;
+  /** The keys matching `pattern` (SCAN to its end), in no order. */
+  scan(pattern: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+/**
+ * `n` distinct free loopback ports: all are held open at once before any
+ * is released, so servers started together never get the same one.
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = Array.from({ length: n }, () => net.createServer());
+  try {
+    return await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<number>((resolve, reject) => {
+            server.once("error", reject);
+            server.listen(0, "127.0.0.1", () =>
+              resolve((server.address() as net.AddressInfo).port),
+            );
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(
+      servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+    );
+  }
 }
 
 /** Runs a command to its end: its exit code and its stdout and stderr together. */
@@ -63,33 +83,110 @@ export function runCommand(
   });
 }
 
-/**
- * `args` as one command on a connection of its own (node-redis, no retry),
- * closed after the reply: the reply as redis-cli prints it to a pipe
- * (strings as they are, integers in decimal, nil as "", arrays one element
- * a line). An error reply of the server rejects with node-redis's
- * ErrorReply; a server that is not there, with the connection's error.
- */
-export async function redisCommand(port: number, args: readonly string[]): Promise<string> {
-  const client = createClient({
-    socket: { host: "127.0.0.1", port, reconnectStrategy: false, connectTimeout: 2000 },
-  });
-  client.on("error", () => {
-    // Reported by connect() or sendCommand(), which reject.
-  });
-  try {
-    await client.connect();
-    return replyText(await client.sendCommand([...args]));
-  } finally {
-    client.destroy();
+/** An error reply of the server (`-ERR …`, `-NOAUTH …`): its text. */
+export class RedisReplyError extends Error {
+  override readonly name = "RedisReplyError";
+}
+
+/** A RESP2 reply: simple and bulk strings, integers (as text), nil, errors, arrays. */
+type Reply = string | null | RedisReplyError | Reply[];
+
+/** The command `args` in RESP: an array of bulk strings. */
+function encodeCommand(args: readonly string[]): Buffer {
+  const parts = [`*${args.length}\r\n`];
+  for (const a of args) parts.push(`$${Buffer.byteLength(a)}\r\n${a}\r\n`);
+  return Buffer.from(parts.join(""));
+}
+
+/** The reply that starts at `at` in `buf` and where it ends, or null while it is incomplete. */
+function parseReply(buf: Buffer, at: number): { value: Reply; end: number } | null {
+  const eol = buf.indexOf("\r\n", at);
+  if (eol < 0) return null;
+  const head = buf.toString("utf8", at + 1, eol);
+  const next = eol + 2;
+  switch (String.fromCharCode(buf[at]!)) {
+    case "+":
+    case ":":
+      return { value: head, end: next };
+    case "-":
+      return { value: new RedisReplyError(head), end: next };
+    case "$": {
+      const n = Number(head);
+      if (n < 0) return { value: null, end: next };
+      if (buf.length < next + n + 2) return null;
+      return { value: buf.toString("utf8", next, next + n), end: next + n + 2 };
+    }
+    case "*": {
+      const n = Number(head);
+      if (n < 0) return { value: null, end: next };
+      const items: Reply[] = [];
+      let end = next;
+      for (let i = 0; i < n; i++) {
+        const item = parseReply(buf, end);
+        if (item === null) return null;
+        items.push(item.value);
+        end = item.end;
+      }
+      return { value: items, end };
+    }
+    default:
+      throw new Error(`not a RESP2 reply: ${JSON.stringify(buf.toString("utf8", at, eol))}`);
   }
 }
 
+/**
+ * `args` as one command on a connection of its own, closed after the
+ * reply, in RESP over a plain socket (the commands of the tests' own
+ * set-up and checks; the code under test uses node-redis): the reply as
+ * redis-cli prints it to a pipe (strings as they are, integers in decimal,
+ * nil as "", arrays one element a line). An error reply of the server
+ * rejects with a RedisReplyError; a server that is not there, with the
+ * connection's error. A connection not made within 10 s fails too: the
+ * kernel completes a loopback connection at once, so only a process
+ * starved that long on a loaded machine waits for it.
+ */
+export function redisCommand(port: number, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    let buf: Buffer = Buffer.alloc(0);
+    const connecting = setTimeout(() => {
+      socket.destroy(new Error(`127.0.0.1:${port} did not accept a connection within 10 s`));
+    }, 10_000);
+    socket.once("connect", () => {
+      clearTimeout(connecting);
+      socket.write(encodeCommand(args));
+    });
+    socket.on("data", (chunk: Buffer) => {
+      buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+      let reply: { value: Reply } | null;
+      try {
+        reply = parseReply(buf, 0);
+      } catch (err) {
+        socket.destroy();
+        reject(err);
+        return;
+      }
+      if (reply === null) return;
+      socket.destroy();
+      if (reply.value instanceof RedisReplyError) reject(reply.value);
+      else resolve(replyText(reply.value));
+    });
+    socket.once("error", (err) => {
+      clearTimeout(connecting);
+      reject(err);
+    });
+    socket.once("close", () => {
+      clearTimeout(connecting);
+      reject(new Error(`127.0.0.1:${port} closed the connection before its reply`));
+    });
+  });
+}
+
 /** A reply as redis-cli prints it to a pipe. */
-function replyText(reply: unknown): string {
-  if (reply === null || reply === undefined) return "";
+function replyText(reply: Reply): string {
+  if (reply === null) return "";
   if (Array.isArray(reply)) return reply.map(replyText).join("\n");
-  return String(reply);
+  return reply instanceof RedisReplyError ? reply.message : reply;
 }
 
 async function waitReady(port: number, child: ChildProcess, log: () => string): Promise<void> {
@@ -99,7 +196,7 @@ async function waitReady(port: number, child: ChildProcess, log: () => string): 
       throw new Error(`redis-server exited (${child.exitCode ?? child.signalCode}): ${log()}`);
     }
     const out = await redisCommand(port, ["PING"]).catch((err: Error) =>
-      err instanceof ErrorReply ? err.message : "",
+      err instanceof RedisReplyError ? err.message : "",
     );
     // A server with requirepass answers NOAUTH: it is up.
     if (/^(PONG|NOAUTH)/.test(out)) return;
@@ -108,9 +205,12 @@ async function waitReady(port: number, child: ChildProcess, log: () => string): 
   throw new Error(`redis-server on port ${port} did not answer PING within 15 s: ${log()}`);
 }
 
-/** `extraArgs` go to redis-server as they are, e.g. `--cluster-enabled yes`. */
-export async function startRedis(extraArgs: string[] = []): Promise<RedisServer> {
-  const port = await freePort();
+/**
+ * `extraArgs` go to redis-server as they are, e.g. `--cluster-enabled yes`;
+ * `port` is a free one from freePorts() (default: one found here).
+ */
+export async function startRedis(extraArgs: string[] = [], atPort?: number): Promise<RedisServer> {
+  const port = atPort ?? (await freePorts(1))[0]!;
   const dir = mkdtempSync(path.join(tmpdir(), "robots-redis-"));
   let child: ChildProcess | null = null;
   let log = "";
@@ -134,6 +234,10 @@ export async function startRedis(extraArgs: string[] = []): Promise<RedisServer>
         "no",
         "--loglevel",
         "warning",
+        // A replica's first sync starts at once (Redis waits 5 s by
+        // default for more replicas to share the transfer).
+        "--repl-diskless-sync-delay",
+        "0",
         ...extraArgs,
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
@@ -168,6 +272,7 @@ export async function startRedis(extraArgs: string[] = []): Promise<RedisServer>
     await exited;
   };
 
+  const command = async (...args: string[]) => (await redisCommand(port, args)).trim();
   await launch();
   return {
     port,
@@ -180,18 +285,20 @@ export async function startRedis(extraArgs: string[] = []): Promise<RedisServer>
     resume: () => {
       child?.kill("SIGCONT");
     },
-    cli: async (...args: string[]) => {
-      const { code, out } = await runCommand("redis-cli", [
-        "-h",
-        "127.0.0.1",
-        "-p",
-        String(port),
-        ...args,
-      ]);
-      if (code !== 0) throw new Error(`redis-cli ${args.join(" ")} failed: ${out}`);
-      return out.trim();
+    cli: command,
+    command,
+    scan: async (pattern) => {
+      const keys: string[] = [];
+      let cursor = "0";
+      do {
+        const [next, ...found] = (
+          await redisCommand(port, ["SCAN", cursor, "MATCH", pattern, "COUNT", "1000"])
+        ).split("\n");
+        cursor = next!;
+        keys.push(...found.filter((k) => k !== ""));
+      } while (cursor !== "0");
+      return keys;
     },
-    command: async (...args: string[]) => (await redisCommand(port, args)).trim(),
     stop: async () => {
       child?.kill("SIGCONT");
       await kill();
