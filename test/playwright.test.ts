@@ -172,30 +172,6 @@ describe("playwright: every request checked before it leaves", () => {
     }
   });
 
-  it("navigations keep the Crawl-delay, measured at the server", async () => {
-    const site = await startSite(
-      (_req, res) => text(res, "User-agent: *\nCrawl-delay: 0.5\n"),
-      (_req, res) => html(res, "<p>page</p>"),
-    );
-    const client = new RobotsClient(AGENT);
-    const page = await browser.context.newPage();
-    const guard = await respectRobots(page, client);
-    try {
-      for (const p of ["/1", "/2", "/3"]) await page.goto(`${site.origin}${p}`);
-      const times = site.seen.filter((r) => /^\/\d$/.test(r.path)).map((r) => r.at);
-      assert.equal(times.length, 3);
-      for (let i = 1; i < times.length; i++) {
-        // 90 % of the delay: the politeness guarantee (docs/fleet.md "Politeness").
-        assert.ok(times[i]! - times[i - 1]! >= 450, `gap ${times[i]! - times[i - 1]!} ms`);
-      }
-    } finally {
-      await guard.close();
-      await page.close();
-      await client.close();
-      await site.close();
-    }
-  });
-
   it("rejects what is not a context, page or client, and bad options", async () => {
     const client = new RobotsClient(AGENT);
     const code = async (f: () => Promise<unknown>) =>

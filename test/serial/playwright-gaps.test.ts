@@ -1,0 +1,53 @@
+/**
+ * robots-exclusion/playwright in Debian's Chromium: navigations through the
+ * guard reach a loopback site no closer than 90 % of its Crawl-delay, read
+ * from the site's own log (docs/fleet.md "Politeness"). In test/serial: the
+ * gaps are read at a server, so this file runs alone, after the others.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { RobotsClient } from "../../src/entries/node.js";
+import { respectRobots } from "../../src/entries/playwright.js";
+import { type Browser, launchBrowser } from "../helpers/chromium.js";
+import { html, startSite, text } from "../helpers/loopback-site.js";
+
+const AGENT = "GuardBot/1.0 (+https://example.com/bot)";
+/** Short, so a lapse between a turn and its navigation would show (10 % is 30 ms). */
+const DELAY_S = 0.3;
+
+describe("playwright: Crawl-delay holds where navigations arrive", () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  it("navigations keep the Crawl-delay, measured at the server", async () => {
+    const site = await startSite(
+      (_req, res) => text(res, `User-agent: *\nCrawl-delay: ${DELAY_S}\n`),
+      (_req, res) => html(res, "<p>page</p>"),
+    );
+    const client = new RobotsClient(AGENT);
+    const page = await browser.context.newPage();
+    const guard = await respectRobots(page, client);
+    try {
+      for (const p of ["/1", "/2", "/3"]) await page.goto(`${site.origin}${p}`);
+      const times = site.seen.filter((r) => /^\/\d$/.test(r.path)).map((r) => r.at);
+      assert.equal(times.length, 3);
+      for (let i = 1; i < times.length; i++) {
+        // 90 % of the delay: the politeness guarantee (docs/fleet.md "Politeness").
+        assert.ok(
+          times[i]! - times[i - 1]! >= 0.9 * DELAY_S * 1000,
+          `gap ${times[i]! - times[i - 1]!} ms`,
+        );
+      }
+    } finally {
+      await guard.close();
+      await page.close();
+      await client.close();
+      await site.close();
+    }
+  });
+});
