@@ -3,13 +3,16 @@
  * `Sitemap:` lines exactly as parseRobotsTxt does (docs/protocol.md#other-directives): the same
  * URLs and lines, in every profile for edge cases and random files, and
  * for a sample of the real corpus (../shared/corpus; the committed
- * fixtures when it is absent).
+ * fixtures when it is absent). The client resolves each against the
+ * robots.txt URL as `new URL` does (src/client/sitemap-url.ts).
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
+import { sitemapUrl } from "../src/client/sitemap-url.js";
+import { originOf, parseHttpUrl } from "../src/fetch/origin.js";
 import { parseRobotsTxt, parseSitemaps } from "../src/parse/parse-robots-txt.js";
 import { PROFILES } from "../src/protocol/profile.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
@@ -99,4 +102,60 @@ test("a sample of the corpus: every 50th file, in the default profile", () => {
     sitemaps += parseSitemaps(body).length;
   }
   console.log(`  ${files.length} files, ${sitemaps} sitemaps`);
+});
+
+test("the client's sitemap URLs are those new URL(value, robots.txt URL) gives", () => {
+  const origins = ["http://a.example", "https://xn--bcher-kva.example:8443", "http://[::1]:8080"];
+  const cases = [
+    "/",
+    "/sitemap.xml",
+    "/a/b/",
+    "/a//b",
+    "/./a",
+    "/a/../b",
+    "/a/..",
+    "/a/.",
+    "/...",
+    "/.a/b.",
+    "/%2e/a",
+    "/a%2E%2e/b",
+    "//other.example/s.xml",
+    "/\\a",
+    "/a b",
+    "/a?b#c",
+    "/ü.xml",
+    "/a:b@c!$&'()*+,;=~_-",
+    "s.xml",
+    "https://b.example/s.xml",
+    "http://[not",
+    "",
+  ];
+  // Printable ASCII, where the kept characters and those the parser rewrites meet.
+  const ascii = fc.string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    maxLength: 20,
+  });
+  const values = fc.oneof(
+    ascii.map((s) => `/${s}`),
+    ascii,
+    fc.constantFrom(...cases),
+  );
+  const expected = (value: string, robotsUrl: string) => {
+    try {
+      return new URL(value, robotsUrl).href;
+    } catch {
+      return null;
+    }
+  };
+  for (const o of origins) {
+    const at = originOf(parseHttpUrl(o));
+    for (const value of cases)
+      assert.equal(sitemapUrl(value, at), expected(value, at.robotsUrl), value);
+    fc.assert(
+      fc.property(values, (value) => {
+        assert.equal(sitemapUrl(value, at), expected(value, at.robotsUrl), value);
+      }),
+      propertyRuns(300),
+    );
+  }
 });

@@ -47,6 +47,7 @@ import {
   isRobotsTxtPath,
   requestTarget,
 } from "./request-path.js";
+import { sitemapUrl } from "./sitemap-url.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { STORE_TIMEOUT_MS } from "./store-guard.js";
 import { rulesInForce } from "./timeline.js";
@@ -478,11 +479,8 @@ export class RobotsClient {
     // Rebuilt from the packed body, its Sitemap lines alone (docs/fetching.md "Memory").
     const out: string[] = [];
     for (const s of sitemapsOf(await entryOf(resolved.compiled), this.profile)) {
-      try {
-        out.push(new URL(s.url, at.robotsUrl).href);
-      } catch {
-        // Not a URL even relative to the robots.txt: nothing a crawler can fetch.
-      }
+      const url = sitemapUrl(s.url, at);
+      if (url !== null) out.push(url);
     }
     return out;
   }
