@@ -3,6 +3,8 @@
 // `npm run build`, or by `npm pack` (the "prepack" script) for the package.
 // Whatever goes wrong, a person sees one line and exit status 2, never a
 // stack trace (set ROBOTS_DEBUG=1 to see it).
+import { statSync } from "node:fs";
+
 /** One line, with control, C1 and bidi characters shown as escapes (src/cli/escape.ts, which may not load). */
 function oneSafeLine(text) {
   return text
@@ -37,9 +39,24 @@ function writeFailed(err) {
 process.on("uncaughtException", (err) => (err?.syscall === "write" ? writeFailed(err) : die(err)));
 process.on("unhandledRejection", (err) => (err?.syscall === "write" ? writeFailed(err) : die(err)));
 process.stdout.on("error", writeFailed);
+/**
+ * The CLI bundled by `npm run build:cli` (it starts faster), unless tsc
+ * compiled after it (its build record, tsconfig.json's tsBuildInfoFile, is
+ * newer; the incremental compile rewrites only what changed): then the
+ * bundle may be of older sources, and tsc's modules run instead. A
+ * package has no record.
+ */
+function builtCli() {
+  const bundle = new URL("../dist/src/cli-bundle/main.js", import.meta.url);
+  const modules = new URL("../dist/src/cli/main.js", import.meta.url);
+  const record = new URL("../dist/tsconfig.tsbuildinfo", import.meta.url);
+  const built = (url) => statSync(url, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  const at = built(bundle);
+  return at >= 0 && at >= built(record) ? bundle.href : modules.href;
+}
 let main;
 try {
-  ({ main } = await import("../dist/src/cli/main.js"));
+  ({ main } = await import(builtCli()));
 } catch (err) {
   die(new Error(`cannot load the built CLI (run "npm run build"): ${err?.message ?? err}`));
 }

@@ -17,9 +17,8 @@
 #
 # The action's checkout, as GitHub fetches it for `uses:`, has the sources
 # only: no dist/, no node_modules/. The script installs its dependencies
-# and builds it once (`npm ci`, then scripts/build-cli.mjs: the JavaScript
-# of dist/src, transpiled without a type check, in a second or so), then runs
-# bin/robots.js. ROBOTS_ACTION_NODE_MODULES (tests only) names an installed
+# and builds it once (`npm ci`, then scripts/build-cli.mjs: the CLI bundled
+# without a type check, in a second or so), then runs bin/robots.js. ROBOTS_ACTION_NODE_MODULES (tests only) names an installed
 # node_modules to link instead of running `npm ci`; the build still runs.
 #
 # Writes result=pass|fail|error (and the CLI's checks, passed, failed,
@@ -55,7 +54,7 @@ fail() {
 # The action's own checkout: install and build it unless it is built already.
 install_here() {
   local root=$1
-  if [ -f "$root/dist/src/cli/main.js" ]; then return 0; fi
+  if [ -f "$root/dist/src/cli-bundle/main.js" ]; then return 0; fi
   echo "Installing the robots CLI from $root (npm ci, then its build)"
   if [ -n "${ROBOTS_ACTION_NODE_MODULES:-}" ]; then
     ln -sfn "$ROBOTS_ACTION_NODE_MODULES" "$root/node_modules" &&

@@ -187,7 +187,7 @@ describe("the Action from its own checkout (uses:)", () => {
     assert.equal(first.code, 0, first.stdout + first.stderr);
     assert.match(first.stderr, /Installing the robots CLI from /);
     assert.equal(first.outputs.result, "pass");
-    assert.ok(existsSync(path.join(root, "dist/src/cli/main.js")));
+    assert.ok(existsSync(path.join(root, "dist/src/cli-bundle/main.js")));
     const failing = await action(root, d, { INPUT_EXPECTATIONS: "fail.expect" });
     assert.doesNotMatch(failing.stderr, /Installing/, "built once");
     assert.equal(failing.code, 1);

@@ -1,12 +1,23 @@
 /**
  * What the package promises: the Apache-2.0 LICENSE, keywords, no side
  * effects, a tarball whose source maps and examples point only at files it
- * ships, the core importable (and `require`-able on Node ≥ 20.19) from the
- * main entry, and the README's library examples answering as written.
+ * ships, bin/robots.js running the bundled CLI (never one older than tsc's
+ * build), the core importable (and `require`-able on Node ≥ 20.19)
+ * from the main entry, and the README's library examples answering as
+ * written.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import * as core from "../src/entries/index.js";
@@ -79,6 +90,46 @@ describe("package", () => {
       }
     }
     assert.ok(maps > 0, "source maps are shipped, with the sources they point at");
+  });
+
+  test("bin/robots.js runs the bundle, unless tsc compiled after it", () => {
+    // A copy of bin/ beside two stand-ins and a build record: which one
+    // answers, at which mtimes.
+    const root = mkdtempSync(path.join(tmpdir(), "robots-bin-"));
+    try {
+      mkdirSync(path.join(root, "bin"));
+      copyFileSync(path.join(REPO_ROOT, "bin/robots.js"), path.join(root, "bin/robots.js"));
+      const standIn = (folder: string) => {
+        const file = path.join(root, "dist/src", folder, "main.js");
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(
+          file,
+          `export async function main() { process.stdout.write(${JSON.stringify(folder)}); return 0; }\n`,
+        );
+        return file;
+      };
+      const ran = () =>
+        spawnSync(process.execPath, [path.join(root, "bin/robots.js")], { encoding: "utf8" })
+          .stdout;
+      const modules = standIn("cli");
+      assert.equal(ran(), "cli", "no bundle");
+      const bundle = standIn("cli-bundle");
+      assert.equal(ran(), "cli-bundle", "no build record (a package, the GitHub Action's build)");
+      const record = path.join(root, "dist/tsconfig.tsbuildinfo");
+      writeFileSync(record, "{}");
+      utimesSync(record, 1000, 1000);
+      utimesSync(bundle, 2000, 2000);
+      assert.equal(ran(), "cli-bundle", "the bundle built after tsc");
+      utimesSync(bundle, 1000, 1000);
+      assert.equal(ran(), "cli-bundle", "built in the same second");
+      utimesSync(record, 3000, 3000);
+      assert.equal(ran(), "cli", "tsc compiled after the bundle was built");
+      rmSync(modules);
+      rmSync(record);
+      assert.equal(ran(), "cli-bundle", "a bundle alone");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test("require() loads the main entry on Node ≥ 20.19", () => {

@@ -257,6 +257,24 @@ describe("Redis key schema", () => {
     );
     assert.ok(tries > 1, `gave up after ${tries} tries`);
   });
+
+  it("an update that keeps losing stops trying once timeoutMs has passed on the store's clock", async () => {
+    let now = 0;
+    const store = fresh({ timeoutMs: 1000, now: () => now });
+    const origin = "http://race.test";
+    const entry = sampleEntry(origin, body("User-agent: *\nDisallow: /\n"));
+    let tries = 0;
+    await assert.rejects(
+      store.update(origin, () => {
+        // The third try's change takes the clock to the bound.
+        if (++tries === 3) now += 1000;
+        void store.set(origin, entry);
+        return entry;
+      }),
+      { name: "RobotsError", code: "store-conflict", message: /3 times in a row/ },
+    );
+    assert.equal(tries, 3);
+  });
 });
 
 describe("Redis fleet capabilities", () => {

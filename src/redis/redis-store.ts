@@ -93,8 +93,9 @@ export const REDIS_STORE_DEFAULTS = {
   retryMs: 1000,
   /**
    * Re-applications of an update before it gives up (each one means another
-   * writer came first); between tries a random pause of up to 2 ms per try
-   * spreads writers that keep colliding.
+   * writer came first), within `timeoutMs` of its start on the store's
+   * clock; between tries a random pause of up to 2 ms per try spreads
+   * writers that keep colliding.
    */
   maxUpdateTries: 100,
 } as const;
@@ -140,6 +141,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
   /** Body bytes an entry may hold. */
   readonly maxBodyBytes: number;
   readonly #health: StoreHealth;
+  readonly #now: () => number;
   readonly #connection: RedisConnection;
   #closed = false;
 
@@ -163,6 +165,7 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
         "now must be a function returning ms since the epoch",
       );
     }
+    this.#now = now;
     this.#health = new StoreHealth(this.retryMs, now, (event, ...args) => {
       this.emit(event, ...args);
     });
@@ -223,7 +226,14 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
     origin: string,
     change: (current: StoredEntry | undefined) => StoredEntry,
   ): Promise<StoredEntry> {
-    for (let i = 0; i < REDIS_STORE_DEFAULTS.maxUpdateTries; i++) {
+    const start = this.#now();
+    let tries = 0;
+    // An update, like each call, is bounded by timeoutMs: no try begins after it.
+    while (
+      tries < REDIS_STORE_DEFAULTS.maxUpdateTries &&
+      (tries === 0 || this.#now() - start < this.timeoutMs)
+    ) {
+      const i = tries++;
       const { decoded, version } = await this.#read(origin);
       const current = decoded?.entry;
       const next = change(current);
@@ -233,7 +243,10 @@ export class RedisRobotsStore extends EventEmitter implements SharedRobotsStore 
       if (await this.#write(origin, next, version, bodyChanged)) return next;
       await new Promise((r) => setTimeout(r, Math.random() * 2 * (i + 1)));
     }
-    throw storeError("store-conflict", `update of ${origin} lost the race too often`);
+    throw storeError(
+      "store-conflict",
+      `update of ${origin} lost the race to other writers ${tries} times in a row`,
+    );
   }
 
   /** Take the lease to fetch `origin`; its token, or null when another holds it. */
