@@ -12,6 +12,7 @@ import { compileMatcher, parseRobotsTxt, type RobotsMatcher } from "../src/entri
 import { compileAlone } from "../src/match/alone.js";
 import { robots } from "./helpers/in-process.js";
 import {
+  BodyReader,
   bodyOf,
   type ConformanceRecord,
   type ConformanceSet,
@@ -133,14 +134,16 @@ function* chunked(pieces: Iterable<Buffer>, size: number): Generator<Buffer> {
 
 /**
  * Every implementation's answers to `records`, in one pass: each body is
- * read once, answered by the library API and compileAlone, and streamed to
+ * read once (into one reused buffer), answered by the library API and compileAlone, and streamed to
  * `robots batch` (the corpus set is never held whole, as bodies or input).
  */
 async function setAnswers(records: ConformanceRecord[]): Promise<SetAnswers> {
   const out: Pick<SetAnswers, "library" | "alone"> = { library: [], alone: [] };
+  // A body is done with (answered, and its batch line copied into chunks) before the next is read.
+  const reader = new BodyReader();
   function* pieces() {
     for (const rec of records) {
-      const body = bodyOf(rec);
+      const body = reader.bodyOf(rec);
       libraryAnswers(rec, body, out);
       yield* batchLine(rec, body);
     }
@@ -148,7 +151,7 @@ async function setAnswers(records: ConformanceRecord[]): Promise<SetAnswers> {
   const batch = await robots(["batch"], { stdin: { chunks: chunked(pieces(), BATCH_CHUNK) } });
   // A batch run that stopped early left the rest unread: the library answers them still.
   for (let r = out.library.length; r < records.length; r++) {
-    libraryAnswers(records[r]!, bodyOf(records[r]!), out);
+    libraryAnswers(records[r]!, reader.bodyOf(records[r]!), out);
   }
   return { ...out, batch };
 }

@@ -15,7 +15,8 @@ import { aloneFacts, compileAlone } from "../match/alone.js";
 import { CompactMatcher } from "../match/compact.js";
 import type { PathMatcher } from "../match/compile.js";
 import { readCrawlDelay } from "../match/directives.js";
-import { parseRobotsTxt, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import { parseRobotsTxt, parseSitemaps, type RobotsTxt } from "../parse/parse-robots-txt.js";
+import type { Sitemap } from "../parse/types.js";
 import type { UnavailableReason } from "../protocol/fetch-outcome.js";
 import type { Profile } from "../protocol/profile.js";
 import type { CacheSlot } from "./origin-cache.js";
@@ -216,6 +217,12 @@ export async function entryOf(compiled: Compiled): Promise<CachedEntry> {
 export function robotsOf(entry: CachedEntry, profile: Profile): RobotsTxt | null {
   if (entry.good === null || entry.good.kind !== "ok") return null;
   return parseRobotsTxt(entry.good.body, { profile });
+}
+
+/** The sitemaps of `entry`'s good copy (as entryOf() gives it), none without a body. */
+export function sitemapsOf(entry: CachedEntry, profile: Profile): readonly Sitemap[] {
+  if (entry.good === null || entry.good.kind !== "ok") return [];
+  return parseSitemaps(entry.good.body, { profile });
 }
 
 /** What the source state (src/client/source-state.ts) reads of a load. */

@@ -22,7 +22,14 @@ import type {
   RobotsClientOptions,
   RobotsSnapshot,
 } from "./client-types.js";
-import { type Compiled, entryOf, loadFacts, type Resolved, robotsOf } from "./compiled-entry.js";
+import {
+  type Compiled,
+  entryOf,
+  loadFacts,
+  type Resolved,
+  robotsOf,
+  sitemapsOf,
+} from "./compiled-entry.js";
 import { isStore } from "./is-store.js";
 import { OriginCache } from "./origin-cache.js";
 import { closedError, OriginLoader } from "./origin-loader.js";
@@ -40,6 +47,7 @@ import {
   isRobotsTxtPath,
   requestTarget,
 } from "./request-path.js";
+import { sitemapUrl } from "./sitemap-url.js";
 import { robotsItselfState, sourceState } from "./source-state.js";
 import { STORE_TIMEOUT_MS } from "./store-guard.js";
 import { rulesInForce } from "./timeline.js";
@@ -463,17 +471,33 @@ export class RobotsClient {
    * itself), resolved against its robots.txt URL; invalid ones are skipped.
    */
   async sitemaps(origin: string | URL, options: CallOptions = {}): Promise<string[]> {
-    const snap = await this.robots(origin, options);
-    if (snap.robots === null) return [];
+    const at = originOf(parseHttpUrl(origin));
+    const resolved = await this.#resolveUnlessRefused(at, options);
+    if (resolved === null) return [];
+    const r = rulesInForce(resolved.compiled.entry, this.#now(), this.profile);
+    if (r.basis !== "rules") return [];
+    // Rebuilt from the packed body, its Sitemap lines alone (docs/fetching.md "Memory").
     const out: string[] = [];
-    for (const s of snap.robots.sitemaps) {
-      try {
-        out.push(new URL(s.url, snap.source.robotsUrl).href);
-      } catch {
-        // Not a URL even relative to the robots.txt: nothing a crawler can fetch.
-      }
+    for (const s of sitemapsOf(await entryOf(resolved.compiled), this.profile)) {
+      const url = sitemapUrl(s.url, at);
+      if (url !== null) out.push(url);
     }
     return out;
+  }
+
+  /**
+   * `origin`'s entry, loaded as robots() and sitemaps() read it; null for a
+   * refused non-public origin (refusePrivateOrigins), which has no copy.
+   */
+  async #resolveUnlessRefused(
+    origin: RobotsOrigin,
+    options: CallOptions,
+  ): Promise<Resolved | null> {
+    if (refusalOf(origin, this.#addresses) !== null) {
+      if (this.#closed) throw closedError();
+      return null;
+    }
+    return this.#loader.resolve(origin, options.signal);
   }
 
   /**
@@ -483,11 +507,8 @@ export class RobotsClient {
    */
   async robots(url: string | URL, options: CallOptions = {}): Promise<RobotsSnapshot> {
     const origin = originOf(parseHttpUrl(url));
-    if (refusalOf(origin, this.#addresses) !== null) {
-      if (this.#closed) throw closedError();
-      return refusedSnapshot(origin);
-    }
-    const resolved = await this.#loader.resolve(origin, options.signal);
+    const resolved = await this.#resolveUnlessRefused(origin, options);
+    if (resolved === null) return refusedSnapshot(origin);
     const now = this.#now();
     const r = rulesInForce(resolved.compiled.entry, now, this.profile);
     // Rebuilt from the packed body (docs/fetching.md "Memory").

@@ -19,6 +19,7 @@
  * A selection whose offsets, lines or groups do not fit in 16 bits, or
  * with a group longer than MAX_SCAN, gets the trie matcher instead.
  */
+import { ownCopy } from "../parse/bytes.js";
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import {
   indexHtmlSlashOf,
@@ -93,6 +94,8 @@ const F_RARE_SHIFT = 6;
 const U16 = 0xffff;
 /** Most entries (CompactMatcher#sizes). */
 const COUNT_MASK = 0x1fff;
+/** Bits of an entry's rank in its sort key (build): COUNT_MASK's. */
+const RANK_BITS = 13;
 
 /** Where a check locates the path; shared (a check never re-enters), so a check allocates nothing. */
 const sharedSpan: PathSpan = { str: "", start: 0, end: 0 };
@@ -177,32 +180,30 @@ interface Built {
 const ALWAYS = -1;
 
 /**
- * How many characters every key of `order[from, to)` shares with the
- * first one (a group's keys share at least two, apart from its first
- * character): a check compares them once for the group.
+ * How many characters every key of the entries `order[from, to)` (their
+ * ranks in the low RANK_BITS) shares with the first one (`entries` holds
+ * ENTRY_CHARS values an entry; a group's keys share at least two, apart
+ * from its first character): a check compares them once for the group.
  */
 function sharedPrefix(
   text: string,
-  order: readonly { readonly row: Row }[],
+  entries: Int32Array,
+  order: Int32Array,
   from: number,
   to: number,
 ): number {
-  const first = order[from]!.row.values;
-  let shared = first[M_KEY_LEN]!;
+  const first = (order[from]! & COUNT_MASK) * ENTRY_CHARS;
+  const firstKey = entries[first + M_KEY]!;
+  let shared = entries[first + M_KEY_LEN]!;
   for (let p = from + 1; p < to; p++) {
-    const v = order[p]!.row.values;
-    shared = Math.min(shared, v[M_KEY_LEN]!);
+    const e = (order[p]! & COUNT_MASK) * ENTRY_CHARS;
+    const key = entries[e + M_KEY]!;
+    shared = Math.min(shared, entries[e + M_KEY_LEN]!);
     let k = 0;
-    while (k < shared && text.charCodeAt(first[M_KEY]! + k) === text.charCodeAt(v[M_KEY]! + k)) k++;
+    while (k < shared && text.charCodeAt(firstKey + k) === text.charCodeAt(key + k)) k++;
     shared = k;
   }
   return shared;
-}
-
-/** One entry while building: its record (M_*) and its group. */
-interface Row {
-  readonly values: readonly number[];
-  readonly bucket: number;
 }
 
 /** `values` as a string of 16-bit characters, made in slices (one argument a value would overflow the stack). */
@@ -215,43 +216,28 @@ function charsOf(values: readonly number[]): string {
 }
 
 /**
- * A copy of `s` that shares no memory with the string it was cut from.
- * V8 keeps a slice of a long string (and a join of one part) as a view of
- * the whole, so a pattern cut from a parsed file would keep every pattern
- * of that file alive in the cache.
- */
-function ownCopy(s: string): string {
-  // Exact: the parser's strings come from UTF-8 decoding, so they hold no
-  // lone surrogate for the round trip to replace.
-  return UTF8_DECODER.decode(UTF8_ENCODER.encode(s));
-}
-
-const UTF8_ENCODER = new TextEncoder();
-// ignoreBOM keeps a leading U+FEFF (a default decoder drops it).
-const UTF8_DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/**
- * Each applied rule's pattern in one text, and how far each moved (by
- * rule number); null when the text is too long for 16-bit offsets.
+ * Each applied rule's pattern in one text, and how far each group's
+ * patterns moved (by the group's number in the file, which each rule's
+ * row holds); null when the text is too long for 16-bit offsets. A
+ * group's patterns lie end to end in the file's table: its text is one
+ * slice.
  */
 function patternText(
   robots: RobotsTxt,
   ranges: readonly ParsedGroup[],
-): { text: string; shift: Map<number, number> } | null {
+): { text: string; shifts: Map<number, number> } | null {
   const table = ruleTableOf(robots);
-  const shift = new Map<number, number>();
+  const shifts = new Map<number, number>();
   const parts: string[] = [];
   let at = 0;
   for (const g of ranges) {
-    for (let no = g.ruleFrom; no < g.ruleTo; no++) {
-      const ps = table.rows[no * ROW + R_START]!;
-      const pe = table.rows[no * ROW + R_END]!;
-      shift.set(no, at - ps);
-      parts.push(table.text.slice(ps, pe));
-      at += pe - ps;
-    }
+    const ps = table.rows[g.ruleFrom * ROW + R_START]!;
+    const pe = table.rows[g.ruleTo * ROW + R_START]!;
+    shifts.set(g.index, at - ps);
+    parts.push(table.text.slice(ps, pe));
+    at += pe - ps;
   }
-  return at > U16 ? null : { text: ownCopy(parts.join("")), shift };
+  return at > U16 ? null : { text: ownCopy(parts.join("")), shifts };
 }
 
 /**
@@ -266,16 +252,24 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
   const ranges = groups as readonly ParsedGroup[];
   const pt = patternText(robots, ranges);
   if (pt === null) return null;
-  const { text, shift } = pt;
+  const { text, shifts } = pt;
   const ranked = rankEntries(table, ranges, ruleCount, hasIndexHtmlRule(robots.profile));
   const count = ranked.count;
-  const built: Row[] = [];
+  if (count > COUNT_MASK) return null;
+  // Each entry's ENTRY_CHARS values by rank (best first), and its sort
+  // key (its group + 1 above its rank): flat, so that building allocates
+  // nothing per entry. Typed: a list of more than BIG_LIST values would be
+  // a large object (rule-table.ts).
+  const entries = new Int32Array(count * ENTRY_CHARS);
+  const order = new Int32Array(count);
   let written: string[] | null = null;
   for (let id = count - 1; id >= 0; id--) {
     const no2 = ranked.words[ENTRY_RECORD * id + E_RULE]!;
     const no = no2 >> 1;
     const r = no * ROW;
-    const d = shift.get(no)!;
+    const meta = rows[r + R_META]!;
+    // R_META holds the rule's group + 1 (rule-table.ts).
+    const d = shifts.get((meta >> M_GROUP_SHIFT) - 1)!;
     const ps = rows[r + R_START]! + d;
     const re = rows[r + R_END]! + d;
     const key = ranked.keys === null ? 0 : ranked.keys[id]!;
@@ -284,7 +278,6 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
     const twin = (no2 & 1) !== 0;
     const end = twin ? indexHtmlSlashOf(table.text, rows, no) + d + 1 : re;
     const shape = (kMeta >> 1) & 3;
-    const meta = rows[r + R_META]!;
     const ruleAllows = (meta & 1) !== 0;
     // An index.html twin allows; a rule by its kind and length (empty-rule.ts).
     const allows = twin || !disallows(ruleAllows ? "allow" : "disallow", re - ps);
@@ -295,41 +288,49 @@ function build(robots: RobotsTxt, groups: readonly Group[], ruleCount: number): 
       const stop = twin ? end : withoutDollar(text, end);
       flags |= Math.max(0, rareChar(text, ps + keyLen + 1, stop)) << F_RARE_SHIFT;
     }
-    const value = table.rule(no).value;
+    const value = table.writtenValue(no);
     let w = 0;
-    if (value !== text.slice(ps, re)) {
+    if (value !== undefined && value !== text.slice(ps, re)) {
       written ??= [];
       written.push(ownCopy(value));
       w = written.length;
     }
-    const line = rows[r + R_LINE]!;
     const rank = count - 1 - id;
-    built.push({
-      values: [ps, keyLen, flags, line, end, re, meta >> M_GROUP_SHIFT, w, rank],
-      bucket: keyLen < 2 ? ALWAYS : text.charCodeAt(ps + 1),
-    });
+    const e = rank * ENTRY_CHARS;
+    entries[e + M_KEY] = ps;
+    entries[e + M_KEY_LEN] = keyLen;
+    entries[e + M_FLAGS] = flags;
+    entries[e + M_LINE] = rows[r + R_LINE]!;
+    entries[e + M_END] = end;
+    entries[e + M_RULE_END] = re;
+    entries[e + M_GROUP] = meta >> M_GROUP_SHIFT;
+    entries[e + M_WRITTEN] = w;
+    entries[e + M_RANK] = rank;
+    const bucket = keyLen < 2 ? ALWAYS : text.charCodeAt(ps + 1);
+    order[rank] = ((bucket + 1) << RANK_BITS) | rank;
   }
-  // Stable: each group stays best first.
-  const order = built.map((row, rank) => ({ row, rank }));
-  order.sort((x, y) => x.row.bucket - y.row.bucket || x.rank - y.rank);
+  // Ranks by group, each group best first: a numeric sort of the keys.
+  order.sort();
   const values: number[] = [];
   const dir: number[] = [];
   let always = 0;
   let from = 0;
   for (let p = 0; p < order.length; p++) {
-    const { bucket } = order[p]!.row;
-    values.push(...order[p]!.row.values);
+    const rank = order[p]! & COUNT_MASK;
+    const bucket = (order[p]! >> RANK_BITS) - 1;
+    for (let k = rank * ENTRY_CHARS, e = k + ENTRY_CHARS; k < e; k++) values.push(entries[k]!);
     if (bucket === ALWAYS) always++;
-    if (p === order.length - 1 || order[p + 1]!.row.bucket !== bucket) {
+    if (p === order.length - 1 || order[p + 1]! >> RANK_BITS !== bucket + 1) {
       if (p + 1 - from > MAX_SCAN && ranked.constant === VARIES) return null;
-      if (bucket !== ALWAYS) dir.push(bucket, from, sharedPrefix(text, order, from, p + 1));
+      if (bucket !== ALWAYS) {
+        dir.push(bucket, from, sharedPrefix(text, entries, order, from, p + 1));
+      }
       from = p + 1;
     }
   }
   values.push(...dir);
   for (const g of groups) values.push(g.index);
   for (const v of values) if (v < 0 || v > U16) return null;
-  if (count > COUNT_MASK) return null;
   // The constant entry ranks first, so it is the ALWAYS group's first; a
   // check then scans nothing.
   const fixed = ranked.constant === VARIES ? VARIES : ranked.constant < 0 ? -1 : 0;

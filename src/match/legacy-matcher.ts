@@ -4,7 +4,8 @@
  * decides, both compared in one form: `%xx` decoded except `%2F`, and
  * non-ASCII as UTF-8 bytes, one character per byte. No wildcards, no
  * index.html rule, no ranking: a list, not a trie, and no copy in a match
- * cache.
+ * cache. Past SCAN_MAX rules, a check looks its path's prefixes up in an
+ * index of the keys instead of trying every rule.
  */
 import type { RobotsTxt } from "../parse/parse-robots-txt.js";
 import type { Rule } from "../parse/types.js";
@@ -53,9 +54,17 @@ function utf8Chars(cp: number): string {
  * decoding its UTF-8 bytes.
  */
 export function legacyForm(s: string): string {
-  let out = "";
   const n = s.length;
-  for (let i = 0; i < n; i++) {
+  // ASCII without a `%` is its own form: returned as it is, not rebuilt.
+  let plain = 0;
+  while (plain < n) {
+    const c = s.charCodeAt(plain);
+    if (c >= 0x80 || c === 0x25) break;
+    plain++;
+  }
+  if (plain === n) return s;
+  let out = s.slice(0, plain);
+  for (let i = plain; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
       if (c === 0x25 && i + 2 < n) {
@@ -85,6 +94,48 @@ export function legacyForm(s: string): string {
   return out;
 }
 
+/**
+ * Up to this many rules, a check tries each in turn; past it, it looks the
+ * path's prefixes up in an index of the keys.
+ */
+const SCAN_MAX = 32;
+
+/** One step of the keys' hash: the hash of a string one character longer. */
+function hashStep(h: number, c: number): number {
+  return (Math.imul(h, 31) + c) | 0;
+}
+
+/**
+ * The keys of a long list, by the hash of each key: under each hash, the
+ * first rule (index in the list) of each key with that hash, ascending. A
+ * check hashes its path one character at a time, so each prefix is looked
+ * up at the cost of one step, without making it a string.
+ */
+interface KeyIndex {
+  readonly byHash: ReadonlyMap<number, readonly number[]>;
+  /** 1 at each length some key has. */
+  readonly lengths: Uint8Array;
+}
+
+function keyIndex(rules: readonly LegacyRule[]): KeyIndex {
+  const seen = new Set<string>();
+  const byHash = new Map<number, number[]>();
+  let longest = 0;
+  rules.forEach((e, i) => {
+    if (seen.has(e.key)) return;
+    seen.add(e.key);
+    let h = 0;
+    for (let k = 0; k < e.key.length; k++) h = hashStep(h, e.key.charCodeAt(k));
+    const list = byHash.get(h);
+    if (list === undefined) byHash.set(h, [i]);
+    else list.push(i);
+    longest = Math.max(longest, e.key.length);
+  });
+  const lengths = new Uint8Array(longest + 1);
+  for (const key of seen) lengths[key.length] = 1;
+  return { byHash, lengths };
+}
+
 export class LegacyMatcher implements PathMatcher {
   readonly agent: string;
   readonly source: GroupSource;
@@ -92,6 +143,8 @@ export class LegacyMatcher implements PathMatcher {
   readonly ruleCount: number;
   /** The applied rules with a pattern, in file order. */
   readonly #rules: readonly LegacyRule[];
+  /** Past SCAN_MAX rules, their keys' index; else null. */
+  readonly #index: KeyIndex | null;
 
   /** Made by compileMatcher. */
   constructor(robots: RobotsTxt, agent: string) {
@@ -102,6 +155,7 @@ export class LegacyMatcher implements PathMatcher {
     this.#rules = rules
       .filter((r) => r.pattern.length > 0)
       .map((rule) => ({ rule, key: legacyForm(rule.pattern) }));
+    this.#index = this.#rules.length > SCAN_MAX ? keyIndex(this.#rules) : null;
     this.agent = agent;
     this.source = selection.source;
     this.groups = selection.groups.map((g) => g.index);
@@ -112,8 +166,32 @@ export class LegacyMatcher implements PathMatcher {
   #decide(url: string): LegacyRule | null {
     if (typeof url !== "string") throw notAString(url);
     const path = legacyForm(readPath(url));
-    for (const e of this.#rules) if (path.startsWith(e.key)) return e;
-    return null;
+    const index = this.#index;
+    if (index === null) {
+      for (const e of this.#rules) if (path.startsWith(e.key)) return e;
+      return null;
+    }
+    // The first rule whose key is a prefix: the earliest of the rules
+    // whose key is the path's prefix of that key's length.
+    const { byHash, lengths } = index;
+    const end = Math.min(path.length, lengths.length - 1);
+    let best = -1;
+    let h = 0;
+    for (let n = 1; n <= end; n++) {
+      h = hashStep(h, path.charCodeAt(n - 1));
+      if (lengths[n] === 0) continue;
+      const found = byHash.get(h);
+      if (found === undefined) continue;
+      for (const i of found) {
+        if (best >= 0 && i >= best) break;
+        const key = this.#rules[i]!.key;
+        if (key.length === n && path.startsWith(key)) {
+          best = i;
+          break;
+        }
+      }
+    }
+    return best < 0 ? null : this.#rules[best]!;
   }
 
   isAllowed(url: string): boolean {

@@ -10,6 +10,20 @@ const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 const utf8Loose = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
+ * A copy of `s` that shares no memory with the string it was cut from.
+ * V8 keeps a slice of a long string (and a join of one part) as a view of
+ * the whole, so a pattern cut from a parsed file would keep every pattern
+ * of that file alive in a cache that keeps only a matcher.
+ */
+export function ownCopy(s: string): string {
+  // A join of two parts is built afresh (V8 keeps none of the text it was
+  // cut from), where a slice or a join of one part may stay a view; a
+  // UTF-8 round trip through TextEncoder and TextDecoder copies too, at
+  // several times the cost.
+  return [s.slice(0, 1), s.slice(1)].join("");
+}
+
+/**
  * A string argument means its UTF-8 encoding (docs/protocol.md#vocabulary). Subclasses of
  * Uint8Array (a Node Buffer) are viewed as a plain Uint8Array, so the parser's
  * element reads and `subarray` calls stay monomorphic; measured: Buffer's

@@ -261,6 +261,31 @@ export function parseRobotsTxtWith(
   return withScratch((scratch) => parseWith(bytes, profile, hooks, scratch));
 }
 
+/**
+ * The `Sitemap:` lines of a body exactly as parseRobotsTxt(body, options)
+ * reads them, without building the rest of the file: for the client's
+ * sitemaps(), which reads nothing else. The same scanner and builder
+ * read them; groups, rules, other directives and line records are
+ * skipped, which is nearly all the time of a parse of a file of rules or
+ * groups (docs/performance-decisions.md, The client's cache).
+ */
+export function parseSitemaps(
+  body: Uint8Array | string,
+  options: ParseOptions = {},
+): readonly Sitemap[] {
+  const profile = checkProfile(options.profile);
+  const bytes = toBytes(body);
+  return withScratch((scratch) => {
+    const scanner = new LineScanner(bytes, profile);
+    const ev = scanner.event;
+    const out = new FileBuilder(bytes, scanner.view, profile, scratch);
+    while (scanner.next()) {
+      if (ev.kind === "sitemap") out.sitemap(ev.line, ev.valueStart, ev.valueEnd);
+    }
+    return out.finish(scratch).values.sitemaps();
+  });
+}
+
 /** parseRobotsTxt with `scratch` for its buffers; leaves the grown buffers in it. */
 function parseWith(
   bytes: Uint8Array,

@@ -10,6 +10,7 @@
  * garbage collector promoting them), for data that a crawler only ever
  * reads through its compiled matcher.
  */
+import { ownCopy } from "./bytes.js";
 import type { AgentLine, Directive, Group, Rule } from "./types.js";
 import type { ValueTable } from "./value-table.js";
 
@@ -123,6 +124,11 @@ export class RuleTable {
     return this.text.slice(this.rows[r + R_START]!, this.rows[r + R_END]!);
   }
 
+  /** Rule `no`'s value as written when the parser kept it apart (it may differ from the pattern), else undefined. */
+  writtenValue(no: number): string | undefined {
+    return this.#written?.get(no);
+  }
+
   /** Rule `no` as an object, made once and then shared. */
   rule(no: number): Rule {
     if (this.#objects === null) this.#objects = new Array<Rule | undefined>(this.count);
@@ -151,34 +157,41 @@ export class RuleTable {
   select(ranges: readonly RuleRange[]): RuleTable {
     let count = 0;
     for (const g of ranges) count += g.ruleTo - g.ruleFrom;
-    const rows: number[] = new Array<number>(count * ROW + 1);
+    // Typed past a few rules: 4 bytes a value instead of 8, the store outside
+    // the heap paid once (the table outlives its file, see the class comment).
+    // Written in place: a copy made with Int32Array.from cost more than the
+    // rest of the selection.
+    const size = count * ROW + 1;
+    const rows: number[] | Int32Array = size > 64 ? new Int32Array(size) : new Array<number>(size);
+    // A range's patterns lie end to end here: its text is one slice.
     const parts: string[] = [];
     let written: Map<number, string> | null = null;
     let at = 0;
     let no2 = 0;
     for (const g of ranges) {
+      const from = this.rows[g.ruleFrom * ROW + R_START]!;
+      const shift = at - from;
       for (let no = g.ruleFrom; no < g.ruleTo; no++, no2++) {
         const r = no * ROW;
         const o = no2 * ROW;
-        const ps = this.rows[r + R_START]!;
-        const pe = this.rows[r + R_END]!;
-        rows[o + R_START] = at;
+        rows[o + R_START] = this.rows[r + R_START]! + shift;
         rows[o + R_LINE] = this.rows[r + R_LINE]!;
         rows[o + R_META] = this.rows[r + R_META]!;
-        parts.push(this.text.slice(ps, pe));
-        at += pe - ps;
         const w = this.#written?.get(no);
         if (w !== undefined) {
           written ??= new Map();
           written.set(no2, w);
         }
       }
+      const to = this.rows[g.ruleTo * ROW + R_START]!;
+      parts.push(this.text.slice(from, to));
+      at += to - from;
     }
     rows[count * ROW + R_START] = at;
-    // Typed past a few rules: 4 bytes a value instead of 8, the store outside
-    // the heap paid once (the table outlives its file, see the class comment).
-    const kept = rows.length > 64 ? Int32Array.from(rows) : rows;
-    return new RuleTable(kept, count, parts.join(""), written);
+    // A join of one part is that part, a view of this table's whole text:
+    // copied, so that the selection keeps only its own patterns.
+    const text = parts.length === 1 ? ownCopy(parts[0]!) : parts.join("");
+    return new RuleTable(rows, count, text, written);
   }
 
   /**
