@@ -11,6 +11,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { compileAlone } from "../src/match/alone.js";
 import { CompactMatcher } from "../src/match/compact.js";
@@ -18,6 +20,7 @@ import { compilePathMatcher } from "../src/match/compile.js";
 import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
 import type { Profile } from "../src/protocol/profile.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
+import { usedMemory } from "./helpers/memory.js";
 
 /** Pieces of rule values: literal runs, `*`, `$`, escapes, index.html. */
 const piece = fc.constantFrom(
@@ -131,6 +134,48 @@ describe("the compact matcher answers as the trie matcher", () => {
     const ref = compilePathMatcher(robots, "CompactBot");
     for (const u of ["/a0/", "/a26/x", "/z25/", "/b1", "/", "/q42/y"]) {
       assert.deepEqual(alone.check(u), ref.check(u), u);
+    }
+  });
+});
+
+describe('a matcher compiled alone keeps its own patterns, not its file\'s (docs/fetching.md "Memory")', () => {
+  /**
+   * ~1.1 MB: 2,000 groups of 8 rules for other crawlers, then MemBot's
+   * group of 3 rules. A pattern cut from the file's text and kept as V8's
+   * view of it would keep the whole text alive.
+   */
+  function file(o: number): string {
+    const parts: string[] = [];
+    for (let k = 0; k < 2000; k++) {
+      parts.push(`User-agent: other${k}\n`);
+      for (let r = 0; r < 8; r++)
+        parts.push(`Disallow: /${o}/${k}/${r}/${"abcdefghij".repeat(5)}\n`);
+    }
+    parts.push(
+      `User-agent: MemBot\nDisallow: /mine${o}/a\nDisallow: /mine${o}/b\nAllow: /mine${o}/a/ok\n`,
+    );
+    return parts.join("");
+  }
+
+  test("8 compact matchers of 1 MB files retain under a quarter of the files' bytes", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // The parser's scratch lists grow to the first file: paid before the base.
+    compileAlone(parseRobotsTxt(file(99)), "MemBot");
+    const base = await usedMemory(gc);
+    const kept: ReturnType<typeof compileAlone>[] = [];
+    let bytes = 0;
+    for (let o = 0; o < 8; o++) {
+      const text = file(o);
+      bytes += text.length;
+      kept.push(compileAlone(parseRobotsTxt(text), "MemBot"));
+    }
+    const grown = (await usedMemory(gc)) - base;
+    assert.ok(kept[0] instanceof CompactMatcher);
+    assert.ok(grown < bytes / 4, `${grown} bytes retained for ${bytes} bytes of files`);
+    for (let o = 0; o < 8; o++) {
+      assert.equal(kept[o]!.isAllowed(`/mine${o}/a/x`), false);
+      assert.equal(kept[o]!.isAllowed(`/mine${o}/a/ok`), true);
     }
   });
 });
