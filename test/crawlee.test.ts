@@ -84,6 +84,24 @@ const DELAY_S = 2;
 const BURST_MS = (DELAY_S * 1000) / 2;
 
 /**
+ * Page requests a site saw after `before`, with Crawl-delay DELAY_S: the
+ * k-th turn is k delays after the first, which is after `before`; and no
+ * two requests arrive closer than BURST_MS, whatever the network's delays.
+ */
+function assertSpaced(pages: readonly { path: string; at: number }[], before: number): void {
+  pages.forEach((r, k) => {
+    assert.ok(
+      r.at >= before + k * DELAY_S * 1000 - CLOCK_SLACK_MS,
+      `request ${k} (${r.path}) came ${r.at - before} ms after the start`,
+    );
+  });
+  for (let k = 1; k < pages.length; k++) {
+    const gap = pages[k]!.at - pages[k - 1]!.at;
+    assert.ok(gap >= BURST_MS, `${pages[k - 1]!.path} and ${pages[k]!.path} came ${gap} ms apart`);
+  }
+}
+
+/**
  * Three suites at a time, the longest first; in a suite one test at a time,
  * but for the two browser crawls, which mostly wait. Each test has its own
  * sites, client and crawler, and its timing checks are lower bounds or gaps
@@ -173,19 +191,7 @@ describe("crawlee", { concurrency: 3 }, () => {
         const pages = site.seen.filter((r) => r.path !== "/robots.txt");
         assert.deepEqual(pages.map((r) => r.path).sort(), ["/", "/a", "/c"]);
         assert.equal(site.count("/robots.txt"), 1);
-        pages.forEach((r, k) => {
-          assert.ok(
-            r.at >= before + k * DELAY_S * 1000 - CLOCK_SLACK_MS,
-            `${r.path} at ${r.at - before} ms`,
-          );
-        });
-        for (let k = 1; k < pages.length; k++) {
-          const gap = pages[k]!.at - pages[k - 1]!.at;
-          assert.ok(
-            gap >= BURST_MS,
-            `${pages[k - 1]!.path} and ${pages[k]!.path} came ${gap} ms apart`,
-          );
-        }
+        assertSpaced(pages, before);
       } finally {
         dispose();
         await client.close();
@@ -286,19 +292,7 @@ describe("crawlee", { concurrency: 3 }, () => {
         assert.equal(handled.length, 4);
         assert.deepEqual(pages.map((r) => r.path).sort(), ["/c0/1", "/c0/2", "/c1/1", "/c1/2"]);
         assert.equal(site.count("/robots.txt"), 1, "one robots.txt fetch for the fleet");
-        pages.forEach((r, k) => {
-          assert.ok(
-            r.at >= before + k * DELAY_S * 1000 - CLOCK_SLACK_MS,
-            `request ${k} (${r.path}) came ${r.at - before} ms after the start`,
-          );
-        });
-        for (let k = 1; k < pages.length; k++) {
-          const gap = pages[k]!.at - pages[k - 1]!.at;
-          assert.ok(
-            gap >= BURST_MS,
-            `${pages[k - 1]!.path} and ${pages[k]!.path} came ${gap} ms apart`,
-          );
-        }
+        assertSpaced(pages, before);
       } finally {
         for (const s of setups) s.dispose();
         for (const c of clients) await c.close();
@@ -445,18 +439,7 @@ describe("crawlee", { concurrency: 3 }, () => {
           const pages = site.seen.filter((r) => r.path !== "/robots.txt");
           assert.equal(pages.length, 3);
           assert.equal(handled.length, 3);
-          // The k-th turn is k Crawl-delays after the first, which is after `before`.
-          pages.forEach((r, k) => {
-            assert.ok(
-              r.at >= before + k * DELAY_S * 1000 - CLOCK_SLACK_MS,
-              `request ${k} came ${r.at - before} ms after the start`,
-            );
-          });
-          // And no two requests arrive close together, whatever the network's delays.
-          for (let k = 1; k < pages.length; k++) {
-            const gap = pages[k]!.at - pages[k - 1]!.at;
-            assert.ok(gap >= BURST_MS, `requests ${k - 1} and ${k} came ${gap} ms apart`);
-          }
+          assertSpaced(pages, before);
         } finally {
           dispose();
           await client.close();
@@ -495,22 +478,24 @@ describe("crawlee", { concurrency: 3 }, () => {
       }
     }
 
-    it("HttpCrawler: a 429 is reported and holds the origin for its Retry-After", async () => {
+    type Quiet = ReturnType<typeof quietCrawlee>;
+    /**
+     * A crawler that `make` builds (one page at a time, two retries) over
+     * /a, /b and /c of a site that answers one 429: the origin is held for
+     * its Retry-After, and every page is handled in the end.
+     */
+    async function crawlThrough429(
+      make: (
+        options: { log: Quiet["log"]; maxConcurrency: number; maxRequestRetries: number },
+        config: Quiet["config"],
+        handled: string[],
+      ) => { run(urls: string[]): Promise<unknown> } & Parameters<typeof respectRobots>[0],
+    ): Promise<void> {
       const { site, answered429 } = await tooManyOnce();
       const client = new RobotsClient(AGENT, { minRetryMs: 500 });
       const { config, log, dispose } = quietCrawlee();
       const handled: string[] = [];
-      const crawler = new HttpCrawler(
-        {
-          log,
-          maxConcurrency: 1,
-          maxRequestRetries: 2,
-          requestHandler: async ({ request }) => {
-            handled.push(request.url);
-          },
-        },
-        config,
-      );
+      const crawler = make({ log, maxConcurrency: 1, maxRequestRetries: 2 }, config, handled);
       try {
         respectRobots(crawler, client);
         await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
@@ -521,36 +506,38 @@ describe("crawlee", { concurrency: 3 }, () => {
         await client.close();
         await site.close();
       }
+    }
+
+    it("HttpCrawler: a 429 is reported and holds the origin for its Retry-After", async () => {
+      await crawlThrough429(
+        (options, config, handled) =>
+          new HttpCrawler(
+            {
+              ...options,
+              requestHandler: async ({ request }) => {
+                handled.push(request.url);
+              },
+            },
+            config,
+          ),
+      );
     });
 
     it("BasicCrawler: sendRequest waits its turn and reports its status", async () => {
-      const { site, answered429 } = await tooManyOnce();
-      const client = new RobotsClient(AGENT, { minRetryMs: 500 });
-      const { config, log, dispose } = quietCrawlee();
-      const handled: string[] = [];
-      const crawler = new BasicCrawler(
-        {
-          log,
-          maxConcurrency: 1,
-          maxRequestRetries: 2,
-          requestHandler: async ({ request, sendRequest }) => {
-            const response = await sendRequest();
-            if (response.statusCode >= 400) throw new Error(`status ${response.statusCode}`);
-            handled.push(request.url);
-          },
-        },
-        config,
+      await crawlThrough429(
+        (options, config, handled) =>
+          new BasicCrawler(
+            {
+              ...options,
+              requestHandler: async ({ request, sendRequest }) => {
+                const response = await sendRequest();
+                if (response.statusCode >= 400) throw new Error(`status ${response.statusCode}`);
+                handled.push(request.url);
+              },
+            },
+            config,
+          ),
       );
-      try {
-        respectRobots(crawler, client);
-        await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
-        assertPaused(site, answered429());
-        assert.deepEqual(pathsOf(handled), ["/a", "/b", "/c"]);
-      } finally {
-        dispose();
-        await client.close();
-        await site.close();
-      }
     });
 
     it("a turn found late on the now clock is taken again before the request; a fresh one is used", async () => {
