@@ -84,6 +84,40 @@ const DELAY_S = 2;
 const BURST_MS = (DELAY_S * 1000) / 2;
 
 /**
+ * A site whose /a answers 429 with Retry-After: 1 the first time, and
+ * every other page `body`; `answered429` says when that was (0: not yet).
+ */
+async function tooManyOnce(body: string): Promise<{ site: Site; answered429: () => number }> {
+  let at = 0;
+  const site = await startSite(
+    (_req, res) => text(res, "nope", 404),
+    (req, res) => {
+      if (req.url === "/a" && at === 0) {
+        at = Date.now();
+        res.writeHead(429, { "retry-after": "1", "content-type": "text/html" });
+        res.end(body);
+      } else {
+        html(res, body);
+      }
+    },
+  );
+  return { site, answered429: () => at };
+}
+
+/** The site answered 429 at `at`, and its `atLeast` or more pages after that came after the Retry-After. */
+function assertPaused(site: Site, at: number, atLeast: number): void {
+  assert.ok(at > 0, "the site answered 429");
+  const after = site.seen.filter((r) => r.path !== "/robots.txt" && r.at > at);
+  assert.ok(after.length >= atLeast, `the crawl went on: ${site.pages().join(", ")}`);
+  for (const r of after) {
+    assert.ok(
+      r.at >= at + 1000 - CLOCK_SLACK_MS,
+      `${r.path} came ${r.at - at} ms after the 429 (Retry-After: 1)`,
+    );
+  }
+}
+
+/**
  * Page requests a site saw after `before`, with Crawl-delay DELAY_S: the
  * k-th turn is k delays after the first, which is after `before`; and no
  * two requests arrive closer than BURST_MS, whatever the network's delays.
@@ -200,19 +234,7 @@ describe("crawlee", { concurrency: 3 }, () => {
     });
 
     it("a 429 from a navigation holds the origin for its Retry-After", async () => {
-      let at = 0;
-      const site = await startSite(
-        (_req, res) => text(res, "nope", 404),
-        (req, res) => {
-          if (req.url === "/a" && at === 0) {
-            at = Date.now();
-            res.writeHead(429, { "retry-after": "1", "content-type": "text/html" });
-            res.end(browserPage([]));
-          } else {
-            html(res, browserPage([]));
-          }
-        },
-      );
+      const { site, answered429 } = await tooManyOnce(browserPage([]));
       const client = new RobotsClient(AGENT, { minRetryMs: 500 });
       const handled: string[] = [];
       const { crawler, dispose } = playwrightCrawler(handled, [], {
@@ -223,15 +245,7 @@ describe("crawlee", { concurrency: 3 }, () => {
       try {
         respectRobots(crawler, client);
         await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
-        assert.ok(at > 0, "the site answered 429");
-        const after = site.seen.filter((r) => r.path !== "/robots.txt" && r.at > at);
-        assert.ok(after.length >= 1, site.pages().join(", "));
-        for (const r of after) {
-          assert.ok(
-            r.at >= at + 1000 - CLOCK_SLACK_MS,
-            `${r.path} came ${r.at - at} ms after the 429`,
-          );
-        }
+        assertPaused(site, answered429(), 1);
         assert.ok(pathsOf(handled).includes("/a"), "the 429 was retried");
       } finally {
         dispose();
@@ -448,36 +462,6 @@ describe("crawlee", { concurrency: 3 }, () => {
       });
     }
 
-    /** A site whose /a answers 429 with Retry-After: 1 the first time; returns when that was. */
-    async function tooManyOnce(): Promise<{ site: Site; answered429: () => number }> {
-      let at = 0;
-      const site = await startSite(
-        (_req, res) => text(res, "nope", 404),
-        (req, res) => {
-          if (req.url === "/a" && at === 0) {
-            at = Date.now();
-            res.writeHead(429, { "retry-after": "1", "content-type": "text/html" });
-            res.end("slow down");
-          } else {
-            html(res, page([]));
-          }
-        },
-      );
-      return { site, answered429: () => at };
-    }
-
-    function assertPaused(site: Site, at: number): void {
-      assert.ok(at > 0, "the site answered 429");
-      const after = site.seen.filter((r) => r.path !== "/robots.txt" && r.at > at);
-      assert.ok(after.length >= 3, `the crawl went on: ${site.pages().join(", ")}`);
-      for (const r of after) {
-        assert.ok(
-          r.at >= at + 1000 - CLOCK_SLACK_MS,
-          `${r.path} came ${r.at - at} ms after the 429 (Retry-After: 1)`,
-        );
-      }
-    }
-
     type Quiet = ReturnType<typeof quietCrawlee>;
     /**
      * A crawler that `make` builds (one page at a time, two retries) over
@@ -491,7 +475,7 @@ describe("crawlee", { concurrency: 3 }, () => {
         handled: string[],
       ) => { run(urls: string[]): Promise<unknown> } & Parameters<typeof respectRobots>[0],
     ): Promise<void> {
-      const { site, answered429 } = await tooManyOnce();
+      const { site, answered429 } = await tooManyOnce(page([]));
       const client = new RobotsClient(AGENT, { minRetryMs: 500 });
       const { config, log, dispose } = quietCrawlee();
       const handled: string[] = [];
@@ -499,7 +483,7 @@ describe("crawlee", { concurrency: 3 }, () => {
       try {
         respectRobots(crawler, client);
         await crawler.run(["/a", "/b", "/c"].map((p) => `${site.origin}${p}`));
-        assertPaused(site, answered429());
+        assertPaused(site, answered429(), 3);
         assert.deepEqual(pathsOf(handled), ["/a", "/b", "/c"]);
       } finally {
         dispose();
