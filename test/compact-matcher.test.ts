@@ -17,7 +17,8 @@ import fc from "fast-check";
 import { compileAlone } from "../src/match/alone.js";
 import { CompactMatcher } from "../src/match/compact.js";
 import { compilePathMatcher } from "../src/match/compile.js";
-import { parseRobotsTxt } from "../src/parse/parse-robots-txt.js";
+import { parseRobotsTxt, ruleTableOf } from "../src/parse/parse-robots-txt.js";
+import type { RuleTable } from "../src/parse/rule-table.js";
 import type { Profile } from "../src/protocol/profile.js";
 import { propertyRuns } from "./helpers/fc-seed.js";
 import { usedMemory } from "./helpers/memory.js";
@@ -157,9 +158,10 @@ describe('a matcher compiled alone keeps its own patterns, not its file\'s (docs
     return parts.join("");
   }
 
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+
   test("8 compact matchers of 1 MB files retain under a quarter of the files' bytes", async () => {
-    setFlagsFromString("--expose-gc");
-    const gc = runInNewContext("gc") as () => void;
     // The parser's scratch lists grow to the first file: paid before the base.
     compileAlone(parseRobotsTxt(file(99)), "MemBot");
     const base = await usedMemory(gc);
@@ -177,5 +179,29 @@ describe('a matcher compiled alone keeps its own patterns, not its file\'s (docs
       assert.equal(kept[o]!.isAllowed(`/mine${o}/a/x`), false);
       assert.equal(kept[o]!.isAllowed(`/mine${o}/a/ok`), true);
     }
+  });
+
+  test("RuleTable#select keeps only its rules' text, an empty range beside them included", async () => {
+    // The matcher of many rules (the trie) is built over such a selection.
+    ruleTableOf(parseRobotsTxt(file(99))).select([{ ruleFrom: 100, ruleTo: 110 }]);
+    const base = await usedMemory(gc);
+    const kept: RuleTable[] = [];
+    let bytes = 0;
+    for (let o = 0; o < 8; o++) {
+      const text = file(o);
+      bytes += text.length;
+      const table = ruleTableOf(parseRobotsTxt(text));
+      kept.push(
+        table.select([
+          { ruleFrom: 5, ruleTo: 5 },
+          { ruleFrom: 100, ruleTo: 110 },
+        ]),
+      );
+    }
+    const grown = (await usedMemory(gc)) - base;
+    // A view of each file's text would keep ~95 % of the files' bytes; the
+    // test runner's own allocations read as up to a quarter here.
+    assert.ok(grown < bytes / 2, `${grown} bytes retained for ${bytes} bytes of files`);
+    for (const t of kept) assert.equal(t.count, 10);
   });
 });

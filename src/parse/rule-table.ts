@@ -184,12 +184,14 @@ export class RuleTable {
         }
       }
       const to = this.rows[g.ruleTo * ROW + R_START]!;
-      parts.push(this.text.slice(from, to));
+      // An empty part would leave a join of one text: see below.
+      if (to > from) parts.push(this.text.slice(from, to));
       at += to - from;
     }
     rows[count * ROW + R_START] = at;
-    // A join of one part is that part, a view of this table's whole text:
-    // copied, so that the selection keeps only its own patterns.
+    // A join of one non-empty part (an empty one beside it included) is
+    // that part, a view of this table's whole text: copied, so that the
+    // selection keeps only its own patterns.
     const text = parts.length === 1 ? ownCopy(parts[0]!) : parts.join("");
     return new RuleTable(rows, count, text, written);
   }
