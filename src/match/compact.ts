@@ -19,7 +19,7 @@
  * A selection whose offsets, lines or groups do not fit in 16 bits, or
  * with a group longer than MAX_SCAN, gets the trie matcher instead.
  */
-import { ownCopy } from "../parse/bytes.js";
+import { joinOwn, ownCopy } from "../parse/bytes.js";
 import { type RobotsTxt, ruleTableOf } from "../parse/parse-robots-txt.js";
 import {
   indexHtmlSlashOf,
@@ -237,7 +237,7 @@ function patternText(
     parts.push(table.text.slice(ps, pe));
     at += pe - ps;
   }
-  return at > U16 ? null : { text: ownCopy(parts.join("")), shifts };
+  return at > U16 ? null : { text: joinOwn(parts), shifts };
 }
 
 /**

@@ -24,6 +24,23 @@ export function ownCopy(s: string): string {
 }
 
 /**
+ * `parts` joined into a string that shares no memory with them. A join
+ * of one non-empty part (empty ones beside it included) answers that
+ * part, which may be a view (see ownCopy); of two or more it is new.
+ */
+export function joinOwn(parts: readonly string[]): string {
+  let only = "";
+  let nonEmpty = 0;
+  for (const p of parts) {
+    if (p.length > 0) {
+      only = p;
+      nonEmpty++;
+    }
+  }
+  return nonEmpty === 1 ? ownCopy(only) : parts.join("");
+}
+
+/**
  * A string argument means its UTF-8 encoding (docs/protocol.md#vocabulary). Subclasses of
  * Uint8Array (a Node Buffer) are viewed as a plain Uint8Array, so the parser's
  * element reads and `subarray` calls stay monomorphic; measured: Buffer's

@@ -10,7 +10,7 @@
  * garbage collector promoting them), for data that a crawler only ever
  * reads through its compiled matcher.
  */
-import { ownCopy } from "./bytes.js";
+import { joinOwn } from "./bytes.js";
 import type { AgentLine, Directive, Group, Rule } from "./types.js";
 import type { ValueTable } from "./value-table.js";
 
@@ -184,16 +184,13 @@ export class RuleTable {
         }
       }
       const to = this.rows[g.ruleTo * ROW + R_START]!;
-      // An empty part would leave a join of one text: see below.
-      if (to > from) parts.push(this.text.slice(from, to));
+      parts.push(this.text.slice(from, to));
       at += to - from;
     }
     rows[count * ROW + R_START] = at;
-    // A join of one non-empty part (an empty one beside it included) is
-    // that part, a view of this table's whole text: copied, so that the
+    // Slices of this table's whole text: joined apart from it, so that the
     // selection keeps only its own patterns.
-    const text = parts.length === 1 ? ownCopy(parts[0]!) : parts.join("");
-    return new RuleTable(rows, count, text, written);
+    return new RuleTable(rows, count, joinOwn(parts), written);
   }
 
   /**
