@@ -3,11 +3,13 @@
 # (ensure-test-deps.sh), checks and builds, then runs every test file.
 # Biome, the tester page's type check and the main compile are independent,
 # so they run at once on a machine's cores; the tester page and the CLI's
-# bundle (what bin/robots.js runs) are built from them; then the files of dist/test/
-# four at a time, then those of dist/test/serial/ (gaps measured at a
-# server, which other processes' load would distort) one at a time.
-# The files start longest first, as the last run recorded them
-# (scripts/test-order.mjs, scripts/test-times.mjs).
+# bundle (what bin/robots.js runs) are built from them. Then every test
+# file runs, the longest first as the last run timed them
+# (scripts/run-tests.mjs): those of dist/test/ six at a time at the lowest
+# CPU priority, and meanwhile those of dist/test/serial/ one at a time at
+# normal priority. The latter read gaps at a server, which other processes'
+# load at the same priority would distort: the kernel hands them a core as
+# soon as they wake. Their report is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-test-deps.sh
@@ -23,9 +25,11 @@ wait "$biome_pid"
 wait "$web_pid"
 node scripts/build-web.mjs
 node scripts/build-cli.mjs
-mapfile -t files < <(node scripts/test-order.mjs dist/test/*.test.js)
-node --test --test-concurrency=4 \
-  --test-reporter=spec --test-reporter-destination=stdout \
-  --test-reporter=./scripts/test-times.mjs --test-reporter-destination=dist/test-times.json \
-  "${files[@]}"
-node --test --test-reporter=spec --test-concurrency=1 dist/test/serial/*.test.js
+nice -n 19 node scripts/run-tests.mjs --concurrency "${ROBOTS_TEST_CONCURRENCY:-6}" dist/test/*.test.js &
+main_pid=$!
+serial_status=0
+node scripts/run-tests.mjs --concurrency 1 dist/test/serial/*.test.js > dist/serial-tests.log 2>&1 || serial_status=$?
+main_status=0
+wait "$main_pid" || main_status=$?
+cat dist/serial-tests.log
+exit $(( main_status || serial_status ))
