@@ -27,7 +27,10 @@ function parseArgs(argv) {
     else files.push(argv[i]);
   }
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new Error(`--concurrency takes a whole number of at least 1, got ${concurrency}`);
+    console.error(
+      `run-tests: --concurrency takes a whole number of at least 1, got ${concurrency}`,
+    );
+    process.exit(2);
   }
   return { concurrency, files };
 }
