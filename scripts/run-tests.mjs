@@ -71,7 +71,7 @@ stream.on("test:complete", (data) => {
   if (data.file === undefined || data.name !== data.file) return;
   seconds[path.relative(process.cwd(), data.file)] = Math.round(data.details.duration_ms) / 1000;
 });
-// Read again at the end: another run (the gap files beside the others) may have written it since.
+// Read again at the end: another run (of other files) may have written it since.
 process.on("exit", () => {
   writeFileSync(RECORD, `${JSON.stringify({ ...readRecord(), ...seconds }, null, 1)}\n`);
 });

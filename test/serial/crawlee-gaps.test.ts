@@ -3,8 +3,7 @@
  * and page handlers that hold the event loop, no two requests reach the
  * origin closer than 90 % of the Crawl-delay, and nothing arrives inside a
  * Retry-After pause (docs/protocol.md#politeness). In test/serial: the
- * gaps are read at a server, so this file runs at normal CPU priority
- * while the other files run at the lowest (scripts/test.sh).
+ * gaps are read at a server, so this file runs alone, after the others.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

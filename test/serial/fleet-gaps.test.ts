@@ -2,8 +2,8 @@
  * A crawler fleet on a real redis-server (docs/fleet.md "Politeness"): the
  * page requests of three worker processes sharing one origin's turns reach
  * the site spaced by its Crawl-delay, read from the site's own log. In
- * test/serial: the gaps are read at a server, so this file runs at normal
- * CPU priority while the other files run at the lowest (scripts/test.sh).
+ * test/serial: the gaps are read at a server, so this file runs alone,
+ * after the others.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";

@@ -2,8 +2,7 @@
  * robots-exclusion/playwright in Debian's Chromium: navigations through the
  * guard reach a loopback site no closer than 90 % of its Crawl-delay, read
  * from the site's own log (docs/fleet.md "Politeness"). In test/serial: the
- * gaps are read at a server, so this file runs at normal CPU priority
- * while the other files run at the lowest (scripts/test.sh).
+ * gaps are read at a server, so this file runs alone, after the others.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
