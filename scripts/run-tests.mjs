@@ -66,13 +66,11 @@ stream.on("test:fail", () => {
   process.exitCode = 1;
 });
 // Each file is reported as a test named by its path, around its own tests.
-const seconds = {};
 stream.on("test:complete", (data) => {
   if (data.file === undefined || data.name !== data.file) return;
-  seconds[path.relative(process.cwd(), data.file)] = Math.round(data.details.duration_ms) / 1000;
+  record[path.relative(process.cwd(), data.file)] = Math.round(data.details.duration_ms) / 1000;
 });
-// Read again at the end: another run (of other files) may have written it since.
 process.on("exit", () => {
-  writeFileSync(RECORD, `${JSON.stringify({ ...readRecord(), ...seconds }, null, 1)}\n`);
+  writeFileSync(RECORD, `${JSON.stringify(record, null, 1)}\n`);
 });
 stream.compose(spec).pipe(process.stdout);
