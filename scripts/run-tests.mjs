@@ -12,7 +12,7 @@
  * start first, largest first. The spec reporter prints to stdout; the exit
  * status is 1 when a test failed.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { run } from "node:test";
 import { spec } from "node:test/reporters";
@@ -37,7 +37,6 @@ function parseArgs(argv) {
 
 /** The last runs' seconds per file; an empty record when there is none or it was cut short. */
 function readRecord() {
-  if (!existsSync(RECORD)) return {};
   try {
     return JSON.parse(readFileSync(RECORD, "utf8"));
   } catch {

@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { RobotsClient } from "../../src/entries/node.js";
 import { startWorker, type Worker } from "../helpers/fleet.js";
+import { gapFigures } from "../helpers/gaps.js";
 import { type RedisServer, startRedis } from "../helpers/redis-server.js";
 import { type Arrival, startTimingSite, type TimingSite } from "../helpers/timing-site.js";
 
@@ -40,19 +41,6 @@ interface PauseReport {
   readonly pauseMs: number;
 }
 
-/** min, median and the count under 90 % of the delay of the gaps the site saw. */
-function gapFigures(arrivals: readonly Arrival[]) {
-  const at = arrivals.map((a) => a.at).sort((x, y) => x - y);
-  const gaps = at.slice(1).map((t, i) => t - at[i]!);
-  const sorted = [...gaps].sort((x, y) => x - y);
-  return {
-    gaps,
-    min: sorted[0] ?? 0,
-    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
-    under: gaps.filter((g) => g < 0.9 * DELAY_MS).length,
-  };
-}
-
 /** The requests whose turn was handed out after a report ended and that arrived inside its pause. */
 function insidePauses(arrivals: readonly Arrival[], reports: readonly PauseReport[]): number[] {
   const out: number[] = [];
@@ -73,11 +61,12 @@ async function assertPolite(
 ): Promise<void> {
   const arrivals = await site.arrivals();
   assert.equal(arrivals.length, pages, "every page was requested");
-  const f = gapFigures(arrivals);
-  diagnostic(
-    `gaps: min ${f.min} ms, median ${f.median} ms, ${f.under} of ${f.gaps.length} under 90 %`,
+  const f = gapFigures(
+    arrivals.map((a) => a.at),
+    DELAY_MS,
   );
-  assert.equal(f.under, 0, `gaps under ${0.9 * DELAY_MS} ms: ${f.gaps.join(", ")}`);
+  diagnostic(f.summary);
+  assert.deepEqual(f.under, [], `gaps under ${0.9 * DELAY_MS} ms: ${f.gaps.join(", ")}`);
   assert.equal(reports.length, REFUSED, "each 503 was reported");
   assert.deepEqual(insidePauses(arrivals, reports), [], "no request inside a reported pause");
 }
@@ -199,7 +188,10 @@ describe("Crawl-delay holds where requests arrive", () => {
         arrivals.map((a) => a.status),
         [500, 500, 200, 200],
       );
-      const { gaps } = gapFigures(arrivals);
+      const { gaps } = gapFigures(
+        arrivals.map((a) => a.at),
+        DELAY_MS,
+      );
       // Each turn was handed out after the report before it: the site sees
       // the pause, then (the run ended by the 200) only the Crawl-delay.
       [1000, 2000, DELAY_MS].forEach((floor, i) => {
